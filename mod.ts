@@ -1,0 +1,20 @@
+/**
+ * Public entry: each service's handler factory and the shared building blocks.
+ * No side effects on import.
+ * @module
+ */
+export {
+  ApiError,
+  type ErrorCode,
+  type ErrorEnvelope,
+  envelope,
+  errorResponse,
+} from "./src/shared/errors.ts";
+export { type FetchHandler, json, type RequestContext } from "./src/shared/http/respond.ts";
+export { mcpHttpHandler } from "./src/shared/mcp/http.ts";
+export { defineMcp } from "./src/shared/mcp/server.ts";
+export { defineTool, type ToolDef, ToolError } from "./src/shared/mcp/tool.ts";
+
+// --- charging ---
+
+// --- seo ---

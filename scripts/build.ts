@@ -1,0 +1,61 @@
+/**
+ * Bundles every runtime entry with esbuild into dist/, stamping the build stage marker.
+ * Usage: node scripts/build.ts [entry-name ...]   (default: all entries)
+ * @module
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { build } from "esbuild";
+
+const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { stage: number; version: string };
+
+interface Entry {
+  name: string;
+  source: string;
+  outfile: string;
+  platform: "node" | "neutral";
+}
+
+export const ENTRIES: Entry[] = [
+  { name: "charging", source: "shim/node/charging-server.ts", outfile: "dist/charging.js", platform: "node" },
+  {
+    name: "charging-cli",
+    source: "shim/node/charging-cli.ts",
+    outfile: "dist/charging-cli.js",
+    platform: "node",
+  },
+  { name: "seo", source: "shim/node/seo-cli.ts", outfile: "dist/seo.js", platform: "node" },
+];
+
+// Bundled CommonJS dependencies (ajv via the MCP SDK) call require() at run time.
+const requireBanner =
+  'import { createRequire as __cr } from "node:module"; const require = __cr(import.meta.url);';
+
+const wanted = process.argv.slice(2);
+const chosen = wanted.length > 0 ? ENTRIES.filter((e) => wanted.includes(e.name)) : ENTRIES;
+if (wanted.length > 0 && chosen.length !== wanted.length) {
+  process.stderr.write(
+    `build: unknown entry in ${wanted.join(", ")}; known: ${ENTRIES.map((e) => e.name).join(", ")}\n`,
+  );
+  process.exit(2);
+}
+
+for (const entry of chosen) {
+  if (!existsSync(entry.source)) {
+    process.stderr.write(`build: ${entry.name} has no source yet (${entry.source}), skipped\n`);
+    continue;
+  }
+  const started = performance.now();
+  await build({
+    entryPoints: [entry.source],
+    outfile: entry.outfile,
+    bundle: true,
+    format: "esm",
+    platform: entry.platform,
+    target: "node22",
+    minifySyntax: true,
+    legalComments: "none",
+    banner: entry.platform === "node" ? { js: requireBanner } : undefined,
+    logLevel: "warning",
+  });
+  process.stderr.write(`build: ${entry.outfile} in ${Math.round(performance.now() - started)} ms\n`);
+}

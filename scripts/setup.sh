@@ -1,0 +1,29 @@
+# Sourced by scripts/dev and .ci/run: makes this checkout runnable on a fresh machine.
+# Idempotent: Node 22 (from the npm registry's node@22 package when the machine's node is older),
+# npm deps (npm ci, skipped when the lockfile is unchanged), the Python venv (scripts/setup-python.sh).
+# Progress goes to stderr.
+
+_repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+_say() { printf 'setup: %s\n' "$*" >&2; }
+
+_node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+
+if [ "$(_node_major)" -lt 22 ]; then
+  _tools="$_repo/.tools/node"
+  if [ ! -x "$_tools/node_modules/node/bin/node" ]; then
+    _say "node $(node --version 2>/dev/null || echo none) is older than 22; installing node@22 from the npm registry"
+    npm install --silent --no-save --no-package-lock --prefix "$_tools" node@22 >&2
+  fi
+  export PATH="$_tools/node_modules/node/bin:$PATH"
+fi
+_say "node $(node --version)"
+
+_lock_sum=$(sha256sum "$_repo/package-lock.json" | cut -d' ' -f1)
+if [ "$(cat "$_repo/node_modules/.lock-sum" 2>/dev/null)" != "$_lock_sum" ]; then
+  _say "npm ci"
+  (cd "$_repo" && npm ci --no-audit --no-fund --loglevel=error >&2) && echo "$_lock_sum" > "$_repo/node_modules/.lock-sum"
+fi
+
+if [ -f "$_repo/scripts/setup-python.sh" ]; then
+  bash "$_repo/scripts/setup-python.sh" || return 1 2>/dev/null || exit 1
+fi

@@ -1,0 +1,127 @@
+/**
+ * Node adapter: carries a Fetch handler on `node:http`. Request bodies stream (with
+ * `duplex: "half"`), the client's disconnect aborts `request.signal`, JSON bodies built by
+ * `json()` are written without a stream round-trip, and SIGINT/SIGTERM drain in-flight work.
+ * @module
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Readable } from "node:stream";
+import { errorResponse } from "../../src/shared/errors.ts";
+import { bodyTextOf, type FetchHandler } from "../../src/shared/http/respond.ts";
+
+export interface ServeOptions {
+  port?: number;
+  hostname?: string;
+  /** Milliseconds in-flight requests get to finish after a shutdown signal. */
+  drainMs?: number;
+}
+
+export interface Serving {
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): Request {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
+  const method = req.method ?? "GET";
+  const init: RequestInit & { duplex?: "half" } = { method, headers, signal };
+  if (method !== "GET" && method !== "HEAD") {
+    init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
+    init.duplex = "half";
+  }
+  return new Request(origin + (req.url ?? "/"), init);
+}
+
+function headersOf(response: Response): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  response.headers.forEach((value, key) => {
+    if (key !== "set-cookie") out[key] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) out["set-cookie"] = cookies;
+  return out;
+}
+
+async function writeResponse(response: Response, res: ServerResponse, isHead: boolean): Promise<void> {
+  const headers = headersOf(response);
+  const text = bodyTextOf(response);
+  if (text !== undefined) {
+    headers["content-length"] = String(Buffer.byteLength(text));
+    res.writeHead(response.status, headers);
+    res.end(isHead ? undefined : text);
+    return;
+  }
+  res.writeHead(response.status, headers);
+  if (!response.body || isHead) {
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  res.once("close", () => void reader.cancel().catch(() => {}));
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (!res.write(value)) await new Promise((resolve) => res.once("drain", resolve));
+  }
+  res.end();
+}
+
+/** Starts serving `handler`; resolves once the socket listens. */
+export function serve(handler: FetchHandler, options: ServeOptions = {}): Promise<Serving> {
+  const { port = 8787, hostname = "127.0.0.1", drainMs = 5000 } = options;
+  const origin = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
+  const server = createServer((req, res) => {
+    const controller = new AbortController();
+    res.once("close", () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    const host = req.headers.host;
+    const request = toRequest(req, host ? `http://${host}` : origin, controller.signal);
+    handler(request, { clientAddress: req.socket.remoteAddress })
+      .catch(() => errorResponse("INTERNAL", "Internal error; the request was not completed"))
+      .then((response) => writeResponse(response, res, req.method === "HEAD"))
+      .catch(() => res.destroy());
+  });
+  server.keepAliveTimeout = 5000;
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, hostname, () => {
+      const address = server.address() as AddressInfo;
+      const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+      resolve({
+        server,
+        url: `http://${shownHost}:${address.port}`,
+        close: () => drain(server, drainMs),
+      });
+    });
+  });
+}
+
+function drain(server: Server, drainMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => server.closeAllConnections(), drainMs);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+/** Closes `serving` gracefully on the first SIGINT or SIGTERM, then exits. */
+export function closeOnSignals(
+  serving: Serving,
+  log: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+): void {
+  const stop = (signal: string) => {
+    log(`${signal}: draining connections`);
+    serving.close().then(() => process.exit(0));
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}

@@ -1,0 +1,61 @@
+/**
+ * What a service's MCP tool is: a valibot input schema, a JSON Schema for its structured
+ * output, annotations for agents, and one async function. Transports never see valibot.
+ * @module
+ */
+import type { v } from "../../../deps.ts";
+
+/** What a running tool may use besides its input. */
+export interface ToolContext {
+  /** Aborted when the client cancels the call or disconnects. */
+  signal: AbortSignal;
+  /** Reports progress to the client when it asked for it (a no-op otherwise). */
+  progress(done: number, total?: number, message?: string): void;
+}
+
+/** A tool's answer: the structured payload and the text an agent reads first. */
+export interface ToolOutput {
+  structured: Record<string, unknown>;
+  text: string;
+}
+
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a tool table holds tools of different input schemas
+export type AnyObjectSchema =
+  | v.ObjectSchema<any, any>
+  | v.StrictObjectSchema<any, any>
+  | v.LooseObjectSchema<any, any>;
+
+export interface ToolDef<S extends AnyObjectSchema = AnyObjectSchema> {
+  name: string;
+  title: string;
+  /** Written for agents: what it does, when to use it, what it returns. */
+  description: string;
+  input: S;
+  /** JSON Schema (type object) of `structured`; the SDK client validates results against it. */
+  output?: Record<string, unknown>;
+  annotations?: ToolAnnotations;
+  run(input: v.InferOutput<S>, context: ToolContext): Promise<ToolOutput>;
+}
+
+/** A failure the agent can act on: its message says what to do next. Becomes an `isError` result. */
+export class ToolError extends Error {
+  readonly code: string;
+
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = "ToolError";
+    this.code = code;
+  }
+}
+
+/** Declares a tool with its input type inferred from the schema. */
+export function defineTool<S extends AnyObjectSchema>(tool: ToolDef<S>): ToolDef {
+  return tool as unknown as ToolDef;
+}

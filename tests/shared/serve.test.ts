@@ -1,0 +1,113 @@
+import assert from "node:assert/strict";
+import { request as httpRequest } from "node:http";
+import { test } from "node:test";
+import { closeOnSignals, serve } from "../../shim/node/serve.ts";
+import { json } from "../../src/shared/http/respond.ts";
+
+test("serve() carries method, URL, headers, streamed body and client address to the handler", async () => {
+  const serving = await serve(
+    async (req, ctx) =>
+      json({
+        method: req.method,
+        path: new URL(req.url).pathname + new URL(req.url).search,
+        dup: req.headers.get("x-dup"),
+        body: await req.text(),
+        client: ctx?.clientAddress,
+      }),
+    { port: 0 },
+  );
+  try {
+    const res = await fetch(`${serving.url}/echo?a=1`, {
+      method: "POST",
+      headers: [
+        ["x-dup", "1"],
+        ["x-dup", "2"],
+      ],
+      body: "hello",
+    });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("content-length"), String((await res.clone().arrayBuffer()).byteLength));
+    assert.deepEqual(await res.json(), {
+      method: "POST",
+      path: "/echo?a=1",
+      dup: "1, 2",
+      body: "hello",
+      client: "127.0.0.1",
+    });
+  } finally {
+    await serving.close();
+  }
+});
+
+test("serve() streams non-JSON bodies, keeps status and every set-cookie", async () => {
+  const serving = await serve(
+    async () => {
+      const headers = new Headers({ "content-type": "text/plain" });
+      headers.append("set-cookie", "a=1");
+      headers.append("set-cookie", "b=2");
+      const body = new ReadableStream({
+        start(c) {
+          c.enqueue(new TextEncoder().encode("part1 "));
+          c.enqueue(new TextEncoder().encode("part2"));
+          c.close();
+        },
+      });
+      return new Response(body, { status: 418, headers });
+    },
+    { port: 0 },
+  );
+  try {
+    const res = await fetch(serving.url);
+    assert.equal(res.status, 418);
+    assert.deepEqual(res.headers.getSetCookie(), ["a=1", "b=2"]);
+    assert.equal(await res.text(), "part1 part2");
+    const head = await fetch(serving.url, { method: "HEAD" });
+    assert.equal(head.status, 418);
+    assert.equal(await head.text(), "");
+  } finally {
+    await serving.close();
+  }
+});
+
+test("serve() answers the envelope when the handler throws, and aborts the signal on disconnect", async () => {
+  let aborted: Promise<boolean> | undefined;
+  const serving = await serve(
+    async (req) => {
+      if (new URL(req.url).pathname === "/boom") throw new Error("secret detail");
+      aborted = new Promise((resolve) => req.signal.addEventListener("abort", () => resolve(true)));
+      await aborted;
+      return new Response("late");
+    },
+    { port: 0 },
+  );
+  try {
+    const boom = await fetch(`${serving.url}/boom`);
+    assert.equal(boom.status, 500);
+    assert.deepEqual(await boom.json(), {
+      error: { code: "INTERNAL", message: "Internal error; the request was not completed" },
+    });
+    await new Promise<void>((resolve) => {
+      const req = httpRequest(`${serving.url}/hang`);
+      req.on("error", () => {});
+      req.end();
+      setTimeout(() => {
+        req.destroy();
+        resolve();
+      }, 100);
+    });
+    assert.equal(await aborted, true);
+  } finally {
+    await serving.close();
+  }
+});
+
+test("closeOnSignals() registers SIGINT and SIGTERM handlers", () => {
+  const before = [process.listenerCount("SIGINT"), process.listenerCount("SIGTERM")];
+  closeOnSignals({ server: undefined as never, url: "", close: async () => {} }, () => {});
+  assert.deepEqual(
+    [process.listenerCount("SIGINT"), process.listenerCount("SIGTERM")],
+    [before[0]! + 1, before[1]! + 1],
+  );
+  process.removeAllListeners("SIGINT");
+  process.removeAllListeners("SIGTERM");
+});
