@@ -1,0 +1,18 @@
+/**
+ * Input fields every SEO tool shares.
+ * @module
+ */
+import { v } from "../../deps.ts";
+
+/** `concise` (default): the high-signal summary first, for agents; `detailed`: the full payload. */
+export const responseFormat = v.optional(
+  v.pipe(
+    v.picklist(["concise", "detailed"]),
+    v.description(
+      "concise (default): high-signal summary first; detailed: the full payload. Both carry provenance labels",
+    ),
+  ),
+  "concise",
+);
+
+export type ResponseFormat = "concise" | "detailed";
