@@ -1,12 +1,10 @@
 /**
- * Bundles every runtime entry with esbuild into dist/, stamping the build stage marker.
+ * Bundles every runtime entry with esbuild into dist/ (package.json, with the stage marker, is inlined).
  * Usage: node scripts/build.ts [entry-name ...]   (default: all entries)
  * @module
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { build } from "esbuild";
-
-const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { stage: number; version: string };
 
 interface Entry {
   name: string;

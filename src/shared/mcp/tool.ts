@@ -26,11 +26,12 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: a tool table holds tools of different input schemas
+/* eslint-disable @typescript-eslint/no-explicit-any -- a tool table holds tools of different input schemas */
 export type AnyObjectSchema =
   | v.ObjectSchema<any, any>
   | v.StrictObjectSchema<any, any>
   | v.LooseObjectSchema<any, any>;
+/* eslint-enable @typescript-eslint/no-explicit-any */
 
 export interface ToolDef<S extends AnyObjectSchema = AnyObjectSchema> {
   name: string;
