@@ -4,7 +4,7 @@
  * @module
  */
 
-/** Who can be the source of a `provider` value. */
+/** Who can be the source of a `provider` (or provider-`derived`) value. */
 export const PROVIDERS = [
   "pagespeed-insights",
   "chrome-ux-report",
@@ -21,20 +21,44 @@ export type ProviderId = (typeof PROVIDERS)[number];
 /**
  * - `measured`: we fetched or observed it ourselves (status codes, timings, tags on the page).
  * - `provider`: a named third party said it (`source` names which).
- * - `derived`: computed by us from measured or provider values (scores, rankings, counts).
+ * - `derived`: computed by us from measured or provider values (scores, rankings, counts);
+ *   `source` names the provider whose data it was computed from, if any.
  * - `rule-of-thumb`: a threshold or judgement from common tool practice, not a standard.
- * - `unavailable`: no value; `reason` says why and what would help.
+ * - `unavailable`: no value; `code` says which kind of gap, `reason` why and what would help.
  */
 export const PROVENANCE_KINDS = ["measured", "provider", "derived", "rule-of-thumb", "unavailable"] as const;
 export type ProvenanceKind = (typeof PROVENANCE_KINDS)[number];
 
+/**
+ * Why a value is unavailable, as a closed set an agent can branch on:
+ * - `no-key`: the provider needs a key that is not set (the reason names the variable).
+ * - `key-rejected`: the provider refused the key (invalid, API not enabled, no permission).
+ * - `quota`: the provider's quota or rate limit is exhausted; retry later.
+ * - `provider-down`: the provider timed out, failed (5xx) or answered in an unexpected format.
+ * - `no-data`: the provider answered, but has no data for this URL, domain or query.
+ * - `not-applicable`: the value does not apply to this input (for example a failed page fetch).
+ */
+export const UNAVAILABLE_CODES = [
+  "no-key",
+  "key-rejected",
+  "quota",
+  "provider-down",
+  "no-data",
+  "not-applicable",
+] as const;
+export type UnavailableCode = (typeof UNAVAILABLE_CODES)[number];
+
 export interface Provenance {
   kind: ProvenanceKind;
-  /** Set when kind is `provider`. */
+  /** Set when kind is `provider`, and on `derived` values computed from one provider's data. */
   source?: ProviderId;
+  /** Set when kind is `unavailable`. */
+  code?: UnavailableCode;
   /** Set when kind is `unavailable`: why, and what the user can do (for example which key to set). */
   reason?: string;
-  /** ISO 8601 time the value was measured or fetched, where known. */
+  /** How a derived value or a rule of thumb was obtained (for example which thresholds). */
+  basis?: string;
+  /** ISO 8601 time (or date) the value was measured, fetched or published, where known. */
   at?: string;
 }
 
@@ -48,13 +72,46 @@ export const measured = <T>(value: T, at?: string): Labelled<T> => ({
   value,
   provenance: { kind: "measured", ...(at ? { at } : {}) },
 });
-export const derived = <T>(value: T): Labelled<T> => ({ value, provenance: { kind: "derived" } });
-export const ruleOfThumb = <T>(value: T): Labelled<T> => ({ value, provenance: { kind: "rule-of-thumb" } });
+export const derived = <T>(value: T, basis?: string, source?: ProviderId): Labelled<T> => ({
+  value,
+  provenance: { kind: "derived", ...(source ? { source } : {}), ...(basis ? { basis } : {}) },
+});
+export const ruleOfThumb = <T>(value: T, basis?: string): Labelled<T> => ({
+  value,
+  provenance: { kind: "rule-of-thumb", ...(basis ? { basis } : {}) },
+});
 export const fromProvider = <T>(source: ProviderId, value: T, at?: string): Labelled<T> => ({
   value,
   provenance: { kind: "provider", source, ...(at ? { at } : {}) },
 });
-export const unavailable = <T = never>(reason: string): Labelled<T> => ({
+export const unavailable = <T = never>(
+  reason: string,
+  code: UnavailableCode = "not-applicable",
+): Labelled<T> => ({
   value: null,
-  provenance: { kind: "unavailable", reason },
+  provenance: { kind: "unavailable", code, reason },
 });
+
+/** JSON Schema of a `Provenance` object, for tools' output schemas. */
+export const PROVENANCE_SCHEMA = {
+  type: "object",
+  properties: {
+    kind: { enum: [...PROVENANCE_KINDS] },
+    source: { enum: [...PROVIDERS] },
+    code: { enum: [...UNAVAILABLE_CODES] },
+    reason: { type: "string" },
+    basis: { type: "string" },
+    at: { type: "string" },
+  },
+  required: ["kind"],
+} as const;
+
+/** JSON Schema of a `Labelled` value whose `value` matches `valueSchema` (or is null). */
+export function labelledSchema(valueSchema: Record<string, unknown> = {}): Record<string, unknown> {
+  const value = Object.keys(valueSchema).length === 0 ? {} : { anyOf: [valueSchema, { type: "null" }] };
+  return {
+    type: "object",
+    properties: { value, provenance: PROVENANCE_SCHEMA },
+    required: ["value", "provenance"],
+  };
+}
