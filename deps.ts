@@ -21,6 +21,9 @@ export { Router } from "itty-router";
 export * as v from "valibot";
 
 // --- charging ---
+export { around as geoAround, distance as geoDistance } from "geokdbush";
+export { default as ipaddr } from "ipaddr.js";
+export { default as KDBush } from "kdbush";
 
 export { XMLParser } from "fast-xml-parser";
 // --- seo ---

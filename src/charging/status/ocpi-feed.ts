@@ -1,0 +1,137 @@
+/**
+ * A live status feed speaking OCPI 2.2.1 (Locations module, Sender interface):
+ * `GET {baseUrl}/{location_id}` answers the OCPI envelope `{data: Location, status_code,
+ * timestamp}`; the site status is aggregated over `data.evses[].status`. The deployer's feed
+ * uses our site ids as `location_id` (URL-encoded, e.g. `ocm%3A4343`). Every request goes through
+ * the egress guard with a timeout and a body size cap.
+ * @module
+ */
+import { v } from "../../../deps.ts";
+import { ApiError } from "../../shared/errors.ts";
+import { type EgressPolicy, guardedFetch } from "../../shared/net/egress.ts";
+import type { Attribution } from "../model.ts";
+import type { LiveFeed, LiveObservation } from "./service.ts";
+import { aggregateStatus } from "./vocabulary.ts";
+
+export interface OcpiFeedConfig {
+  /** The Locations endpoint, e.g. `https://feed.example/ocpi/2.2.1/locations`. */
+  baseUrl: string;
+  /** OCPI credentials token, sent as `Authorization: Token <token>`. */
+  token?: string;
+  timeoutMs?: number;
+  maxBytes?: number;
+  label?: string;
+  attribution?: Attribution;
+  policy: EgressPolicy;
+  fetchImpl: typeof fetch;
+  now(): Date;
+}
+
+const EVSE_STATUS = [
+  "AVAILABLE",
+  "BLOCKED",
+  "CHARGING",
+  "INOPERATIVE",
+  "OUTOFORDER",
+  "PLANNED",
+  "REMOVED",
+  "RESERVED",
+  "UNKNOWN",
+] as const;
+
+const EnvelopeSchema = v.object({
+  status_code: v.number(),
+  data: v.optional(
+    v.object({
+      evses: v.optional(v.array(v.object({ uid: v.string(), status: v.picklist(EVSE_STATUS) })), []),
+    }),
+  ),
+});
+
+function unavailable(message: string): ApiError {
+  return new ApiError("UPSTREAM_UNAVAILABLE", `Live feed: ${message}`);
+}
+
+/** Reads at most `maxBytes` of the body, cancelling the stream beyond that. */
+async function readCapped(response: Response, maxBytes: number): Promise<string> {
+  const reader = response.body?.getReader();
+  if (!reader) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw unavailable(`response larger than ${maxBytes} bytes`);
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}
+
+export function createOcpiFeed(config: OcpiFeedConfig): LiveFeed {
+  const base = config.baseUrl.replace(/\/+$/, "");
+  const timeoutMs = config.timeoutMs ?? 3000;
+  const maxBytes = config.maxBytes ?? 1_000_000;
+  const label = config.label ?? "ocpi";
+  const attribution = config.attribution ?? { text: `Live status: ${label} (OCPI 2.2.1)`, url: base };
+
+  async function lookup(id: string, signal?: AbortSignal): Promise<LiveObservation | undefined> {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const headers: Record<string, string> = { accept: "application/json" };
+    if (config.token) headers.authorization = `Token ${config.token}`;
+    const init = { headers, signal: signal ? AbortSignal.any([signal, timeout]) : timeout };
+    let response: Response;
+    try {
+      response = await guardedFetch(
+        `${base}/${encodeURIComponent(id)}`,
+        init,
+        config.policy,
+        config.fetchImpl,
+      );
+    } catch (err) {
+      if (err instanceof ApiError) throw err;
+      throw unavailable(timeout.aborted ? `no answer within ${timeoutMs} ms` : "request failed");
+    }
+    if (response.status === 404) {
+      await response.body?.cancel();
+      return undefined;
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw unavailable(`HTTP ${response.status}`);
+    }
+    const body = await readCapped(response, maxBytes).catch((err: unknown) => {
+      throw err instanceof ApiError
+        ? err
+        : unavailable(timeout.aborted ? `no answer within ${timeoutMs} ms` : "body read failed");
+    });
+    return observation(body);
+  }
+
+  function observation(body: string): LiveObservation | undefined {
+    let json: unknown;
+    try {
+      json = JSON.parse(body);
+    } catch {
+      throw unavailable("answer is not JSON");
+    }
+    const parsed = v.safeParse(EnvelopeSchema, json);
+    if (!parsed.success) throw unavailable("answer is not an OCPI 2.2.1 Location envelope");
+    const { status_code: code, data } = parsed.output;
+    if (code === 2003) return undefined; // OCPI "unknown location"
+    if (code < 1000 || code > 1999 || !data) throw unavailable(`OCPI status_code ${code}`);
+    const status = aggregateStatus(data.evses.map((e) => e.status).filter((s) => s !== "REMOVED"));
+    return status ? { status, retrievedAt: config.now().toISOString() } : undefined;
+  }
+
+  return { label, attribution, lookup };
+}
