@@ -5,12 +5,12 @@ import { createKeyGate, presentedKey } from "../../src/shared/http/api-key.ts";
 const req = (headers: Record<string, string>) => new Request("http://x/", { headers });
 
 test("createKeyGate() with no keys lets every request through", async () => {
-  const gate = await createKeyGate([]);
+  const gate = createKeyGate([]);
   assert.equal(await gate(req({})), "ok");
 });
 
 test("createKeyGate() accepts any configured key in x-api-key or as a Bearer token", async () => {
-  const gate = await createKeyGate(["alpha-key", "beta-key"]);
+  const gate = createKeyGate(["alpha-key", "beta-key"]);
   assert.equal(await gate(req({ "x-api-key": "alpha-key" })), "ok");
   assert.equal(await gate(req({ "x-api-key": "beta-key" })), "ok");
   assert.equal(await gate(req({ authorization: "Bearer beta-key" })), "ok");

@@ -1,0 +1,141 @@
+/**
+ * The charging server's environment, validated once at start-up. A bad value stops the
+ * server with a message naming the variable and the rule (see API.md for the table).
+ * @module
+ */
+import { v } from "../../deps.ts";
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_RATE_PER_MINUTE } from "./handler.ts";
+
+export interface LiveFeedConfig {
+  /** OCPI 2.2.1 Locations endpoint; the site id is appended URL-encoded. */
+  baseUrl: string;
+  token?: string;
+  allowHosts: string[];
+  allowAddresses: string[];
+  timeoutMs: number;
+}
+
+export interface ChargingConfig {
+  port: number;
+  host: string;
+  /** Dataset file; undefined means the embedded real data. */
+  dataPath?: string;
+  apiKeys: string[];
+  corsOrigins: "*" | string[];
+  trustedProxies: number;
+  ratePerMinute: number;
+  maxBodyBytes: number;
+  live?: LiveFeedConfig;
+}
+
+/** A start-up configuration error; its message is shown as is. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+const list = (text: string) =>
+  text
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
+
+const int = (name: string, min: number, max: number, fallback: number) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, `${name} must be an integer from ${min} to ${max}`),
+      v.transform(Number),
+      v.minValue(min, `${name} must be an integer from ${min} to ${max}`),
+      v.maxValue(max, `${name} must be an integer from ${min} to ${max}`),
+    ),
+    String(fallback),
+  );
+
+const isOrigin = (text: string) => {
+  try {
+    const url = new URL(text);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.origin === text;
+  } catch {
+    return false;
+  }
+};
+
+const isHttpUrl = (text: string) => {
+  try {
+    return ["http:", "https:"].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+};
+
+const EnvSchema = v.object({
+  PORT: int("PORT", 0, 65535, 8787),
+  HOST: v.optional(v.pipe(v.string(), v.nonEmpty("HOST must not be empty")), "127.0.0.1"),
+  CHARGING_DATA: v.optional(v.pipe(v.string(), v.nonEmpty("CHARGING_DATA must be a file path"))),
+  CHARGING_API_KEYS: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform(list),
+      v.minLength(1, "CHARGING_API_KEYS must hold at least one key (comma-separated)"),
+      v.check(
+        (keys) => keys.every((key) => key.length >= 16 && /^[\x21-\x7e]+$/.test(key)),
+        "CHARGING_API_KEYS entries must be at least 16 printable characters without spaces",
+      ),
+    ),
+  ),
+  CHARGING_CORS_ORIGINS: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((text): "*" | string[] => (text.trim() === "*" ? "*" : list(text))),
+      v.check(
+        (origins) => origins === "*" || (origins.length > 0 && origins.every(isOrigin)),
+        "CHARGING_CORS_ORIGINS must be * or comma-separated origins such as https://map.example",
+      ),
+    ),
+    "*",
+  ),
+  CHARGING_TRUST_PROXY: int("CHARGING_TRUST_PROXY", 0, 10, 0),
+  CHARGING_RATE_LIMIT: int("CHARGING_RATE_LIMIT", 1, 1_000_000_000, DEFAULT_RATE_PER_MINUTE),
+  CHARGING_MAX_BODY_BYTES: int("CHARGING_MAX_BODY_BYTES", 1024, 16_777_216, DEFAULT_MAX_BODY_BYTES),
+  CHARGING_LIVE_URL: v.optional(
+    v.pipe(v.string(), v.check(isHttpUrl, "CHARGING_LIVE_URL must be an absolute http(s) URL")),
+  ),
+  CHARGING_LIVE_TOKEN: v.optional(v.string()),
+  CHARGING_LIVE_ALLOW_HOSTS: v.optional(v.pipe(v.string(), v.transform(list))),
+  CHARGING_LIVE_ALLOW_ADDRESSES: v.optional(v.pipe(v.string(), v.transform(list)), ""),
+  CHARGING_LIVE_TIMEOUT_MS: int("CHARGING_LIVE_TIMEOUT_MS", 100, 60_000, 3000),
+});
+
+/** Reads and validates the environment; throws ConfigError listing every problem. */
+export function parseChargingEnv(env: Readonly<Record<string, string | undefined>>): ChargingConfig {
+  const present = Object.fromEntries(
+    Object.keys(EnvSchema.entries)
+      .filter((name) => env[name] !== undefined && env[name] !== "")
+      .map((name) => [name, env[name]]),
+  );
+  const parsed = v.safeParse(EnvSchema, present);
+  if (!parsed.success) throw new ConfigError(parsed.issues.map((issue) => issue.message).join("; "));
+  const e = parsed.output;
+  const config: ChargingConfig = {
+    port: e.PORT,
+    host: e.HOST,
+    apiKeys: e.CHARGING_API_KEYS ?? [],
+    corsOrigins: e.CHARGING_CORS_ORIGINS,
+    trustedProxies: e.CHARGING_TRUST_PROXY,
+    ratePerMinute: e.CHARGING_RATE_LIMIT,
+    maxBodyBytes: e.CHARGING_MAX_BODY_BYTES,
+  };
+  if (e.CHARGING_DATA) config.dataPath = e.CHARGING_DATA;
+  if (e.CHARGING_LIVE_URL) {
+    config.live = {
+      baseUrl: e.CHARGING_LIVE_URL,
+      allowHosts: e.CHARGING_LIVE_ALLOW_HOSTS ?? [new URL(e.CHARGING_LIVE_URL).hostname],
+      allowAddresses: e.CHARGING_LIVE_ALLOW_ADDRESSES,
+      timeoutMs: e.CHARGING_LIVE_TIMEOUT_MS,
+    };
+    if (e.CHARGING_LIVE_TOKEN) config.live.token = e.CHARGING_LIVE_TOKEN;
+  } else if (e.CHARGING_LIVE_ALLOW_HOSTS || e.CHARGING_LIVE_TOKEN) {
+    throw new ConfigError("CHARGING_LIVE_ALLOW_HOSTS and CHARGING_LIVE_TOKEN need CHARGING_LIVE_URL");
+  }
+  return config;
+}

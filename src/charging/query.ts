@@ -1,0 +1,147 @@
+/**
+ * The query string of `GET /api/v1/sites`, validated at the edge. Rules beyond the spec's
+ * table (see API.md): every parameter at most once, unknown names refused (a typo such as
+ * `minpower` must not silently widen a search), empty values refused, numbers written in
+ * plain decimal (no NaN, Infinity, hex or exponents), `openOnly` exactly `true` or `false`,
+ * bbox inside WGS84 ranges with minLat <= maxLat; minLon > maxLon is a box across the
+ * antimeridian (e.g. 170,-20,-170,-10 around Fiji).
+ * @module
+ */
+import { v } from "../../deps.ts";
+import { ApiError } from "../shared/errors.ts";
+
+export const LIMIT_MIN = 1;
+export const LIMIT_MAX = 100;
+export const LIMIT_DEFAULT = 20;
+export const OFFSET_MAX = 100_000;
+export const CONNECTOR_MAX = 64;
+export const RADIUS_MAX_KM = 500;
+export const RADIUS_DEFAULT_KM = 10;
+
+/** What a search asks the store for (the shape of the store's `SiteQuery`). */
+export interface SearchInput {
+  bbox?: [number, number, number, number];
+  connector?: string;
+  minPower?: number;
+  openOnly?: boolean;
+  near?: { lat: number; lon: number; radiusKm: number };
+  limit: number;
+  offset: number;
+}
+
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+const INTEGER = /^\d+$/;
+const DECIMAL_LIST = /^-?\d+(\.\d+)?(,-?\d+(\.\d+)?)*$/;
+
+const decimal = (name: string, rule: string) =>
+  v.pipe(
+    v.string(),
+    v.regex(DECIMAL, `${name} must be a plain decimal number (${rule})`),
+    v.transform(Number),
+  );
+
+const integer = (name: string, min: number, max: number) =>
+  v.pipe(
+    v.string(),
+    v.regex(INTEGER, `${name} must be an integer from ${min} to ${max}`),
+    v.transform(Number),
+    v.minValue(min, `${name} must be an integer from ${min} to ${max}`),
+    v.maxValue(max, `${name} must be an integer from ${min} to ${max}`),
+  );
+
+const numberList = (name: string, count: number, format: string) =>
+  v.pipe(
+    v.string(),
+    v.regex(DECIMAL_LIST, `${name} must be ${count} comma-separated decimal numbers: ${format}`),
+    v.transform((text) => text.split(",").map(Number)),
+    v.check(
+      (list) => list.length === count,
+      `${name} must be ${count} comma-separated decimal numbers: ${format}`,
+    ),
+  );
+
+const inRange = (lon: number, lat: number) => Math.abs(lon) <= 180 && Math.abs(lat) <= 90;
+
+const BBOX_FORMAT = "minLon,minLat,maxLon,maxLat";
+
+const SitesQuerySchema = v.object({
+  bbox: v.optional(
+    v.pipe(
+      numberList("bbox", 4, BBOX_FORMAT),
+      v.check(
+        ([w, s, e, n]) => inRange(w as number, s as number) && inRange(e as number, n as number),
+        "bbox longitudes must be within -180..180 and latitudes within -90..90",
+      ),
+      v.check(
+        ([, s, , n]) => (s as number) <= (n as number),
+        "bbox minLat must not exceed maxLat (order: minLon,minLat,maxLon,maxLat)",
+      ),
+      v.transform((list) => list as [number, number, number, number]),
+    ),
+  ),
+  connector: v.optional(
+    v.pipe(v.string(), v.maxLength(CONNECTOR_MAX, `connector must be at most ${CONNECTOR_MAX} characters`)),
+  ),
+  minPower: v.optional(
+    v.pipe(decimal("minPower", "kW, at least 0, e.g. 50"), v.minValue(0, "minPower must be at least 0 kW")),
+  ),
+  openOnly: v.optional(
+    v.pipe(
+      v.picklist(["true", "false"], "openOnly must be true or false"),
+      v.transform((text) => text === "true"),
+    ),
+  ),
+  near: v.optional(
+    v.pipe(
+      numberList("near", 2, "lat,lon"),
+      v.check(
+        ([lat, lon]) => inRange(lon as number, lat as number),
+        "near must be lat within -90..90 and lon within -180..180",
+      ),
+    ),
+  ),
+  radiusKm: v.optional(
+    v.pipe(
+      decimal("radiusKm", `kilometres, more than 0 and at most ${RADIUS_MAX_KM}`),
+      v.check(
+        (km) => km > 0 && km <= RADIUS_MAX_KM,
+        `radiusKm must be more than 0 and at most ${RADIUS_MAX_KM}`,
+      ),
+    ),
+  ),
+  limit: v.optional(integer("limit", LIMIT_MIN, LIMIT_MAX), String(LIMIT_DEFAULT)),
+  offset: v.optional(integer("offset", 0, OFFSET_MAX), "0"),
+});
+
+/** Every parameter `GET /api/v1/sites` understands. */
+export const SITES_PARAMS: readonly string[] = Object.keys(SitesQuerySchema.entries);
+
+function invalid(message: string): ApiError {
+  return new ApiError("INVALID_ARGUMENTS", message);
+}
+
+/** Parses a sites query string into a store query; throws INVALID_ARGUMENTS naming the parameter and rule. */
+export function parseSitesQuery(params: URLSearchParams): SearchInput {
+  const raw: Record<string, string> = {};
+  for (const [name, value] of params) {
+    if (!SITES_PARAMS.includes(name)) {
+      throw invalid(`Unknown query parameter "${name.slice(0, 64)}"; known: ${SITES_PARAMS.join(", ")}`);
+    }
+    if (name in raw) throw invalid(`${name} must be given at most once`);
+    if (value === "") throw invalid(`${name} must not be empty; leave it out to use the default`);
+    raw[name] = value;
+  }
+  const parsed = v.safeParse(SitesQuerySchema, raw);
+  if (!parsed.success) throw invalid(parsed.issues.map((issue) => issue.message).join("; "));
+  const { near, radiusKm, ...rest } = parsed.output;
+  if (radiusKm !== undefined && near === undefined) throw invalid("radiusKm needs near=lat,lon");
+  const query: SearchInput = stripUndefined(rest);
+  if (near)
+    query.near = { lat: near[0] as number, lon: near[1] as number, radiusKm: radiusKm ?? RADIUS_DEFAULT_KM };
+  return query;
+}
+
+function stripUndefined<T extends object>(value: T): T {
+  for (const key of Object.keys(value) as (keyof T)[]) if (value[key] === undefined) delete value[key];
+  return value;
+}

@@ -1,0 +1,74 @@
+/**
+ * The REST routes, as an itty-router table. Ids arrive percent-encoded (`ocm%3A123`,
+ * `osm%3Anode%2F123`) or decoded (`osm:node/123`); both reach the same lookup.
+ * A known path with a method it does not serve answers 405 METHOD_NOT_ALLOWED with `allow`.
+ * @module
+ */
+import { Router } from "../../deps.ts";
+import { STAGE } from "../shared/build-info.ts";
+import { ApiError, errorResponse } from "../shared/errors.ts";
+import { json } from "../shared/http/respond.ts";
+import { parseSitesQuery } from "./query.ts";
+import type { ChargingServices } from "./services.ts";
+
+type RoutedRequest = Request & { params: Record<string, string> };
+type Route = (request: RoutedRequest) => Promise<Response> | Response;
+
+const ID_SHAPE = /^(ocm:\d+|osm:(node|way|relation)\/\d+)$/;
+
+/** The site id in a route's `id` parameter; NOT_FOUND when it cannot be one. */
+export function siteIdOf(raw: string | undefined): string {
+  let id: string;
+  try {
+    id = decodeURIComponent(raw ?? "");
+  } catch {
+    id = raw ?? "";
+  }
+  if (!ID_SHAPE.test(id)) {
+    throw new ApiError(
+      "NOT_FOUND",
+      `No site has id "${id.slice(0, 100)}"; ids look like ocm:123, osm:node/123 or osm:way/123 (colon sent as %3A). Search with GET /api/v1/sites first`,
+    );
+  }
+  return id;
+}
+
+function notFound(id: string): ApiError {
+  return new ApiError(
+    "NOT_FOUND",
+    `No open site has id "${id}"; it is unknown or closed. Search with GET /api/v1/sites first`,
+  );
+}
+
+const methodNotAllowed = (allow: string) => () =>
+  errorResponse("METHOD_NOT_ALLOWED", `This route answers ${allow} only`, { allow });
+
+/** Builds the route table; `mcp` serves `/mcp` for every method (it answers 405 itself). */
+export function chargingRoutes(services: ChargingServices, mcp: (request: Request) => Promise<Response>) {
+  const { store, status } = services;
+  const router = Router<RoutedRequest, [], Response>();
+  const readOnly = (path: string, route: Route) => {
+    router.get(path, route);
+    router.head(path, route);
+    router.all(path, methodNotAllowed("GET, HEAD"));
+  };
+
+  readOnly("/healthz", () => json({ ok: true, stage: STAGE }));
+  readOnly("/api/v1/sites", (request) => {
+    const query = parseSitesQuery(new URL(request.url).searchParams);
+    const { data, total, attribution } = store.search(query);
+    return json({ data, page: { limit: query.limit, offset: query.offset, total }, attribution });
+  });
+  readOnly("/api/v1/sites/:id+", (request) => {
+    const id = siteIdOf(request.params.id);
+    const site = store.get(id);
+    if (!site) throw notFound(id);
+    return json({ data: site });
+  });
+  readOnly("/api/v1/status/:id+", async (request) => {
+    const id = siteIdOf(request.params.id);
+    return json({ data: await status.statusOf(id, request.signal) });
+  });
+  router.all("/mcp", mcp);
+  return router;
+}

@@ -1,0 +1,347 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { type ChargingHandlerOptions, createChargingHandler } from "../../../src/charging/handler.ts";
+import { createStore } from "../../../src/charging/store.ts";
+import { createStatusService } from "../../../src/charging/status/service.ts";
+import { STAGE } from "../../../src/shared/build-info.ts";
+import { SITES } from "./sites.ts";
+
+const store = createStore(SITES);
+let clock = new Date("2020-01-01T00:30:00.000Z");
+const status = createStatusService(store, { now: () => clock });
+
+const make = (extra: Partial<ChargingHandlerOptions> = {}) =>
+  createChargingHandler({ store, status, ...extra });
+const base = "http://api.test";
+type Envelope = { error: { code: string; message: string } };
+
+async function call(
+  handler: ReturnType<typeof make>,
+  path: string,
+  init: RequestInit = {},
+  peer = "127.0.0.1",
+) {
+  const response = await handler(new Request(base + path, init), { clientAddress: peer });
+  const text = await response.text();
+  return {
+    response,
+    status: response.status,
+    body: text ? (JSON.parse(text) as Record<string, unknown>) : null,
+  };
+}
+
+test("GET /healthz answers ok and the build stage", async () => {
+  const { status: code, body } = await call(make(), "/healthz");
+  assert.equal(code, 200);
+  assert.deepEqual(body, { ok: true, stage: STAGE });
+  assert.equal(Number.isInteger(STAGE), true);
+});
+
+test("GET /api/v1/sites pages with defaults, totals and per-partition attribution", async () => {
+  const { status: code, body } = await call(make(), "/api/v1/sites");
+  assert.equal(code, 200);
+  const { data, page, attribution } = body as {
+    data: { id: string }[];
+    page: unknown;
+    attribution: unknown[];
+  };
+  assert.deepEqual(page, { limit: 20, offset: 0, total: SITES.length });
+  assert.equal(data.length, 20);
+  assert.ok(attribution.length >= 1);
+  const next = await call(make(), "/api/v1/sites?limit=5&offset=32");
+  assert.deepEqual(next.body?.page, { limit: 5, offset: 32, total: SITES.length });
+  assert.equal((next.body?.data as unknown[]).length, 2);
+});
+
+test("GET /api/v1/sites filters by bbox, connector, minPower and openOnly", async () => {
+  const handler = make();
+  const ids = async (query: string) =>
+    ((await call(handler, `/api/v1/sites?${query}`)).body?.data as { id: string }[]).map((s) => s.id);
+  assert.deepEqual(await ids("bbox=13,52,14,53"), ["ocm:1", "ocm:2"]);
+  assert.deepEqual(await ids("bbox=13,52,14,53&openOnly=true"), ["ocm:1"]);
+  assert.deepEqual(await ids("bbox=13,52,14,53&openOnly=false"), ["ocm:1", "ocm:2"]);
+  assert.deepEqual(await ids("connector=CCS"), ["ocm:2"]);
+  assert.deepEqual(await ids("minPower=100"), ["ocm:2"]);
+  assert.deepEqual(await ids("minPower=22.5&connector=type"), ["ocm:2"]);
+  assert.deepEqual(await ids("bbox=2,48,3,49"), ["osm:node/10", "osm:way/20"]);
+  const near = (await call(handler, "/api/v1/sites?near=48.85,2.35&radiusKm=5")).body?.data as {
+    id: string;
+    distanceKm: number;
+  }[];
+  assert.deepEqual(
+    near.map((s) => s.id),
+    ["osm:node/10", "osm:way/20"],
+  );
+  assert.equal(near[0]?.distanceKm, 0);
+});
+
+const INVALID: Array<[string, RegExp]> = [
+  ["bbox=1,2,3", /bbox must be 4 comma-separated decimal numbers: minLon,minLat,maxLon,maxLat/],
+  ["bbox=1,2,3,4,5", /bbox must be 4/],
+  ["bbox=a,b,c,d", /bbox must be 4/],
+  ["bbox=NaN,1,2,3", /bbox must be 4/],
+  ["bbox=1,2,Infinity,3", /bbox must be 4/],
+  ["bbox=1e1,2,3,4", /bbox must be 4/],
+  ["bbox=0,-91,1,1", /latitudes within -90\.\.90/],
+  ["bbox=-181,0,1,1", /longitudes must be within -180\.\.180/],
+  ["bbox=0,10,1,5", /bbox minLat must not exceed maxLat/],
+  ["bbox=", /bbox must not be empty/],
+  [`connector=${"x".repeat(65)}`, /connector must be at most 64 characters/],
+  ["connector=", /connector must not be empty/],
+  ["minPower=abc", /minPower must be a plain decimal number/],
+  ["minPower=NaN", /minPower must be a plain decimal number/],
+  ["minPower=Infinity", /minPower must be a plain decimal number/],
+  ["minPower=-1", /minPower must be at least 0/],
+  ["minPower=0x10", /minPower must be a plain decimal number/],
+  ["limit=0", /limit must be an integer from 1 to 100/],
+  ["limit=101", /limit must be an integer from 1 to 100/],
+  ["limit=1.5", /limit must be an integer from 1 to 100/],
+  ["limit=-1", /limit must be an integer from 1 to 100/],
+  ["limit=ten", /limit must be an integer from 1 to 100/],
+  ["offset=-1", /offset must be an integer from 0 to 100000/],
+  ["offset=100001", /offset must be an integer from 0 to 100000/],
+  ["offset=1.0", /offset must be an integer from 0 to 100000/],
+  ["openOnly=yes", /openOnly must be true or false/],
+  ["openOnly=TRUE", /openOnly must be true or false/],
+  ["limit=5&limit=6", /limit must be given at most once/],
+  ["minpower=5", /Unknown query parameter "minpower"; known: bbox, connector, minPower/],
+  ["near=91,0", /near must be lat within -90\.\.90/],
+  ["near=1", /near must be 2 comma-separated decimal numbers: lat,lon/],
+  ["near=1,2&radiusKm=0", /radiusKm must be more than 0/],
+  ["near=1,2&radiusKm=501", /radiusKm must be more than 0 and at most 500/],
+  ["radiusKm=5", /radiusKm needs near=lat,lon/],
+];
+
+test("GET /api/v1/sites answers INVALID_ARGUMENTS naming the parameter and rule for every bad input", async () => {
+  const handler = make({ ratePerMinute: 1000 });
+  for (const [query, message] of INVALID) {
+    const { status: code, body } = await call(handler, `/api/v1/sites?${query}`);
+    assert.equal(code, 400, query);
+    assert.equal((body as Envelope).error.code, "INVALID_ARGUMENTS", query);
+    assert.match((body as Envelope).error.message, message, query);
+  }
+});
+
+test("GET /api/v1/sites accepts boundary values and a box across the antimeridian", async () => {
+  const handler = make();
+  for (const query of [
+    "limit=1",
+    "limit=100",
+    "offset=0",
+    "offset=100000",
+    "bbox=-180,-90,180,90",
+    "bbox=170,-20,-170,-10",
+    "minPower=0",
+  ]) {
+    assert.equal((await call(handler, `/api/v1/sites?${query}`)).status, 200, query);
+  }
+});
+
+test("GET /api/v1/sites/:id finds ids sent encoded or decoded, and 404s unknown or malformed ids", async () => {
+  const handler = make();
+  for (const path of [
+    "ocm%3A1",
+    "ocm:1",
+    "osm%3Anode%2F10",
+    "osm:node/10",
+    "osm%3Anode/10",
+    "osm%3away%2F20",
+  ]) {
+    const { status: code, body } = await call(handler, `/api/v1/sites/${path}`);
+    assert.equal(code, 200, path);
+    assert.match((body?.data as { id: string }).id, /^(ocm:1|osm:node\/10|osm:way\/20)$/, path);
+  }
+  for (const path of [
+    "ocm%3A999",
+    "ocm:abc",
+    "xyz:1",
+    "osm:node",
+    "osm:node/10/extra",
+    "%E0%A4%A",
+    "osm%253Anode%252F10",
+  ]) {
+    const { status: code, body } = await call(handler, `/api/v1/sites/${path}`);
+    assert.equal(code, 404, path);
+    assert.equal((body as Envelope).error.code, "NOT_FOUND", path);
+  }
+});
+
+test("GET /api/v1/status/:id answers the status record, stale after the 60-minute SLO, and 404s unknown ids", async () => {
+  const handler = make();
+  clock = new Date("2020-01-01T01:00:00.000Z");
+  const fresh = await call(handler, "/api/v1/status/ocm%3A2");
+  assert.equal(fresh.status, 200);
+  const record = fresh.body?.data as Record<string, unknown>;
+  assert.equal(record.id, "ocm:2");
+  assert.equal(record.status, "OUTOFORDER");
+  assert.equal(record.retrievedAt, "2020-01-01T00:00:00.000Z");
+  assert.equal(record.source, "ocm");
+  assert.equal(record.stale, false);
+  assert.equal("staleReason" in record, false);
+  assert.deepEqual(Object.keys(record.attribution as object).sort(), ["text", "url"]);
+  clock = new Date("2020-01-01T01:00:00.001Z");
+  const stale = (await call(handler, "/api/v1/status/osm:node/10")).body?.data as Record<string, unknown>;
+  assert.equal(stale.stale, true);
+  assert.match(String(stale.staleReason), /60/);
+  for (const id of ["ocm%3A999", "osm%3Anode%2F999", "nope"]) {
+    const missing = await call(handler, `/api/v1/status/${id}`);
+    assert.equal(missing.status, 404, id);
+    assert.equal((missing.body as Envelope).error.code, "NOT_FOUND");
+  }
+});
+
+test("unknown routes answer NOT_FOUND; wrong methods 405 with allow; HEAD works; GET /mcp is a JSON-RPC 405", async () => {
+  const handler = make();
+  for (const path of ["/", "/api/v1", "/api/v2/sites", "/api/v1/sitesx", "/healthz/x"]) {
+    const { status: code, body } = await call(handler, path);
+    assert.equal(code, 404, path);
+    assert.equal((body as Envelope).error.code, "NOT_FOUND", path);
+  }
+  const post = await call(handler, "/api/v1/sites", { method: "POST", body: "{}" });
+  assert.equal(post.status, 405);
+  assert.equal(post.response.headers.get("allow"), "GET, HEAD");
+  assert.equal((post.body as Envelope).error.code, "METHOD_NOT_ALLOWED");
+  const head = await handler(new Request(`${base}/api/v1/sites/ocm%3A1`, { method: "HEAD" }));
+  assert.equal(head.status, 200);
+  const mcp = await call(handler, "/mcp");
+  assert.equal(mcp.status, 405);
+  assert.match(JSON.stringify(mcp.body), /use POST \/mcp/);
+  for (const method of ["PUT", "DELETE"]) assert.equal((await call(handler, "/mcp", { method })).status, 405);
+});
+
+test("the rate limit answers RATE_LIMITED with retry-after per client address", async () => {
+  let now = 0;
+  const handler = make({ ratePerMinute: 3, now: () => now });
+  for (let i = 0; i < 3; i++) assert.equal((await call(handler, "/healthz", {}, "198.51.100.1")).status, 200);
+  const limited = await call(
+    handler,
+    "/api/v1/sites",
+    { headers: { origin: "https://map.example" } },
+    "198.51.100.1",
+  );
+  assert.equal(limited.status, 429);
+  assert.equal((limited.body as Envelope).error.code, "RATE_LIMITED");
+  assert.equal(limited.response.headers.get("retry-after"), "60");
+  assert.equal(limited.response.headers.get("access-control-allow-origin"), "*");
+  assert.match(limited.response.headers.get("access-control-expose-headers") ?? "", /retry-after/);
+  assert.equal((await call(handler, "/healthz", {}, "198.51.100.2")).status, 200, "another client");
+  const spoofed = await call(
+    handler,
+    "/healthz",
+    { headers: { "x-forwarded-for": "203.0.113.9" } },
+    "198.51.100.1",
+  );
+  assert.equal(spoofed.status, 429, "forwarded-for is ignored unless proxies are trusted");
+  now += 60_000;
+  assert.equal((await call(handler, "/healthz", {}, "198.51.100.1")).status, 200);
+});
+
+test("with trusted proxies the rate limit counts the forwarded client, not the proxy", async () => {
+  const handler = make({ ratePerMinute: 1, trustedProxies: 1 });
+  const via = (client: string) =>
+    call(handler, "/healthz", { headers: { "x-forwarded-for": client } }, "10.0.0.1");
+  assert.equal((await via("203.0.113.1")).status, 200);
+  assert.equal((await via("203.0.113.2")).status, 200);
+  assert.equal((await via("203.0.113.1")).status, 429);
+});
+
+test("the key gate answers UNAUTHORIZED without a valid key and lets x-api-key or Bearer through", async () => {
+  const handler = make({ apiKeys: ["k-one", "k-two"] });
+  const missing = await call(handler, "/api/v1/sites");
+  assert.equal(missing.status, 401);
+  assert.equal((missing.body as Envelope).error.code, "UNAUTHORIZED");
+  assert.match((missing.body as Envelope).error.message, /x-api-key/);
+  const wrong = await call(handler, "/api/v1/sites", { headers: { "x-api-key": "k-three" } });
+  assert.equal(wrong.status, 401);
+  assert.doesNotMatch(JSON.stringify(wrong.body), /k-three|k-one/);
+  assert.equal((await call(handler, "/api/v1/sites", { headers: { "x-api-key": "k-two" } })).status, 200);
+  assert.equal(
+    (await call(handler, "/api/v1/sites", { headers: { authorization: "Bearer k-one" } })).status,
+    200,
+  );
+  assert.equal((await call(handler, "/mcp", { method: "POST", body: "{}" })).status, 401, "gate covers /mcp");
+  assert.equal((await call(handler, "/healthz")).status, 200, "liveness stays open");
+});
+
+test("bodies over the cap answer PAYLOAD_TOO_LARGE, by content-length and by counting a chunked body", async () => {
+  const handler = make({ maxBodyBytes: 1024 });
+  const big = "x".repeat(2048);
+  const declared = await call(handler, "/mcp", {
+    method: "POST",
+    body: big,
+    headers: { "content-type": "application/json" },
+  });
+  assert.equal(declared.status, 413);
+  assert.equal((declared.body as Envelope).error.code, "PAYLOAD_TOO_LARGE");
+  const stream = new ReadableStream({
+    start(c) {
+      for (let i = 0; i < 4; i++) c.enqueue(new TextEncoder().encode(big.slice(0, 512)));
+      c.close();
+    },
+  });
+  const chunked = await call(handler, "/mcp", {
+    method: "POST",
+    body: stream,
+    duplex: "half",
+  } as RequestInit);
+  assert.equal(chunked.status, 413);
+});
+
+test("POST /mcp serves the four tools in-process", async () => {
+  const handler = make();
+  const response = await handler(
+    new Request(`${base}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    }),
+  );
+  assert.equal(response.status, 200);
+  const { result } = (await response.json()) as { result: { tools: { name: string }[] } };
+  assert.deepEqual(result.tools.map((t) => t.name).sort(), [
+    "find_nearby_sites",
+    "get_site",
+    "get_site_status",
+    "search_sites",
+  ]);
+});
+
+test("CORS headers ride on 200, 400 and 404 answers and preflights get 204", async () => {
+  const handler = make({ corsOrigins: ["https://map.example"] });
+  const origin = { origin: "https://map.example" };
+  for (const [path, code] of [
+    ["/api/v1/sites", 200],
+    ["/api/v1/sites?limit=0", 400],
+    ["/nope", 404],
+  ] as const) {
+    const res = await call(handler, path, { headers: origin });
+    assert.equal(res.status, code, path);
+    assert.equal(res.response.headers.get("access-control-allow-origin"), "https://map.example", path);
+  }
+  const pre = await call(handler, "/api/v1/sites", {
+    method: "OPTIONS",
+    headers: {
+      ...origin,
+      "access-control-request-method": "GET",
+      "access-control-request-headers": "x-api-key",
+    },
+  });
+  assert.equal(pre.status, 204);
+  assert.match(pre.response.headers.get("access-control-allow-headers") ?? "", /x-api-key/);
+});
+
+test("the handler never throws: unexpected failures answer INTERNAL without details", async () => {
+  const lines: string[] = [];
+  const broken = {
+    ...store,
+    search: () => {
+      throw new Error("disk secret");
+    },
+  };
+  const handler = createChargingHandler({ store: broken, status, log: (l) => lines.push(l) });
+  const { status: code, body } = await call(handler, "/api/v1/sites");
+  assert.equal(code, 500);
+  assert.equal((body as Envelope).error.code, "INTERNAL");
+  assert.doesNotMatch(JSON.stringify(body), /secret/);
+  assert.match(lines.join("\n"), /disk secret/);
+});
