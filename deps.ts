@@ -28,3 +28,4 @@ export { default as KDBush } from "kdbush";
 export { XMLParser } from "fast-xml-parser";
 // --- seo ---
 export { Parser as HtmlParser } from "htmlparser2";
+export { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
