@@ -1,0 +1,144 @@
+/**
+ * `seo_keyword_ideas`: keyword ideas for a seed, keyless by default (autocomplete), with the
+ * user's own Search Console queries and Bing demand when their keys are configured.
+ * @module
+ */
+import { v } from "../../../deps.ts";
+import { defineTool, type ToolDef, ToolError } from "../../shared/mcp/tool.ts";
+import type { SeoConfig } from "../config.ts";
+import { type Idea, keywordIdeas } from "../keywords/ideas.ts";
+import { labelledSchema, PROVENANCE_SCHEMA } from "../provenance.ts";
+import { SOURCES_SCHEMA, show } from "../providers/labels.ts";
+import type { ProviderDeps } from "../providers/types.ts";
+import { responseFormat } from "../tool-input.ts";
+
+export const MAX_IDEAS = 200;
+const CONCISE_IDEAS = 25;
+
+const Input = v.object({
+  query: v.pipe(
+    v.string(),
+    v.maxLength(100),
+    v.regex(/\S.*\S/, "needs at least two non-blank characters"),
+    v.description("Seed keyword or topic, e.g. 'ev charging'"),
+  ),
+  country: v.optional(
+    v.pipe(v.string(), v.regex(/^[a-zA-Z]{2}$/), v.description("ISO 3166-1 alpha-2 market, e.g. us, gb, de")),
+    "us",
+  ),
+  language: v.optional(
+    v.pipe(v.string(), v.regex(/^[a-zA-Z]{2}$/), v.description("ISO 639-1 language, e.g. en, de")),
+    "en",
+  ),
+  limit: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(1),
+      v.maxValue(MAX_IDEAS),
+      v.description(`Most ideas to return (1-${MAX_IDEAS})`),
+    ),
+    50,
+  ),
+  expand: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description(
+        "Also query question forms and seed + a..z (about 37 queries per source); false = the seed only",
+      ),
+    ),
+    true,
+  ),
+  site: v.optional(
+    v.pipe(
+      v.string(),
+      v.maxLength(300),
+      v.description(
+        "Your site (domain or URL) whose Search Console queries to include; default: the first visible properties",
+      ),
+    ),
+  ),
+  response_format: responseFormat,
+});
+
+const IDEA_SCHEMA = {
+  type: "object",
+  properties: {
+    keyword: { type: "string" },
+    provenance: PROVENANCE_SCHEMA,
+    alsoFrom: { type: "array", items: { type: "string" } },
+    searchConsole: { type: "object" },
+    bingWeeklyImpressions: labelledSchema({ type: "number" }),
+  },
+  required: ["keyword", "provenance"],
+};
+
+const OUTPUT = {
+  type: "object",
+  properties: {
+    query: { type: "string" },
+    seedBingWeeklyImpressions: labelledSchema({ type: "number" }),
+    ideas: { type: "array", items: IDEA_SCHEMA },
+    totalIdeas: { type: "integer" },
+    sources: SOURCES_SCHEMA,
+    expansionQueries: { type: "integer" },
+  },
+  required: ["query", "ideas", "totalIdeas", "sources"],
+};
+
+function line(idea: Idea): string {
+  const gsc = idea.searchConsole;
+  const metrics = gsc ? ` (${gsc.impressions} impressions, position ${gsc.position.toFixed(1)})` : "";
+  const bing = idea.bingWeeklyImpressions ? `; Bing ${show(idea.bingWeeklyImpressions)}/week` : "";
+  return `- ${idea.keyword} [${idea.provenance.source}]${metrics}${bing}`;
+}
+
+export function createKeywordIdeasTool(deps: { provider: ProviderDeps; config: SeoConfig }): ToolDef {
+  return defineTool({
+    name: "seo_keyword_ideas",
+    title: "Keyword ideas",
+    description:
+      "Finds keyword ideas for a seed query. Keyless by default: Google, Bing and DuckDuckGo autocomplete, expanded with question words and a..z, deduplicated, each idea labelled with the engine that suggested it (no volumes). With SEO_GSC_CREDENTIALS it adds your own Search Console queries containing the seed (clicks, impressions, CTR, average position, last 28 days); with SEO_BING_KEY (Bing Webmaster API key) mean weekly Bing impressions for the seed and top ideas. `sources` reports each source's status, so an outage is never mistaken for 'no ideas'.",
+    input: Input,
+    output: OUTPUT,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    async run(input, context) {
+      const report = await keywordIdeas(
+        deps,
+        {
+          query: input.query.trim(),
+          locale: { country: input.country.toLowerCase(), language: input.language.toLowerCase() },
+          limit: input.limit,
+          expand: input.expand,
+          ...(input.site ? { site: input.site } : {}),
+        },
+        context.signal,
+      );
+      if (report.sources.every((s) => s.status === "unavailable")) {
+        const why = report.sources.map((s) => `${s.source}: ${s.reason}`).join("; ");
+        throw new ToolError(
+          "UPSTREAM_UNAVAILABLE",
+          `No keyword source answered (${why}). Retry later; SEO_GSC_CREDENTIALS or SEO_BING_KEY add keyed sources`,
+        );
+      }
+      const detailed = input.response_format === "detailed";
+      const shown = detailed ? report.ideas : report.ideas.slice(0, CONCISE_IDEAS);
+      const structured = {
+        query: report.query,
+        ...(report.seedBingWeeklyImpressions
+          ? { seedBingWeeklyImpressions: report.seedBingWeeklyImpressions }
+          : {}),
+        ideas: shown,
+        totalIdeas: report.ideas.length,
+        sources: report.sources,
+        ...(detailed ? { expansionQueries: report.expansionQueries } : {}),
+      };
+      const more =
+        shown.length < report.ideas.length
+          ? `\n(${report.ideas.length - shown.length} more with response_format=detailed)`
+          : "";
+      const head = `${report.ideas.length} ideas for "${report.query}":\n${shown.slice(0, 10).map(line).join("\n")}${more}`;
+      return { structured, text: `${head}\n\n${JSON.stringify(structured)}` };
+    },
+  });
+}
