@@ -1,0 +1,44 @@
+/**
+ * Entry of `dist/charging-cli.js` (bin `charging`): the pure CLI in src/charging/cli wired to
+ * Node: stdio, the environment, the local dataset, the server and the importer.
+ * @module
+ */
+import { ConfigError, parseChargingEnv } from "../../src/charging/config.ts";
+import { runCli } from "../../src/charging/cli/run.ts";
+import { createChargingHandler } from "../../src/charging/handler.ts";
+import { runImport } from "../../src/charging/import/command.ts";
+import { loadDataset, servicesFor, startChargingServer } from "./charging-app.ts";
+import { closeOnSignals } from "./serve.ts";
+import { readFile, writeFile } from "node:fs/promises";
+
+const stderr = (text: string) => process.stderr.write(text);
+const log = (line: string) => stderr(`${line}\n`);
+
+try {
+  process.exitCode = await runCli(process.argv.slice(2), {
+    env: process.env,
+    stdout: (text) => process.stdout.write(text),
+    stderr,
+    fetch,
+    async local() {
+      const config = parseChargingEnv({ CHARGING_DATA: process.env.CHARGING_DATA });
+      const services = servicesFor(await loadDataset(config.dataPath), config);
+      // One local user: the per-client rate limit has nothing to protect here.
+      return createChargingHandler({ ...services, ratePerMinute: 1_000_000_000, log });
+    },
+    async serve(overrides) {
+      closeOnSignals(await startChargingServer({ ...process.env, ...overrides }, log), log);
+      return 0;
+    },
+    runImport: (args) =>
+      runImport([...args], {
+        readFile: (path: string) => readFile(path),
+        writeFile: (path: string, text: string) => writeFile(path, text),
+        stdout: (text: string) => process.stdout.write(text),
+        stderr,
+      }),
+  });
+} catch (err) {
+  log(`charging: ${err instanceof Error ? err.message : String(err)}`);
+  process.exitCode = err instanceof ConfigError ? 2 : 1;
+}

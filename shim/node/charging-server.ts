@@ -1,0 +1,18 @@
+/**
+ * Entry of `dist/charging.js`: the charging-site API server. Configuration comes from the
+ * environment (see src/charging/API.md); exit code 2 on a bad configuration, 1 on other
+ * start-up failures.
+ * @module
+ */
+import { ConfigError } from "../../src/charging/config.ts";
+import { startChargingServer } from "./charging-app.ts";
+import { closeOnSignals } from "./serve.ts";
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+try {
+  closeOnSignals(await startChargingServer(process.env, log), log);
+} catch (err) {
+  log(`charging: cannot start: ${err instanceof Error ? err.message : String(err)}`);
+  process.exitCode = err instanceof ConfigError ? 2 : 1;
+}
