@@ -1,20 +1,14 @@
 /**
  * The shipped dataset file (`fixtures/charging/sites.json`): a header (import date, sources,
- * counts, attribution per partition) and compact site rows. Compact means null fields and
- * values derivable from others (`statusKind`, `sourceUrl`, `maxPowerKw`) are left out;
+ * counts, one partition per source/provider/licence with its attribution) and compact site
+ * rows. Compact means null fields and values derivable from others are left out: `source`
+ * (the id prefix), `licence` (the row's partition), `statusKind`, `sourceUrl`, `maxPowerKw`.
  * `parseDataset` validates the file and restores full `Site` objects.
  * @module
  */
 import { v } from "../../deps.ts";
 import { LICENCE_ALLOWLIST } from "./licence.ts";
-import {
-  ACCESS_VALUES,
-  type Address,
-  type Attribution,
-  type Connector,
-  type Site,
-  STATUS_VALUES,
-} from "./model.ts";
+import { ACCESS_VALUES, type Address, type Connector, type Site, STATUS_VALUES } from "./model.ts";
 
 export const DATASET_FORMAT = "charging-sites/1";
 
@@ -43,8 +37,6 @@ const AddressSchema = v.strictObject({
 
 const SiteSchema = v.strictObject({
   id: v.pipe(v.string(), v.regex(ID, "id must be ocm:<n> or osm:node|way|relation/<n>")),
-  source: v.picklist(["ocm", "osm"]),
-  licence: v.picklist(LICENCE_ALLOWLIST, "licence is not on the open-licence allowlist"),
   attributionKey: v.pipe(v.string(), v.minLength(1)),
   name: text,
   lat: v.pipe(v.number(), v.minValue(-90), v.maxValue(90)),
@@ -72,7 +64,7 @@ const HeaderSchema = {
     v.strictObject({
       key: v.string(),
       source: v.picklist(["ocm", "osm"]),
-      licence: v.string(),
+      licence: v.picklist(LICENCE_ALLOWLIST, "licence is not on the open-licence allowlist"),
       count: v.number(),
       attribution: AttributionSchema,
     }),
@@ -111,7 +103,9 @@ function restoreAddress(a: v.InferOutput<typeof AddressSchema>): Address {
   };
 }
 
-function restore(row: v.InferOutput<typeof SiteSchema>): Site {
+type Partition = { source: Site["source"]; licence: string };
+
+function restore(row: v.InferOutput<typeof SiteSchema>, partition: Partition): Site {
   const connectors: Connector[] = row.connectors.map((c) => ({
     type: c.type,
     label: c.label,
@@ -121,8 +115,8 @@ function restore(row: v.InferOutput<typeof SiteSchema>): Site {
   }));
   return {
     id: row.id,
-    source: row.source,
-    licence: row.licence,
+    source: partition.source,
+    licence: partition.licence,
     attributionKey: row.attributionKey,
     name: orNull(row.name),
     lat: row.lat,
@@ -154,16 +148,23 @@ export function parseDatasetFile(json: unknown): { header: DatasetHeader; sites:
   const parsed = v.safeParse(DatasetSchema, json);
   if (!parsed.success) fail(parsed.issues);
   const { sites: rows, ...header } = parsed.output;
+  const partitions = new Map(header.partitions.map((p) => [p.key, p]));
   const seen = new Set<string>();
   const sites = rows.map((row, i) => {
-    if (seen.has(row.id)) throw new Error(`charging dataset is malformed: sites.${i}.id ${row.id} repeats`);
-    if (!row.id.startsWith(`${row.source}:`)) {
+    const partition = partitions.get(row.attributionKey);
+    if (!partition) {
       throw new Error(
-        `charging dataset is malformed: sites.${i}.source ${row.source} does not match ${row.id}`,
+        `charging dataset is malformed: sites.${i}.attributionKey ${row.attributionKey} has no partition`,
       );
     }
+    if (!row.id.startsWith(`${partition.source}:`)) {
+      throw new Error(
+        `charging dataset is malformed: sites.${i}.id ${row.id} is not from ${partition.source}`,
+      );
+    }
+    if (seen.has(row.id)) throw new Error(`charging dataset is malformed: sites.${i}.id ${row.id} repeats`);
     seen.add(row.id);
-    return restore(row);
+    return restore(row, partition);
   });
   return { header, sites };
 }
@@ -173,12 +174,13 @@ export function parseDataset(json: unknown): Site[] {
   return parseDatasetFile(json).sites;
 }
 
+const DERIVED = new Set(["source", "licence", "statusKind", "sourceUrl", "maxPowerKw", "distanceKm"]);
+
 /** A site as stored in the file: nulls and derivable fields left out. */
 export function compactSite(site: Site): StoredSite {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(site)) {
-    if (value === null || key === "statusKind" || key === "sourceUrl" || key === "maxPowerKw") continue;
-    if (key === "distanceKm") continue;
+    if (value === null || DERIVED.has(key)) continue;
     out[key] = key === "address" || key === "connectors" ? dropNulls(value) : value;
   }
   return out as StoredSite;
@@ -198,5 +200,3 @@ export function serializeDataset(header: DatasetHeader, sites: readonly Site[]):
   const rows = sites.map((s) => JSON.stringify(compactSite(s))).join(",\n");
   return `${head},"sites":[\n${rows}\n]}\n`;
 }
-
-export type { Attribution };

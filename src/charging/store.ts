@@ -10,6 +10,7 @@ import { geoAround, geoDistance, KDBush } from "../../deps.ts";
 import { searchTerms } from "./connectors.ts";
 import { attributionForKey } from "./licence.ts";
 import type { Attribution, Site } from "./model.ts";
+import { LruCache } from "./lru.ts";
 
 export interface SiteQuery {
   /** minLon,minLat,maxLon,maxLat, edges inclusive; minLon > maxLon means the box crosses the antimeridian. */
@@ -81,14 +82,25 @@ export function createStore(input: readonly Site[]): Store {
     maxY = Math.max(maxY, s.lat);
   }
 
+  // Distinct connector needles are few (plug names), so each one's match mask is computed once.
+  const masks = new LruCache<string, Uint8Array>(256);
+  const connectorMask = (needle: string): Uint8Array => {
+    let mask = masks.get(needle);
+    if (!mask) {
+      mask = Uint8Array.from(terms, (list) => (list.some((t) => t.includes(needle)) ? 1 : 0));
+      masks.set(needle, mask);
+    }
+    return mask;
+  };
+
   const filterFor = (q: SiteQuery): ((i: number) => boolean) | undefined => {
-    const needle = q.connector?.toLowerCase();
+    const mask = q.connector ? connectorMask(q.connector.toLowerCase()) : undefined;
     const { minPower, openOnly } = q;
-    if (!needle && minPower === undefined && !openOnly) return undefined;
+    if (!mask && minPower === undefined && !openOnly) return undefined;
     return (i) =>
       (!openOnly || available[i] === 1) &&
       (minPower === undefined || (power[i] as number) >= minPower) &&
-      (!needle || (terms[i] as string[]).some((t) => t.includes(needle)));
+      (!mask || mask[i] === 1);
   };
 
   const bboxCandidates = (bbox: [number, number, number, number]): Uint32Array | undefined => {

@@ -7,7 +7,7 @@
 import { ApiError } from "../../shared/errors.ts";
 import type { Attribution, StatusValue } from "../model.ts";
 import type { Store } from "../store.ts";
-import { LruCache } from "./cache.ts";
+import { LruCache } from "../lru.ts";
 import { isoMillis, REFRESH_SLO_MS, staleness } from "./staleness.ts";
 
 export interface StatusRecord {

@@ -1,6 +1,6 @@
 /**
- * A bounded least-recently-used map: the last good live value per site, without growing
- * past a fixed number of sites however many distinct ids are asked for.
+ * A bounded least-recently-used map (last good live value per site, connector match masks):
+ * it never grows past a fixed size however many distinct keys are asked for.
  * @module
  */
 export class LruCache<K, V> {

@@ -1,0 +1,30 @@
+/**
+ * Regenerates fixtures/charging/sites.json from the real open data files.
+ * Usage: node scripts/import-charging.ts [data-dir] [--out path] [--imported-at ISO]
+ * (data-dir defaults to ../shared/data/charging relative to the repository).
+ * @module
+ */
+import { readdirSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { runImport } from "../src/charging/import/command.ts";
+
+const repo = resolve(import.meta.dirname, "..");
+const args = process.argv.slice(2);
+const dir =
+  args[0] && !args[0].startsWith("--")
+    ? resolve(args.shift() as string)
+    : resolve(repo, "../shared/data/charging");
+const wanted = /\.(json|geojson|jsonl|jsonl\.gz|json\.gz)$/;
+const files = readdirSync(dir)
+  .filter((name) => wanted.test(name))
+  .sort()
+  .map((name) => join(dir, name));
+if (!args.includes("--out")) args.push("--out", join(repo, "fixtures/charging/sites.json"));
+
+process.exitCode = await runImport([...files, ...args], {
+  readFile: async (path) => new Uint8Array(await readFile(path)),
+  writeFile: (path, data) => writeFile(path, data),
+  stderr: (line) => process.stderr.write(`${line}\n`),
+  stdout: (line) => process.stdout.write(`${line}\n`),
+});

@@ -1,0 +1,201 @@
+/**
+ * Open Charge Map POIs (API v3 `/v3/poi`, verbose or compact, and the mongoexport cache after
+ * `unwrapExtendedJson`) into sites. Compact rows carry ids only; `OcmReference` resolves them.
+ * @module
+ */
+import { v } from "../../../deps.ts";
+import { kindForOcmId } from "../connectors.ts";
+import { maxPower } from "../dataset.ts";
+import { ocmAttributionKey, openLicence } from "../licence.ts";
+import type { Access, Connector, Site } from "../model.ts";
+import { ocmSiteStatus, ocmStatus } from "../status/vocabulary.ts";
+import type { OcmReference } from "./ocm-reference.ts";
+import { clean, isoDate, latest, type RowResult, round7, validCoordinates } from "./row.ts";
+
+const num = v.nullish(v.number());
+const str = v.nullish(v.string());
+const titled = v.nullish(v.looseObject({ Title: str }));
+
+const ConnectionSchema = v.looseObject({
+  ConnectionTypeID: num,
+  ConnectionType: titled,
+  StatusTypeID: num,
+  PowerKW: num,
+  CurrentTypeID: num,
+  Quantity: num,
+});
+
+export const PoiSchema = v.looseObject({
+  ID: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  DataProviderID: num,
+  DataProvider: v.nullish(
+    v.looseObject({ ID: num, License: str, IsOpenDataLicensed: v.nullish(v.boolean()) }),
+  ),
+  OperatorID: num,
+  OperatorInfo: titled,
+  UsageTypeID: num,
+  UsageCost: str,
+  StatusTypeID: num,
+  SubmissionStatusTypeID: num,
+  AddressInfo: v.looseObject({
+    Title: str,
+    AddressLine1: str,
+    AddressLine2: str,
+    Town: str,
+    StateOrProvince: str,
+    Postcode: str,
+    CountryID: num,
+    Country: v.nullish(v.looseObject({ ISOCode: str })),
+    Latitude: num,
+    Longitude: num,
+  }),
+  Connections: v.nullish(v.array(ConnectionSchema)),
+  NumberOfPoints: num,
+  DateLastStatusUpdate: str,
+  DateLastVerified: str,
+  DateLastConfirmed: str,
+  DateCreated: str,
+});
+
+export type Poi = v.InferOutput<typeof PoiSchema>;
+
+/** SubmissionStatusTypes: 100/200 are live; 1000+ are delisted (closed); the rest are not yet published. */
+const LIVE_SUBMISSIONS = new Set([100, 200]);
+
+/** UsageTypes: who may charge (ids from OCM reference data). */
+const USAGE_ACCESS: Record<number, Access> = {
+  1: "public",
+  4: "membership",
+  5: "public",
+  7: "public",
+  2: "private",
+  3: "private",
+  6: "customers",
+};
+
+const UNKNOWN_OPERATOR = 1;
+
+/** Whether a row answers "does it cost money": pay-at-location usage, or the cost text. */
+function feeOf(usageTypeId: number | null | undefined, cost: string | null): boolean | null {
+  if (cost && /^(free|0|none|no charge|kostenlos|gratuit)\b/i.test(cost)) return false;
+  if (usageTypeId === 5) return true;
+  if (cost && /[$£€¥]\s*\d*[.,]?\d*[1-9]|\d\s*(\/kwh|per kwh|p\/kwh|\/min)/i.test(cost)) return true;
+  return null;
+}
+
+function connectorOf(
+  c: v.InferOutput<typeof ConnectionSchema>,
+  ref: OcmReference | undefined,
+): Connector | null {
+  if (ocmStatus(c.StatusTypeID) === "REMOVED") return null;
+  const kind = kindForOcmId(c.ConnectionTypeID);
+  const id = c.ConnectionTypeID ?? 0;
+  const label = clean(c.ConnectionType?.Title) ?? ref?.connectionTypes.get(id) ?? kind.name;
+  const current =
+    c.CurrentTypeID === 30 ? "DC" : c.CurrentTypeID === 10 || c.CurrentTypeID === 20 ? "AC" : kind.current;
+  return {
+    type: kind.type,
+    label: label.trim(),
+    powerKw: c.PowerKW && c.PowerKW > 0 ? Math.round(c.PowerKW * 10) / 10 : null,
+    quantity:
+      c.Quantity !== null && c.Quantity !== undefined && Number.isInteger(c.Quantity) && c.Quantity >= 0
+        ? c.Quantity
+        : null,
+    current,
+  };
+}
+
+function capacityOf(poi: Poi, connectors: readonly Connector[]): number | null {
+  if (poi.NumberOfPoints && Number.isInteger(poi.NumberOfPoints) && poi.NumberOfPoints > 0)
+    return poi.NumberOfPoints;
+  if (connectors.length === 0 || connectors.some((c) => c.quantity === null)) return null;
+  const sum = connectors.reduce((n, c) => n + (c.quantity ?? 0), 0);
+  return sum > 0 ? sum : null;
+}
+
+/** Thrown when compact rows need reference data that was not given. */
+export class MissingReferenceError extends Error {}
+
+function licenceOf(poi: Poi, ref: OcmReference | undefined): { provider: number; licence: string | null } {
+  const provider = poi.DataProviderID ?? poi.DataProvider?.ID ?? 0;
+  if (poi.DataProvider) {
+    return { provider, licence: openLicence(poi.DataProvider.License, poi.DataProvider.IsOpenDataLicensed) };
+  }
+  if (!ref) throw new MissingReferenceError("compact OCM rows name their data provider by id only");
+  const known = ref.providers.get(provider);
+  return { provider, licence: known ? openLicence(known.licence, known.isOpen) : null };
+}
+
+/** One OCM POI (already validated against `PoiSchema`) into a site or a drop reason. */
+export function ocmSite(poi: Poi, ref: OcmReference | undefined): RowResult {
+  const id = `ocm:${poi.ID}`;
+  const submission = poi.SubmissionStatusTypeID;
+  if (submission !== null && submission !== undefined && !LIVE_SUBMISSIONS.has(submission)) {
+    return { drop: submission >= 1000 ? "closed" : "unpublished", id };
+  }
+  const connections = poi.Connections ?? [];
+  const status = ocmSiteStatus(
+    poi.StatusTypeID,
+    connections.map((c) => c.StatusTypeID),
+  );
+  if (status === "REMOVED") return { drop: "closed", id };
+  const { provider, licence } = licenceOf(poi, ref);
+  if (!licence) return { drop: "licence-not-open", id };
+  const a = poi.AddressInfo;
+  if (!validCoordinates(a.Latitude, a.Longitude)) return { drop: "no-coordinates", id };
+  const connectors = connections.map((c) => connectorOf(c, ref)).filter((c): c is Connector => c !== null);
+  const countryCode =
+    clean(a.Country?.ISOCode)?.toUpperCase() ?? ref?.countries.get(a.CountryID ?? -1) ?? null;
+  const operatorName = clean(poi.OperatorInfo?.Title) ?? ref?.operators.get(poi.OperatorID ?? -1) ?? null;
+  const usageCost = clean(poi.UsageCost);
+  const address = {
+    line1: clean(a.AddressLine1),
+    line2: clean(a.AddressLine2),
+    town: clean(a.Town),
+    region: clean(a.StateOrProvince),
+    postcode: clean(a.Postcode),
+    countryCode: countryCode && /^[A-Z]{2}$/.test(countryCode) ? countryCode : null,
+  };
+  const site: Site = {
+    id,
+    source: "ocm",
+    licence,
+    attributionKey: ocmAttributionKey(provider, licence),
+    name: clean(a.Title),
+    lat: round7(a.Latitude as number),
+    lon: round7(a.Longitude as number),
+    address: Object.values(address).some((x) => x !== null) ? address : null,
+    operator: poi.OperatorID === UNKNOWN_OPERATOR ? null : operatorName,
+    network: null,
+    connectors,
+    maxPowerKw: maxPower(connectors),
+    capacity: capacityOf(poi, connectors),
+    access: USAGE_ACCESS[poi.UsageTypeID ?? -1] ?? null,
+    fee: feeOf(poi.UsageTypeID, usageCost),
+    usageCost,
+    openingHours: null,
+    status,
+    statusKind: "registry",
+    lastUpdated:
+      latest(isoDate(poi.DateLastStatusUpdate), isoDate(poi.DateLastVerified)) ??
+      latest(isoDate(poi.DateLastConfirmed), isoDate(poi.DateCreated)),
+    sourceUrl: `https://openchargemap.org/site/poi/details/${poi.ID}`,
+  };
+  return { site };
+}
+
+/** Validates then converts one raw OCM row. */
+export function importOcmRow(raw: unknown, ref: OcmReference | undefined): RowResult {
+  const parsed = v.safeParse(PoiSchema, raw);
+  if (!parsed.success) {
+    const rawId =
+      typeof raw === "object" && raw !== null && "ID" in raw ? `ocm:${String(raw.ID)}` : undefined;
+    return rawId ? { drop: "malformed", id: rawId } : { drop: "malformed" };
+  }
+  return ocmSite(parsed.output, ref);
+}
+
+/** True when a parsed JSON value looks like an OCM POI. */
+export function isOcmPoi(json: unknown): boolean {
+  return typeof json === "object" && json !== null && "ID" in json && "AddressInfo" in json;
+}
