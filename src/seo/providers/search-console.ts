@@ -64,8 +64,9 @@ export async function listSites(
   config: SeoConfig,
   signal?: AbortSignal,
 ): Promise<ProviderResult<string[]>> {
-  const cacheKey = config.endpoints.SEO_GSC_ENDPOINT;
-  const hit = sitesCache.get(cacheKey);
+  const who = config.gsc && "account" in config.gsc ? config.gsc.account.client_email : "";
+  const cacheKey = `${config.endpoints.SEO_GSC_ENDPOINT} ${who}`;
+  const hit = who ? sitesCache.get(cacheKey) : undefined;
   if (hit) return ok("search-console", hit, deps.now().toISOString());
   const answer = await call(deps, config, "/sites", undefined, signal);
   if (!answer.ok) return answer;
