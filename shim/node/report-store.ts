@@ -1,0 +1,37 @@
+/**
+ * File-backed report store: one JSON file per audit under
+ * `$XDG_CACHE_HOME/seo-audit-mcp/reports` (or `~/.cache/...`), the newest 50 kept.
+ * @module
+ */
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type { AuditReport } from "../../src/seo/audit/report.ts";
+import { newReportId, REPORT_ID, type ReportStore } from "../../src/seo/audit/report-store.ts";
+
+export function defaultReportDir(env: NodeJS.ProcessEnv = process.env): string {
+  const cache = env.XDG_CACHE_HOME || join(homedir(), ".cache");
+  return join(cache, "seo-audit-mcp", "reports");
+}
+
+export function fileReportStore(dir = defaultReportDir(), limit = 50): ReportStore {
+  return {
+    async save(report) {
+      await mkdir(dir, { recursive: true });
+      const id = newReportId(new Date());
+      await writeFile(join(dir, `${id}.json`), JSON.stringify({ ...report, id }));
+      const files = (await readdir(dir)).filter((f) => REPORT_ID.test(f.replace(/\.json$/, ""))).sort();
+      for (const old of files.slice(0, Math.max(0, files.length - limit)))
+        await rm(join(dir, old), { force: true });
+      return id;
+    },
+    async load(id) {
+      if (!REPORT_ID.test(id)) return undefined; // ids are file names: never let one escape the directory
+      try {
+        return JSON.parse(await readFile(join(dir, `${id}.json`), "utf8")) as AuditReport;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}

@@ -1,0 +1,175 @@
+/**
+ * Page-level checks: everything that can be judged from one fetched page and its HTML facts.
+ * @module
+ */
+import type { FetchedPage } from "../crawl/fetch-page.ts";
+import { isLoopback, normaliseUrl } from "../crawl/url.ts";
+import { THRESHOLDS } from "./catalogue.ts";
+import { isValidHreflang, isValidLang } from "./directives.ts";
+import type { HtmlFacts } from "./extract.ts";
+import type { Hit } from "./finding.ts";
+
+/** What page checks need beyond the raw HTML facts. */
+export interface PageSignals {
+  page: FetchedPage;
+  html: HtmlFacts | undefined;
+  directives: Set<string>;
+  headerNoindex: boolean;
+  metaNoindex: boolean;
+  /** Canonical hrefs from HTML then the Link header, as written. */
+  canonicalHrefs: string[];
+  /** Base for resolving relative URLs (<base href> or the final URL). */
+  base: string;
+}
+
+const short = (text: string, max = 120) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+function statusHits(s: PageSignals, hit: (id: string, evidence: string) => void): void {
+  const { page } = s;
+  if (page.status === 0) hit("fetch-failed", page.error ?? "no response");
+  if (page.status >= 400 && page.status < 500) hit("http-4xx", `status ${page.status}`);
+  if (page.status >= 500) hit("http-5xx", `status ${page.status}`);
+  if (page.status === 429) hit("rate-limited", "status 429");
+  if (page.ttfbMs !== undefined && page.ttfbMs > THRESHOLDS.slowTtfb.value)
+    hit("slow-response", `time to first byte ${Math.round(page.ttfbMs)} ms`);
+  if (page.truncated) hit("page-truncated", `read stopped at ${page.bytes} bytes`);
+  else if (page.bytes > THRESHOLDS.heavyHtml.value) hit("heavy-page", `${page.bytes} bytes of HTML`);
+  const final = new URL(page.finalUrl);
+  if (final.protocol === "http:" && !isLoopback(final) && page.status === 200)
+    hit("not-https", `served over ${final.protocol}`);
+  if (page.finalUrl.length > THRESHOLDS.urlLength.value)
+    hit("url-too-long", `${page.finalUrl.length} characters`);
+}
+
+function canonicalHits(s: PageSignals, hit: (id: string, evidence: string) => void): void {
+  const { canonicalHrefs: hrefs } = s;
+  if (hrefs.length === 0) {
+    hit("canonical-missing", "no <link rel=canonical> and no Link header canonical");
+    return;
+  }
+  const resolved = hrefs.map((href) => normaliseUrl(href, s.base));
+  const invalid = hrefs.filter((_, i) => resolved[i] === undefined);
+  if (invalid.length > 0) hit("canonical-invalid", `canonical "${short(invalid[0] ?? "")}"`);
+  const distinct = new Set(resolved.filter((u) => u !== undefined));
+  if (distinct.size > 1) hit("canonical-conflicting", `canonicals disagree: ${[...distinct].join(" , ")}`);
+  const relative = hrefs.find((href) => !/^[a-z][a-z0-9+.-]*:/i.test(href));
+  if (relative !== undefined) hit("canonical-relative", `canonical "${short(relative)}"`);
+  const target = resolved.find((u) => u !== undefined);
+  if (target === undefined || distinct.size > 1) return;
+  const self = normaliseUrl(s.page.finalUrl);
+  if (target !== self) hit("canonical-non-self", `canonical → ${target}`);
+  if (!sameSiteHost(target, s.page.finalUrl)) hit("canonical-cross-site", `canonical → ${target}`);
+}
+
+function sameSiteHost(a: string, b: string): boolean {
+  const strip = (u: string) => new URL(u).host.replace(/^www\./, "");
+  return strip(a) === strip(b);
+}
+
+function contentHits(s: PageSignals, html: HtmlFacts, hit: (id: string, evidence: string) => void): void {
+  const title = html.titles[0] ?? "";
+  if (html.titles.length === 0 || title === "")
+    hit("title-missing", html.titles.length === 0 ? "no <title>" : "empty <title>");
+  if (html.titles.length > 1) hit("title-multiple", `${html.titles.length} <title> elements`);
+  if (title.length > THRESHOLDS.titleMax.value)
+    hit("title-too-long", `${title.length} characters: "${short(title)}"`);
+  if (title !== "" && title.length < THRESHOLDS.titleMin.value)
+    hit("title-too-short", `${title.length} characters: "${title}"`);
+  const description = html.metaDescriptions[0] ?? "";
+  if (description === "")
+    hit(
+      "meta-description-missing",
+      html.metaDescriptions.length === 0 ? "no meta description" : "empty meta description",
+    );
+  if (description.length > THRESHOLDS.descriptionMax.value)
+    hit("meta-description-too-long", `${description.length} characters`);
+  if (description !== "" && description.length < THRESHOLDS.descriptionMin.value)
+    hit("meta-description-too-short", `${description.length} characters: "${description}"`);
+  const h1s = html.headings.filter((level) => level === 1).length;
+  if (h1s === 0) hit("h1-missing", "no <h1>");
+  if (h1s > 1) hit("h1-multiple", `${h1s} <h1> elements`);
+  const skip = html.headings.findIndex((level, i) => i > 0 && level > (html.headings[i - 1] ?? 0) + 1);
+  if (skip > 0) hit("heading-order", `h${html.headings[skip - 1]} followed by h${html.headings[skip]}`);
+  if (!s.metaNoindex && !s.headerNoindex && html.wordCount < THRESHOLDS.thinWords.value)
+    hit("thin-content", `${html.wordCount} words of main content`);
+}
+
+function markupHits(s: PageSignals, html: HtmlFacts, hit: (id: string, evidence: string) => void): void {
+  if (html.uncrawlableLinks.length > 0)
+    hit(
+      "uncrawlable-link",
+      `${html.uncrawlableLinks.length} link(s), e.g. ${short(html.uncrawlableLinks[0] ?? "")}`,
+    );
+  if (html.genericLinkTexts.length > 0)
+    hit("generic-link-text", `${html.genericLinkTexts.length} link(s), e.g. "${html.genericLinkTexts[0]}"`);
+  const badLang = html.hreflang.find(
+    (h) => !isValidHreflang(h.lang) || normaliseUrl(h.href, s.base) === undefined,
+  );
+  if (badLang) hit("hreflang-invalid", `hreflang="${badLang.lang}" href="${short(badLang.href)}"`);
+  if (html.hreflang.length > 0) {
+    const self = normaliseUrl(s.page.finalUrl);
+    if (!html.hreflang.some((h) => normaliseUrl(h.href, s.base) === self))
+      hit("hreflang-missing-self", `${html.hreflang.length} alternates, none is this URL`);
+    if (!html.hreflang.some((h) => h.lang.toLowerCase() === "x-default"))
+      hit("hreflang-missing-x-default", `languages: ${html.hreflang.map((h) => h.lang).join(", ")}`);
+  }
+  const broken = html.jsonLd.find(
+    (item) => item.error !== undefined && item.types.length === 0 && !/no @type/.test(item.error),
+  );
+  if (broken) hit("structured-data-invalid", short(broken.error ?? ""));
+  const untyped = html.jsonLd.find(
+    (item) => item.error !== undefined && (item.types.length > 0 || /no @type/.test(item.error)),
+  );
+  if (untyped) hit("structured-data-missing-type", "a JSON-LD item has no @type");
+  const missingOg = ["og:title", "og:description", "og:image"].filter((key) => !html.openGraph[key]);
+  if (missingOg.length > 0) hit("open-graph-incomplete", `missing ${missingOg.join(", ")}`);
+  if (!html.twitter["twitter:card"]) hit("twitter-card-missing", "no twitter:card");
+  if (html.imagesWithoutAlt.length > 0)
+    hit(
+      "image-missing-alt",
+      `${html.imagesWithoutAlt.length} of ${html.imageCount} images, e.g. ${short(html.imagesWithoutAlt[0] ?? "")}`,
+    );
+  if (html.lang === undefined || html.lang === "") hit("html-lang-missing", "no lang on <html>");
+  else if (!isValidLang(html.lang)) hit("html-lang-invalid", `lang="${html.lang}"`);
+  if (!html.viewport || !/width\s*=\s*device-width/i.test(html.viewport))
+    hit("viewport-missing", html.viewport ? `viewport "${html.viewport}"` : "no viewport meta tag");
+  if (new URL(s.page.finalUrl).protocol === "https:") {
+    const insecure = html.resources.filter((src) => /^http:\/\//i.test(src.trim()));
+    if (insecure.length > 0)
+      hit("mixed-content", `${insecure.length} resource(s), e.g. ${short(insecure[0] ?? "")}`);
+  }
+}
+
+/** Hits about a redirecting URL itself (its content, if any, is audited under the final URL). */
+export function redirectHits(page: FetchedPage): Hit[] {
+  if (page.redirects.length === 0) return [];
+  const chain = [
+    ...page.redirects.map((r) => `${r.url} (${r.status})`),
+    `${page.finalUrl} (${page.status || page.error})`,
+  ].join(" → ");
+  const hit = (id: string, evidence: string): Hit => ({ id, url: page.url, evidence });
+  if (page.error && /loop|more than/.test(page.error))
+    return [hit("redirect-loop", `${page.error}: ${chain}`)];
+  const hits: Hit[] = [];
+  if (page.redirects.length > THRESHOLDS.redirectHops.value)
+    hits.push(hit("redirect-chain", `${page.redirects.length} hops: ${chain}`));
+  if (page.status >= 400 || page.status === 0) hits.push(hit("redirect-to-error", chain));
+  return hits;
+}
+
+/** All page-level hits for one fetched page. */
+export function pageHits(s: PageSignals): Hit[] {
+  const hits: Hit[] = [];
+  const url = s.page.url;
+  const hit = (id: string, evidence: string) => hits.push({ id, url, evidence });
+  statusHits(s, hit);
+  if (s.metaNoindex) hit("noindex-meta", "meta robots noindex");
+  if (s.headerNoindex) hit("noindex-header", `X-Robots-Tag: ${s.page.headers.get("x-robots-tag")}`);
+  if (s.directives.has("nofollow")) hit("nofollow-page", "robots nofollow");
+  if (s.page.status === 200 && s.html) {
+    canonicalHits(s, hit);
+    contentHits(s, s.html, hit);
+    markupHits(s, s.html, hit);
+  }
+  return hits;
+}

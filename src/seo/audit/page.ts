@@ -1,0 +1,202 @@
+/**
+ * Auditing one fetched page: HTML facts, robots and canonical signals, and the page-level
+ * checks. The crawler keeps only the compact `PageSummary`; `auditPage` labels every fact with
+ * its provenance for tools that report a single page.
+ * @module
+ */
+import type { FetchedPage } from "../crawl/fetch-page.ts";
+import { normaliseUrl } from "../crawl/url.ts";
+import { type Labelled, measured } from "../provenance.ts";
+import { checkOf } from "./catalogue.ts";
+import { canonicalsFromLinkHeader, robotsDirectives } from "./directives.ts";
+import { extractHtml, type HtmlFacts, type JsonLdItem } from "./extract.ts";
+import type { Finding, Hit } from "./finding.ts";
+import { type PageSignals, pageHits } from "./page-checks.ts";
+
+/** What the site-level checks need to remember of a page. */
+export interface PageSummary {
+  url: string;
+  finalUrl: string;
+  status: number;
+  redirectHops: number;
+  error?: string;
+  isHtml: boolean;
+  noindex: boolean;
+  /** Resolved canonical target when there is exactly one. */
+  canonical?: string;
+  title?: string;
+  description?: string;
+  simhash?: [number, number];
+  hreflang: { lang: string; url: string }[];
+}
+
+export interface PageAnalysis {
+  summary: PageSummary;
+  hits: Hit[];
+  /** Normalised absolute URLs of crawlable links, nofollow ones excluded. */
+  links: string[];
+  /** Normalised absolute URLs of subresources. */
+  resources: string[];
+  html: HtmlFacts | undefined;
+  signals: PageSignals;
+}
+
+const isHtmlType = (type: string | null) => type === null || /html/i.test(type);
+
+function resolveAll(hrefs: string[], base: string): string[] {
+  const out: string[] = [];
+  for (const href of hrefs) {
+    const url = normaliseUrl(href, base);
+    if (url !== undefined) out.push(url);
+  }
+  return out;
+}
+
+/** Analyses a fetched page: signals, page-level hits, and the URLs it leads to. */
+export function analysePage(page: FetchedPage): PageAnalysis {
+  const isHtml = page.status === 200 && page.body !== "" && isHtmlType(page.headers.get("content-type"));
+  const html = isHtml ? extractHtml(page.body) : undefined;
+  const base = normaliseUrl(html?.base ?? "", page.finalUrl) ?? page.finalUrl;
+  const header = page.headers.get("x-robots-tag");
+  const headerDirectives = robotsDirectives(header ? [header] : []);
+  const metaDirectives = robotsDirectives(html?.metaRobots ?? []);
+  const signals: PageSignals = {
+    page,
+    html,
+    directives: new Set([...headerDirectives, ...metaDirectives]),
+    headerNoindex: headerDirectives.has("noindex"),
+    metaNoindex: metaDirectives.has("noindex"),
+    canonicalHrefs: [...(html?.canonicals ?? []), ...canonicalsFromLinkHeader(page.headers.get("link"))],
+    base,
+  };
+  const canonicals = new Set(resolveAll(signals.canonicalHrefs, base));
+  const followLinks = !signals.directives.has("nofollow");
+  const summary: PageSummary = {
+    url: page.url,
+    finalUrl: page.finalUrl,
+    status: page.status,
+    redirectHops: page.redirects.length,
+    ...(page.error ? { error: page.error } : {}),
+    isHtml,
+    noindex: signals.headerNoindex || signals.metaNoindex,
+    ...(canonicals.size === 1 ? { canonical: [...canonicals][0] as string } : {}),
+    ...(html?.titles[0] ? { title: html.titles[0] } : {}),
+    ...(html?.metaDescriptions[0] ? { description: html.metaDescriptions[0] } : {}),
+    ...(html?.simhash ? { simhash: html.simhash } : {}),
+    hreflang: (html?.hreflang ?? []).flatMap((h) => {
+      const url = normaliseUrl(h.href, base);
+      return url ? [{ lang: h.lang.toLowerCase(), url }] : [];
+    }),
+  };
+  return {
+    summary,
+    hits: pageHits(signals),
+    links:
+      followLinks && html
+        ? resolveAll(
+            html.links.filter((l) => !l.nofollow).map((l) => l.href),
+            base,
+          )
+        : [],
+    resources: html ? resolveAll(html.resources, base) : [],
+    html,
+    signals,
+  };
+}
+
+/** The facts of one page, each labelled `measured`. */
+export interface PageFacts {
+  url: Labelled<string>;
+  finalUrl: Labelled<string>;
+  status: Labelled<number>;
+  redirects: Labelled<{ url: string; status: number }[]>;
+  responseMs: Labelled<number>;
+  bytes: Labelled<number>;
+  title: Labelled<string | null>;
+  metaDescription: Labelled<string | null>;
+  canonical: Labelled<string[]>;
+  robots: Labelled<{ meta: string[]; xRobotsTag: string | null; noindex: boolean; nofollow: boolean }>;
+  hreflang: Labelled<{ lang: string; href: string }[]>;
+  headings: Labelled<{ h1: string[]; levels: number[] }>;
+  openGraph: Labelled<Record<string, string>>;
+  twitter: Labelled<Record<string, string>>;
+  structuredData: Labelled<JsonLdItem[]>;
+  wordCount: Labelled<number>;
+  lang: Labelled<string | null>;
+  viewport: Labelled<string | null>;
+  imagesWithoutAlt: Labelled<{ count: number; of: number; examples: string[] }>;
+  links: Labelled<{ internalAndExternal: number; uncrawlable: number; examples: string[] }>;
+  mixedContent: Labelled<string[]>;
+}
+
+function factsOf(a: PageAnalysis, at: string): PageFacts {
+  const { page } = a.signals;
+  const html = a.html;
+  const m = <T>(value: T) => measured(value, at);
+  return {
+    url: m(page.url),
+    finalUrl: m(page.finalUrl),
+    status: m(page.status),
+    redirects: m(page.redirects),
+    responseMs: m(Math.round(page.ttfbMs ?? page.timingMs)),
+    bytes: m(page.bytes),
+    title: m(html?.titles[0] ?? null),
+    metaDescription: m(html?.metaDescriptions[0] ?? null),
+    canonical: m(a.signals.canonicalHrefs),
+    robots: m({
+      meta: html?.metaRobots ?? [],
+      xRobotsTag: page.headers.get("x-robots-tag"),
+      noindex: a.summary.noindex,
+      nofollow: a.signals.directives.has("nofollow"),
+    }),
+    hreflang: m(html?.hreflang ?? []),
+    headings: m({ h1: html?.h1 ?? [], levels: html?.headings ?? [] }),
+    openGraph: m(html?.openGraph ?? {}),
+    twitter: m(html?.twitter ?? {}),
+    structuredData: m(html?.jsonLd ?? []),
+    wordCount: m(html?.wordCount ?? 0),
+    lang: m(html?.lang ?? null),
+    viewport: m(html?.viewport ?? null),
+    imagesWithoutAlt: m({
+      count: html?.imagesWithoutAlt.length ?? 0,
+      of: html?.imageCount ?? 0,
+      examples: html?.imagesWithoutAlt.slice(0, 5) ?? [],
+    }),
+    links: m({
+      internalAndExternal: a.links.length,
+      uncrawlable: html?.uncrawlableLinks.length ?? 0,
+      examples: a.links.slice(0, 5),
+    }),
+    mixedContent: m(
+      page.finalUrl.startsWith("https:") ? (html?.resources ?? []).filter((r) => /^http:\/\//i.test(r)) : [],
+    ),
+  };
+}
+
+/** Turns hits of one check into a finding (count = distinct URLs, examples capped). */
+export function findingOf(id: string, hits: Hit[], count: number, cap: number): Finding {
+  const check = checkOf(id);
+  return {
+    id,
+    category: check.category,
+    severity: check.severity,
+    title: check.title,
+    count,
+    examples: hits.slice(0, cap).map((h) => ({ url: h.url, evidence: h.evidence })),
+    fix: check.fix,
+    provenance: { kind: check.threshold ? "rule-of-thumb" : "measured" },
+    ...(check.threshold ? { threshold: check.threshold } : {}),
+  };
+}
+
+/** Audits a single fetched page: labelled facts and the page-level findings. */
+export function auditPage(
+  page: FetchedPage,
+  at = new Date().toISOString(),
+): { facts: PageFacts; findings: Finding[] } {
+  const analysis = analysePage(page);
+  return {
+    facts: factsOf(analysis, at),
+    findings: analysis.hits.map((hit) => findingOf(hit.id, [hit], 1, 1)),
+  };
+}

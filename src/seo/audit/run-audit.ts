@@ -1,0 +1,111 @@
+/**
+ * A site audit: crawl with the collector as visitor, run the site-level checks, and build the
+ * report (findings, scores, ranked fixes, crawl facts).
+ * @module
+ */
+import type { CrawlBounds } from "../crawl/bounds.ts";
+import { type CrawlProgress, type CrawlResult, crawlSite } from "../crawl/crawler.ts";
+import { CHECKS } from "./catalogue.ts";
+import { Collector } from "./collector.ts";
+import type { Finding } from "./finding.ts";
+import { findingOf } from "./page.ts";
+import { type AuditReport, pageRows } from "./report.ts";
+import { categoryScores, overallScore, rankFixes } from "./score.ts";
+import { siteHits } from "./site-checks.ts";
+
+export const USER_AGENT = "SeoAuditMcp/0.1 (+https://github.com/seo-audit-mcp; robots.txt token SeoAuditMcp)";
+export const PRODUCT_TOKEN = "SeoAuditMcp";
+
+export interface AuditOptions {
+  fetch: typeof fetch;
+  now(): Date;
+  bounds: CrawlBounds;
+  signal?: AbortSignal;
+  onProgress?(progress: CrawlProgress): void;
+  politenessOff?: boolean;
+  userAgent?: string;
+  /** Examples kept per finding in the stored report. */
+  exampleCap?: number;
+}
+
+const SEVERITY_ORDER = { critical: 0, high: 1, medium: 2, low: 3, info: 4 } as const;
+
+function findingsOf(collector: Collector, cap: number): Finding[] {
+  const findings: Finding[] = [];
+  for (const [id, slot] of collector.byCheck) {
+    if (CHECKS.has(id)) findings.push(findingOf(id, slot.hits, slot.count, cap));
+  }
+  return findings.sort(
+    (a, b) =>
+      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
+      b.count - a.count ||
+      a.id.localeCompare(b.id),
+  );
+}
+
+function stats(crawl: CrawlResult) {
+  let blocked = 0;
+  let notCrawled = 0;
+  for (const e of crawl.entries.values()) {
+    if (e.state === "blocked") blocked++;
+    else if (e.kind === "page" && e.state !== "done") notCrawled++;
+  }
+  return {
+    pages_crawled: crawl.pages,
+    resources_checked: crawl.resources,
+    urls_discovered: crawl.entries.size,
+    blocked_by_robots: blocked,
+    not_crawled: notCrawled,
+    requests: crawl.requests,
+    duration_ms: Math.round(crawl.durationMs),
+    sitemap_urls: crawl.sitemaps?.urls.length ?? 0,
+  };
+}
+
+/** Crawls `url` within `bounds` and audits what it finds. Throws `CrawlRefused` when it cannot start. */
+export async function runAudit(url: string, options: AuditOptions): Promise<AuditReport> {
+  const startedAt = options.now().toISOString();
+  const collector = new Collector();
+  const crawl = await crawlSite(
+    url,
+    options.bounds,
+    {
+      fetch: options.fetch,
+      userAgent: options.userAgent ?? USER_AGENT,
+      productToken: PRODUCT_TOKEN,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(options.politenessOff ? { politenessOff: true } : {}),
+    },
+    collector.visit,
+  );
+  siteHits(crawl, collector.summaries, (hit) => collector.add(hit));
+  const findings = findingsOf(collector, options.exampleCap ?? 50);
+  const categories = categoryScores(findings, Math.max(1, crawl.pages));
+  const affected: Record<string, string[]> = {};
+  for (const [id, slot] of collector.byCheck) affected[id] = slot.hits.map((h) => h.url);
+  return {
+    version: 1,
+    target: crawl.start,
+    started_at: startedAt,
+    finished_at: options.now().toISOString(),
+    bounds: options.bounds,
+    truncated: crawl.truncated.length > 0,
+    truncation_reasons: crawl.truncated,
+    stats: stats(crawl),
+    robots: crawl.robots.map((r) => ({
+      url: r.url,
+      status: r.status,
+      outcome: r.outcome,
+      reason: r.reason,
+      ...(r.crawlDelaySeconds !== undefined ? { crawl_delay_s: r.crawlDelaySeconds } : {}),
+      sitemaps: r.sitemaps,
+    })),
+    sitemaps: crawl.sitemaps?.files ?? [],
+    scores: { overall: overallScore(categories), categories },
+    fixes: rankFixes(findings),
+    findings,
+    affected,
+    pages: pageRows(crawl, 1000),
+  };
+}

@@ -1,0 +1,196 @@
+/**
+ * One page fetch the way an auditor needs it: redirects followed by hand so each hop is
+ * recorded (and can be vetoed, e.g. by robots.txt), loops detected, a timeout, and the body
+ * read as a stream up to a byte cap so a huge page cannot exhaust memory.
+ * @module
+ */
+
+export interface FetchedPage {
+  /** The URL asked for. */
+  url: string;
+  /** The URL that answered last (after redirects). */
+  finalUrl: string;
+  /** Status of the last response; 0 on a network error, timeout or vetoed hop. */
+  status: number;
+  headers: Headers;
+  /** Each redirect response on the way, in order. */
+  redirects: { url: string; status: number }[];
+  /** Decoded text, at most `maxBytes` of it; empty for non-text responses. */
+  body: string;
+  truncated: boolean;
+  /** Body bytes read (capped). */
+  bytes: number;
+  /** From the first request to the end of the body. */
+  timingMs: number;
+  /** From sending the last request to its response headers. */
+  ttfbMs?: number;
+  /** Network error, timeout, redirect loop or too many hops, or the veto's reason. */
+  error?: string;
+}
+
+export interface FetchPageOptions {
+  fetch: typeof fetch;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  maxBytes?: number;
+  maxRedirects?: number;
+  userAgent?: string;
+  accept?: string;
+  /** Called before each redirect hop; a returned string stops the chain with that reason. */
+  beforeHop?: (url: URL) => string | undefined | Promise<string | undefined>;
+  /** Read bodies of any content type (sitemaps may be served gzipped as octet-stream). */
+  anyContentType?: boolean;
+}
+
+export const FETCH_DEFAULTS = { timeoutMs: 15_000, maxBytes: 5 * 1024 * 1024, maxRedirects: 10 } as const;
+
+const TEXTUAL = /^(text\/|application\/(xhtml\+xml|xml|json|ld\+json|rss\+xml|atom\+xml))/i;
+
+interface RawResult {
+  bytes: Uint8Array;
+  truncated: boolean;
+}
+
+async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<RawResult> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let truncated = false;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (size + value.byteLength > maxBytes) {
+      chunks.push(value.subarray(0, maxBytes - size));
+      size = maxBytes;
+      truncated = true;
+      await reader.cancel().catch(() => {});
+      break;
+    }
+    chunks.push(value);
+    size += value.byteLength;
+  }
+  if (chunks.length === 1) return { bytes: chunks[0] as Uint8Array, truncated };
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return { bytes, truncated };
+}
+
+function decoderFor(contentType: string | null): TextDecoder {
+  const charset = /charset\s*=\s*"?([\w-]+)/i.exec(contentType ?? "")?.[1];
+  try {
+    return new TextDecoder(charset ?? "utf-8");
+  } catch {
+    return new TextDecoder("utf-8");
+  }
+}
+
+function describe(err: unknown, timedOut: boolean): string {
+  if (timedOut) return "timeout";
+  if (err instanceof Error) {
+    const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause;
+    return cause?.code ?? cause?.message ?? err.message;
+  }
+  return String(err);
+}
+
+/** Fetches `url` with manual redirects, a timeout and a byte cap. Never throws for HTTP or network failures. */
+export async function fetchPage(url: string, options: FetchPageOptions): Promise<FetchedPage> {
+  const started = performance.now();
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? FETCH_DEFAULTS.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const maxRedirects = options.maxRedirects ?? FETCH_DEFAULTS.maxRedirects;
+  const headers: Record<string, string> = {
+    accept: options.accept ?? "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
+  };
+  if (options.userAgent) headers["user-agent"] = options.userAgent;
+  const redirects: FetchedPage["redirects"] = [];
+  const result = (current: string, fields: Partial<FetchedPage>): FetchedPage => ({
+    url,
+    finalUrl: current,
+    status: 0,
+    headers: new Headers(),
+    redirects,
+    body: "",
+    truncated: false,
+    bytes: 0,
+    timingMs: performance.now() - started,
+    ...fields,
+  });
+  let current = url;
+  const seen = new Set<string>();
+  for (;;) {
+    seen.add(current);
+    let response: Response;
+    const sent = performance.now();
+    try {
+      response = await options.fetch(current, { headers, redirect: "manual", signal });
+    } catch (err) {
+      return result(current, { error: describe(err, timeout.aborted) });
+    }
+    const ttfbMs = performance.now() - sent;
+    const location = response.headers.get("location");
+    if (response.status >= 300 && response.status < 400 && location !== null) {
+      await response.body?.cancel().catch(() => {});
+      redirects.push({ url: current, status: response.status });
+      let next: URL;
+      try {
+        next = new URL(location, current);
+      } catch {
+        return result(current, {
+          status: response.status,
+          headers: response.headers,
+          error: `invalid Location "${location}"`,
+        });
+      }
+      next.hash = "";
+      const stop =
+        (seen.has(next.href) && "redirect loop") ||
+        (redirects.length > maxRedirects && `more than ${maxRedirects} redirects`) ||
+        (await options.beforeHop?.(next));
+      if (stop)
+        return result(next.href, { status: response.status, headers: response.headers, error: stop, ttfbMs });
+      current = next.href;
+      continue;
+    }
+    const type = response.headers.get("content-type");
+    if (!response.body || (!options.anyContentType && type !== null && !TEXTUAL.test(type))) {
+      await response.body?.cancel().catch(() => {});
+      return result(current, { status: response.status, headers: response.headers, ttfbMs });
+    }
+    try {
+      const raw = await readCapped(response.body, options.maxBytes ?? FETCH_DEFAULTS.maxBytes);
+      return result(current, {
+        status: response.status,
+        headers: response.headers,
+        ttfbMs,
+        body: options.anyContentType ? "" : decoderFor(type).decode(raw.bytes),
+        bytes: raw.bytes.byteLength,
+        truncated: raw.truncated,
+        ...(options.anyContentType ? { raw: raw.bytes } : {}),
+      });
+    } catch (err) {
+      return result(current, {
+        status: response.status,
+        headers: response.headers,
+        ttfbMs,
+        error: describe(err, timeout.aborted),
+      });
+    }
+  }
+}
+
+/** A fetched resource with its undecoded bytes (sitemaps, which may be gzip). */
+export type FetchedBytes = FetchedPage & { raw?: Uint8Array };
+
+/** Like `fetchPage`, but keeps the raw bytes of any content type. */
+export function fetchBytes(url: string, options: FetchPageOptions): Promise<FetchedBytes> {
+  return fetchPage(url, {
+    ...options,
+    anyContentType: true,
+    accept: options.accept ?? "application/xml,text/xml;q=0.9,*/*;q=0.5",
+  });
+}

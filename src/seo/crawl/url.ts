@@ -1,0 +1,61 @@
+/**
+ * URL identity for the crawl: one spelling per resource, so a page is fetched and counted once,
+ * and the same-site scope test.
+ * @module
+ */
+
+const UNRESERVED_ESCAPE = /%(2[DdEe]|3\d|[46][1-9A-Fa-f]|[57][0-9Aa]|5[Ff]|7[Ee])/g;
+
+/**
+ * Absolute http(s) URL in canonical spelling, or undefined. Lower-case scheme and host, no
+ * default port (WHATWG URL does those), no fragment, escapes of unreserved characters decoded
+ * and other escapes upper-cased (RFC 3986 §6.2.2). The trailing slash and the query are kept
+ * as written: `/a` and `/a/` can be different resources, and the server decides.
+ */
+export function normaliseUrl(href: string, base?: string | URL): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(href, base);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
+  url.hash = "";
+  let text = url.href;
+  if (text.includes("%")) {
+    text = text
+      .replace(UNRESERVED_ESCAPE, (esc) => String.fromCharCode(Number.parseInt(esc.slice(1), 16)))
+      .replace(/%[0-9a-f]{2}/gi, (esc) => esc.toUpperCase());
+  }
+  return text;
+}
+
+/** `example.com` and `www.example.com` are one site; other subdomains are not. */
+function siteHost(host: string): string {
+  return host.startsWith("www.") ? host.slice(4) : host;
+}
+
+/**
+ * Same site: the same host (with or without `www.`) and the same port, over http or https.
+ * An https start URL still counts its http pages in scope so mixed-protocol problems show up.
+ */
+export function isSameSite(url: URL, root: URL): boolean {
+  if (url.protocol !== "http:" && url.protocol !== "https:") return false;
+  const port = (u: URL) => u.port || "default";
+  return siteHost(url.hostname) === siteHost(root.hostname) && port(url) === port(root);
+}
+
+/** Loopback targets: the only ones where politeness may be switched off. */
+export function isLoopback(url: URL): boolean {
+  const host = url.hostname;
+  return host === "localhost" || host.endsWith(".localhost") || host === "[::1]" || /^127\./.test(host);
+}
+
+/** Private, link-local and loopback literal addresses (the remote gateway refuses these). */
+export function isPrivateAddress(url: URL): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  if (isLoopback(url) || host === "0.0.0.0" || host === "::") return true;
+  if (/^(10\.|192\.168\.|169\.254\.)/.test(host)) return true;
+  if (/^172\.(1[6-9]|2\d|3[01])\./.test(host)) return true;
+  return /^(fc|fd|fe80:)/i.test(host) && host.includes(":");
+}
