@@ -184,7 +184,12 @@ export function findingOf(id: string, hits: Hit[], count: number, cap: number): 
     count,
     examples: hits.slice(0, cap).map((h) => ({ url: h.url, evidence: h.evidence })),
     fix: check.fix,
-    provenance: { kind: check.threshold ? "rule-of-thumb" : "measured" },
+    provenance: check.threshold
+      ? {
+          kind: "rule-of-thumb",
+          basis: `${check.threshold.value} ${check.threshold.unit} (${check.threshold.source})`,
+        }
+      : { kind: "measured" },
     ...(check.threshold ? { threshold: check.threshold } : {}),
   };
 }

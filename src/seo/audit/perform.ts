@@ -1,0 +1,141 @@
+/**
+ * The audit as both front ends run it (MCP tool and CLI): check the target and options, load
+ * the report to compare with, crawl and audit, store the report, compare. Failures are
+ * `AuditError`s whose message says what to do next.
+ * @module
+ */
+import { type BoundsInput, boundsFrom, LIMITS } from "../crawl/bounds.ts";
+import { type CrawlProgress, CrawlRefused } from "../crawl/crawler.ts";
+import { isLoopback, normaliseUrl } from "../crawl/url.ts";
+import { type Comparison, compareReports } from "./compare.ts";
+import type { AuditReport } from "./report.ts";
+import type { ReportStore } from "./report-store.ts";
+import { runAudit } from "./run-audit.ts";
+
+export class AuditError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+export interface PerformDeps {
+  fetch: typeof fetch;
+  now(): Date;
+  reports: ReportStore;
+  signal?: AbortSignal;
+  onProgress?(progress: CrawlProgress): void;
+}
+
+export interface AuditRequest extends BoundsInput {
+  url: string;
+  /** A stored report id, or an earlier report object. */
+  compare_to?: string | Record<string, unknown> | undefined;
+}
+
+/** Accepts a stored report or a tool's structured output (scores may be labelled). */
+function comparable(value: Record<string, unknown>): Partial<AuditReport> {
+  const scores = value.scores as { overall?: unknown } | undefined;
+  const overall = scores?.overall;
+  const number = typeof overall === "number" ? overall : (overall as { value?: unknown } | undefined)?.value;
+  const id =
+    typeof value.id === "string"
+      ? value.id
+      : typeof value.report_id === "string"
+        ? value.report_id
+        : undefined;
+  return {
+    ...(id ? { id } : {}),
+    findings: Array.isArray(value.findings)
+      ? (value.findings as AuditReport["findings"]).map((f) => ({ ...f, examples: f.examples ?? [] }))
+      : [],
+    ...(value.affected && typeof value.affected === "object"
+      ? { affected: value.affected as AuditReport["affected"] }
+      : {}),
+    ...(typeof number === "number"
+      ? { scores: { overall: number, categories: {} as AuditReport["scores"]["categories"] } }
+      : {}),
+  };
+}
+
+async function loadBaseline(
+  compareTo: AuditRequest["compare_to"],
+  reports: ReportStore,
+): Promise<Partial<AuditReport> | undefined> {
+  if (compareTo === undefined) return undefined;
+  if (typeof compareTo !== "string") {
+    if (!Array.isArray(compareTo.findings)) {
+      throw new AuditError(
+        "INVALID_ARGUMENTS",
+        "compare_to must be a report id or an earlier audit report object (with its findings array)",
+      );
+    }
+    return comparable(compareTo);
+  }
+  const stored = await reports.load(compareTo);
+  if (!stored) {
+    throw new AuditError(
+      "REPORT_NOT_FOUND",
+      `no stored report "${compareTo}"; pass the report_id of an earlier audit on this machine, or the earlier report object itself`,
+    );
+  }
+  return stored;
+}
+
+export interface AuditOutcome {
+  report: AuditReport;
+  comparison?: Comparison;
+}
+
+export async function performAudit(request: AuditRequest, deps: PerformDeps): Promise<AuditOutcome> {
+  const start = normaliseUrl(request.url);
+  if (!start || !/^https?:\/\//i.test(request.url.trim())) {
+    throw new AuditError(
+      "INVALID_URL",
+      `"${request.url.slice(0, 200)}" is not an absolute http(s) URL; pass one like https://example.com/ or http://localhost:3000/`,
+    );
+  }
+  const loopback = isLoopback(new URL(start));
+  if (
+    !loopback &&
+    request.min_interval_ms !== undefined &&
+    request.min_interval_ms < LIMITS.minIntervalMs.min
+  ) {
+    throw new AuditError(
+      "INVALID_ARGUMENTS",
+      `min_interval_ms below ${LIMITS.minIntervalMs.min} is allowed only for loopback targets (localhost, 127.0.0.1); use ${LIMITS.minIntervalMs.min} or more`,
+    );
+  }
+  const baseline = await loadBaseline(request.compare_to, deps.reports);
+  let report: AuditReport;
+  try {
+    report = await runAudit(start, {
+      fetch: deps.fetch,
+      now: deps.now,
+      bounds: boundsFrom(request, loopback),
+      ...(deps.signal ? { signal: deps.signal } : {}),
+      ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
+    });
+  } catch (err) {
+    if (err instanceof CrawlRefused) {
+      throw new AuditError(
+        err.code,
+        `${err.message}. Allow the path for user agent SeoAuditMcp in robots.txt (or fix robots.txt if it is failing), or audit a URL robots.txt allows`,
+      );
+    }
+    throw err;
+  }
+  const first = report.pages.find((p) => p.url === report.target);
+  if (report.stats.pages_crawled <= 1 && first && first.status === 0) {
+    const error =
+      report.findings.find((f) => f.id === "fetch-failed")?.examples[0]?.evidence ?? "no response";
+    throw new AuditError(
+      "UNREACHABLE",
+      `could not fetch ${report.target} (${error}); check the URL and that the server is running (for a local site, start its dev server first), then retry`,
+    );
+  }
+  const id = await deps.reports.save(report);
+  report.id = id;
+  return { report, ...(baseline ? { comparison: compareReports(baseline, report) } : {}) };
+}

@@ -1,0 +1,165 @@
+/**
+ * Shapes a report for agents and people: `concise` puts scores, the ranked fixes and any
+ * truncation first and drops bulk; `detailed` carries every finding with examples, the crawl
+ * facts and per-page rows. Every value is labelled with its provenance; `report_id`,
+ * `target` and `generated_at` are identifiers, not values.
+ * @module
+ */
+import { derived, type Labelled, measured } from "../provenance.ts";
+import type { ResponseFormat } from "../tool-input.ts";
+import type { Comparison } from "./compare.ts";
+import type { Finding } from "./finding.ts";
+import type { AuditReport } from "./report.ts";
+
+const SCORE_BASIS = "100 × Π(1 − severity weight × (0.5 + 0.5 × share of pages affected)); see AUDIT.md";
+const PRIORITY_BASIS = "severity impact (critical 10, high 5, medium 3, low 1) × URLs affected";
+const CONCISE_FIXES = 10;
+const CONCISE_EXAMPLES = 3;
+
+export function presentReport(
+  report: AuditReport,
+  format: ResponseFormat,
+  comparison?: Comparison,
+): Record<string, unknown> {
+  const at = report.finished_at;
+  const m = <T>(value: T): Labelled<T> => measured(value, at);
+  const detailed = format === "detailed";
+  const examples = detailed ? Number.POSITIVE_INFINITY : CONCISE_EXAMPLES;
+  const byId = new Map(report.findings.map((f) => [f.id, f]));
+  const fixes = (detailed ? report.fixes : report.fixes.slice(0, CONCISE_FIXES)).map((fix) => ({
+    ...fix,
+    examples: (byId.get(fix.check_id)?.examples ?? []).slice(0, examples),
+    provenance: { kind: "derived", basis: PRIORITY_BASIS },
+  }));
+  const s = report.stats;
+  const out: Record<string, unknown> = {
+    report_id: report.id ?? "",
+    target: report.target,
+    generated_at: at,
+    summary: {
+      truncated: m(report.truncated),
+      truncation_reasons: m(report.truncation_reasons),
+      pages_crawled: m(s.pages_crawled),
+      resources_checked: m(s.resources_checked),
+      urls_discovered: m(s.urls_discovered),
+      blocked_by_robots: m(s.blocked_by_robots),
+      not_crawled: m(s.not_crawled),
+      duration_ms: m(s.duration_ms),
+      findings: derived(report.findings.length),
+    },
+    scores: {
+      overall: derived(report.scores.overall, SCORE_BASIS),
+      categories: Object.fromEntries(
+        Object.entries(report.scores.categories).map(([c, v]) => [c, derived(v, SCORE_BASIS)]),
+      ),
+    },
+    top_fixes: fixes,
+    findings: detailed ? report.findings : report.findings.map(({ examples: _e, fix: _f, ...rest }) => rest),
+  };
+  if (comparison) out.comparison = derived(comparison, "by check id and URL against the earlier report");
+  if (detailed) {
+    out.crawl = {
+      bounds: derived(report.bounds, "input within documented caps"),
+      requests: m(s.requests),
+      robots: m(report.robots),
+      sitemaps: m(report.sitemaps),
+      sitemap_urls: m(s.sitemap_urls),
+    };
+    out.pages = m(report.pages);
+  }
+  return out;
+}
+
+const LABELLED = {
+  type: "object",
+  properties: { value: {}, provenance: { type: "object" } },
+  required: ["value", "provenance"],
+};
+
+/** JSON Schema of `presentReport`'s output (both formats validate). */
+export const REPORT_OUTPUT_SCHEMA = {
+  type: "object",
+  properties: {
+    report_id: { type: "string", description: "pass as compare_to in a later audit" },
+    target: { type: "string" },
+    generated_at: { type: "string" },
+    summary: { type: "object", additionalProperties: LABELLED },
+    scores: {
+      type: "object",
+      properties: { overall: LABELLED, categories: { type: "object", additionalProperties: LABELLED } },
+      required: ["overall", "categories"],
+    },
+    top_fixes: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          rank: { type: "integer" },
+          check_id: { type: "string" },
+          severity: { enum: ["critical", "high", "medium", "low", "info"] },
+          urls_affected: { type: "integer" },
+          priority: { type: "number" },
+          fix: { type: "string" },
+          examples: { type: "array" },
+          provenance: { type: "object" },
+        },
+        required: ["rank", "check_id", "severity", "urls_affected", "fix", "provenance"],
+      },
+    },
+    findings: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: { id: { type: "string" }, count: { type: "integer" }, provenance: { type: "object" } },
+        required: ["id", "category", "severity", "count", "provenance"],
+      },
+    },
+    comparison: LABELLED,
+    crawl: { type: "object" },
+    pages: LABELLED,
+  },
+  required: ["report_id", "target", "generated_at", "summary", "scores", "top_fixes", "findings"],
+} as const;
+
+function example(f: Finding | undefined): string {
+  const first = f?.examples[0];
+  return first ? `\n     e.g. ${first.url}: ${first.evidence}` : "";
+}
+
+/** The readable report: what an agent reads first and what the CLI prints. */
+export function reportText(report: AuditReport, format: ResponseFormat, comparison?: Comparison): string {
+  const s = report.stats;
+  const lines = [
+    `SEO audit of ${report.target}: ${s.pages_crawled} pages crawled in ${(s.duration_ms / 1000).toFixed(1)} s${report.id ? ` (report ${report.id})` : ""}`,
+  ];
+  if (report.truncated)
+    lines.push(
+      `TRUNCATED (${report.truncation_reasons.join(", ")}): a partial audit; raise the bounds to see more.`,
+    );
+  const cats = Object.entries(report.scores.categories).map(([c, v]) => `${c} ${v}`);
+  lines.push(`Score ${report.scores.overall}/100 [derived]: ${cats.join(", ")}`);
+  if (s.blocked_by_robots > 0) lines.push(`${s.blocked_by_robots} URL(s) skipped: disallowed by robots.txt.`);
+  const byId = new Map(report.findings.map((f) => [f.id, f]));
+  const fixes = format === "detailed" ? report.fixes : report.fixes.slice(0, CONCISE_FIXES);
+  lines.push(fixes.length > 0 ? "Fixes, highest priority first:" : "No problems found.");
+  for (const fix of fixes) {
+    const f = byId.get(fix.check_id);
+    const label = f?.provenance.kind === "rule-of-thumb" ? " [rule of thumb]" : "";
+    lines.push(
+      `  ${fix.rank}. [${fix.severity}] ${fix.title} (${fix.check_id}): ${fix.urls_affected} URL(s)${label}. ${fix.fix}${example(f)}`,
+    );
+  }
+  if (format !== "detailed" && report.fixes.length > fixes.length)
+    lines.push(`  … ${report.fixes.length - fixes.length} more (response_format=detailed lists all).`);
+  const info = report.findings.filter((f) => f.severity === "info");
+  if (info.length > 0) lines.push(`Notes: ${info.map((f) => `${f.id} (${f.count})`).join(", ")}`);
+  if (comparison) {
+    lines.push(
+      `Compared with ${comparison.against}: ${comparison.fixed.count} fixed, ${comparison.new.count} new, ${comparison.persisting.count} persisting; score ${comparison.score_change >= 0 ? "+" : ""}${comparison.score_change}.`,
+    );
+  }
+  lines.push(
+    "Provenance: facts are measured by this crawl; scores and priorities are derived; length/size/time thresholds are rules of thumb.",
+  );
+  return lines.join("\n");
+}

@@ -1,0 +1,166 @@
+/**
+ * `seo-audit-mcp audit <url> [bounds] [--json]`: the audit for people. Live progress on
+ * stderr, the readable report (or JSON) on stdout. Exit 0 on a finished audit, 1 when the
+ * audit could not run, 2 on bad usage.
+ * @module
+ */
+import { v } from "../../../deps.ts";
+import { AuditError, type AuditRequest, performAudit } from "../audit/perform.ts";
+import { presentReport, reportText } from "../audit/present.ts";
+import type { ReportStore } from "../audit/report-store.ts";
+import { REPORT_ID } from "../audit/report-store.ts";
+import { boundsInput, LIMITS } from "../crawl/bounds.ts";
+
+export interface CliIo {
+  stdout(s: string): void;
+  stderr(s: string): void;
+  fetch: typeof fetch;
+  reports: ReportStore;
+  now(): Date;
+  isTTY?: boolean;
+  /** Reads a file for `--compare <file>`. */
+  readText?(path: string): Promise<string>;
+  signal?: AbortSignal;
+}
+
+export const AUDIT_USAGE = `Usage: seo-audit-mcp audit <url> [options]
+
+Crawls the site (same host, robots.txt honoured for every URL) and prints the audit.
+  --max-pages N        HTML pages to fetch (default ${LIMITS.maxPages.default}, max ${LIMITS.maxPages.cap})
+  --max-depth N        clicks from the start URL (default ${LIMITS.maxDepth.default}, max ${LIMITS.maxDepth.cap})
+  --max-seconds N      time budget (default ${LIMITS.maxSeconds.default}, max ${LIMITS.maxSeconds.cap})
+  --concurrency N      parallel requests per host (default ${LIMITS.concurrency.default}, max ${LIMITS.concurrency.cap})
+  --min-interval-ms N  gap between requests per host (default ${LIMITS.minIntervalMs.default}; below ${LIMITS.minIntervalMs.min} only for localhost)
+  --timeout-ms N       per-request timeout (default ${LIMITS.timeoutMs.default}, max ${LIMITS.timeoutMs.cap})
+  --no-resources       do not check images, scripts and stylesheets
+  --no-sitemaps        do not read sitemaps
+  --compare ID|FILE    compare with an earlier report (its id, or a JSON file from --json)
+  --detailed           every finding with examples (default: the top fixes)
+  --json               print the report as JSON instead of text
+`;
+
+const NUMERIC: Record<string, keyof typeof boundsInput> = {
+  "--max-pages": "max_pages",
+  "--max-depth": "max_depth",
+  "--max-seconds": "max_seconds",
+  "--concurrency": "concurrency",
+  "--min-interval-ms": "min_interval_ms",
+  "--timeout-ms": "timeout_ms",
+};
+
+class UsageError extends Error {}
+
+interface Parsed {
+  request: AuditRequest;
+  json: boolean;
+  detailed: boolean;
+  compare?: string;
+  help: boolean;
+}
+
+function parseArgs(args: string[]): Parsed {
+  const out: Parsed = { request: { url: "" }, json: false, detailed: false, help: false };
+  const urls: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    const [flag, inline] =
+      arg.startsWith("--") && arg.includes("=")
+        ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+        : [arg, undefined];
+    const value = () => {
+      const next = inline ?? args[++i];
+      if (next === undefined) throw new UsageError(`${flag} needs a value`);
+      return next;
+    };
+    const field = NUMERIC[flag];
+    if (field) {
+      const text = value();
+      if (!/^\d+$/.test(text)) throw new UsageError(`${flag} needs a whole number, got "${text}"`);
+      (out.request as unknown as Record<string, number>)[field] = Number(text);
+    } else if (flag === "--json") out.json = true;
+    else if (flag === "--detailed") out.detailed = true;
+    else if (flag === "--no-resources") out.request.check_resources = false;
+    else if (flag === "--no-sitemaps") out.request.use_sitemaps = false;
+    else if (flag === "--compare") out.compare = value();
+    else if (flag === "--help" || flag === "-h") out.help = true;
+    else if (flag.startsWith("-")) throw new UsageError(`unknown option ${flag}`);
+    else urls.push(arg);
+  }
+  if (out.help) return out;
+  if (urls.length !== 1)
+    throw new UsageError(urls.length === 0 ? "a URL is required" : `one URL only, got ${urls.length}`);
+  out.request.url = urls[0] as string;
+  const checked = v.safeParse(v.object(boundsInput), out.request);
+  if (!checked.success) {
+    const issue = checked.issues[0];
+    throw new UsageError(`${v.getDotPath(issue) ?? "option"}: ${issue.message}`);
+  }
+  return out;
+}
+
+async function baseline(compare: string, io: CliIo): Promise<AuditRequest["compare_to"]> {
+  if (REPORT_ID.test(compare) || !io.readText) return compare;
+  let text: string;
+  try {
+    text = await io.readText(compare);
+  } catch {
+    throw new UsageError(`--compare: "${compare}" is neither a report id nor a readable file`);
+  }
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    throw new UsageError(`--compare: ${compare} is not JSON (use a file written by audit --json)`);
+  }
+}
+
+function progressPrinter(
+  io: CliIo,
+): (p: { pages: number; maxPages: number; queued: number; url: string }) => void {
+  let last = 0;
+  return (p) => {
+    const now = Date.now();
+    if (now - last < (io.isTTY ? 100 : 2000)) return;
+    last = now;
+    const line = `crawling: ${p.pages}/${p.maxPages} pages, ${p.queued} queued, ${p.url}`;
+    io.stderr(io.isTTY ? `\r\x1b[K${line.slice(0, 120)}` : `${line}\n`);
+  };
+}
+
+export async function runAuditCli(args: string[], io: CliIo): Promise<number> {
+  let parsed: Parsed;
+  try {
+    parsed = parseArgs(args);
+    if (parsed.compare !== undefined) parsed.request.compare_to = await baseline(parsed.compare, io);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    io.stderr(`audit: ${err.message}\n\n${AUDIT_USAGE}`);
+    return 2;
+  }
+  if (parsed.help) {
+    io.stdout(AUDIT_USAGE);
+    return 0;
+  }
+  try {
+    io.stderr(`auditing ${parsed.request.url} (robots.txt honoured; Ctrl-C stops)\n`);
+    const { report, comparison } = await performAudit(parsed.request, {
+      fetch: io.fetch,
+      now: io.now,
+      reports: io.reports,
+      onProgress: progressPrinter(io),
+      ...(io.signal ? { signal: io.signal } : {}),
+    });
+    if (io.isTTY) io.stderr("\r\x1b[K");
+    io.stderr(`done: ${report.stats.pages_crawled} pages, report id ${report.id}\n`);
+    const format = parsed.detailed ? "detailed" : "concise";
+    if (parsed.json)
+      io.stdout(
+        `${JSON.stringify(parsed.detailed ? { ...report, comparison } : presentReport(report, format, comparison), null, 2)}\n`,
+      );
+    else io.stdout(`${reportText(report, format, comparison)}\n`);
+    return 0;
+  } catch (err) {
+    if (!(err instanceof AuditError)) throw err;
+    io.stderr(`audit: ${err.code}: ${err.message}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * `seo_audit_site`: crawls a site within bounds, honouring robots.txt for every URL, and
+ * returns the audit: category scores, fixes ranked by impact × URLs affected, and findings
+ * with evidence. Reports are stored so a later call can compare (`compare_to`).
+ * @module
+ */
+import { v } from "../../../deps.ts";
+import { defineTool, type ToolDef, ToolError } from "../../shared/mcp/tool.ts";
+import { AuditError, performAudit } from "../audit/perform.ts";
+import { presentReport, REPORT_OUTPUT_SCHEMA, reportText } from "../audit/present.ts";
+import type { ReportStore } from "../audit/report-store.ts";
+import { boundsInput } from "../crawl/bounds.ts";
+import { responseFormat } from "../tool-input.ts";
+
+export interface AuditSiteDeps {
+  fetch: typeof fetch;
+  now(): Date;
+  reports: ReportStore;
+  log(line: string): void;
+}
+
+const Input = v.object({
+  url: v.pipe(
+    v.string(),
+    v.minLength(1),
+    v.maxLength(2000),
+    v.description("Start URL of the site, e.g. https://example.com/ or http://localhost:3000/"),
+  ),
+  ...boundsInput,
+  compare_to: v.optional(
+    v.pipe(
+      v.union([
+        v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
+        v.looseObject({ findings: v.array(v.looseObject({ id: v.string(), count: v.number() })) }),
+      ]),
+      v.description(
+        "An earlier audit to compare with: its report_id, or the earlier structured result itself",
+      ),
+    ),
+  ),
+  response_format: responseFormat,
+});
+
+const PROGRESS_EVERY_MS = 250;
+
+export function createAuditSiteTool(deps: AuditSiteDeps): ToolDef {
+  return defineTool({
+    name: "seo_audit_site",
+    title: "Audit a site",
+    description:
+      "Crawls a website (same host, robots.txt honoured for every URL, polite and bounded: default 100 pages, depth 5, 60 s; caps 1000 pages, depth 10, 300 s) and audits it with 67 checks: status codes, redirects, broken links and resources, robots/noindex, canonicals, titles, meta descriptions, headings, thin and near-duplicate content, hreflang, sitemaps, structured data, Open Graph, image alt, lang, viewport, HTTPS and mixed content, depth, speed and page weight. Returns category scores and fixes ranked by impact × URLs affected, with example URLs and evidence. Works on local dev servers (http://localhost:3000). To check your fixes, call again with compare_to = the report_id from the earlier result: the answer lists fixed, new and persisting problems. A crawl that hits a bound returns a partial report marked truncated. Every value is labelled measured, derived or rule-of-thumb.",
+    input: Input,
+    output: REPORT_OUTPUT_SCHEMA as unknown as Record<string, unknown>,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    async run(input, context) {
+      let last = 0;
+      try {
+        const { report, comparison } = await performAudit(input, {
+          fetch: deps.fetch,
+          now: deps.now,
+          reports: deps.reports,
+          signal: context.signal,
+          onProgress(p) {
+            const now = Date.now();
+            if (now - last < PROGRESS_EVERY_MS) return;
+            last = now;
+            context.progress(p.pages, p.maxPages, `${p.pages} pages crawled, ${p.queued} queued`);
+          },
+        });
+        context.progress(report.stats.pages_crawled, report.stats.pages_crawled, "audit complete");
+        deps.log(
+          `audit ${report.id}: ${report.target}, ${report.stats.pages_crawled} pages, ${report.findings.length} findings`,
+        );
+        return {
+          structured: presentReport(report, input.response_format, comparison),
+          text: reportText(report, input.response_format, comparison),
+        };
+      } catch (err) {
+        if (err instanceof AuditError) throw new ToolError(err.code, err.message);
+        throw err;
+      }
+    },
+  });
+}
