@@ -50,7 +50,8 @@ async function get(
   if (!apiKey) return fail("bing-webmaster", "no-key", NO_KEY);
   const base = config.endpoints.SEO_BING_ENDPOINT;
   const query = new URLSearchParams(params);
-  const cacheKey = `${base}/${method}?${query}`;
+  // Partitioned by key: query stats and sites are private to the key's account.
+  const cacheKey = `${apiKey} ${base}/${method}?${query}`;
   const hit = cache.get(cacheKey) as unknown[] | undefined;
   if (hit) return ok("bing-webmaster", hit, deps.now().toISOString());
   query.set("apikey", apiKey);

@@ -68,7 +68,8 @@ export async function gscAccessToken(
   }
   if ("problem" in gsc) return fail("search-console", "no-key", gsc.problem);
   const tokenUrl = config.endpoints.SEO_GSC_TOKEN_ENDPOINT;
-  const cacheKey = `${tokenUrl} ${gsc.account.client_email}`;
+  // Keyed by the private key itself, so only the holder of the key gets its token.
+  const cacheKey = `${tokenUrl} ${gsc.account.private_key}`;
   const hit = tokens.get(cacheKey);
   if (hit) return ok("search-console", hit, deps.now().toISOString());
   let assertion: string;

@@ -72,5 +72,6 @@ export function show<T>(label: Labelled<T>, format: (value: T) => string = Strin
   if (label.value === null)
     return `unavailable (${p.code ?? "unavailable"}: ${p.reason ?? "no reason given"})`;
   const origin = p.source ? `${p.kind}: ${p.source}` : p.kind;
-  return `${format(label.value)} [${origin}${p.at ? ` ${p.at.slice(0, 10)}` : ""}]`;
+  const at = p.at && /^\d{4}-\d\d-\d\dT/.test(p.at) ? p.at.slice(0, 10) : p.at;
+  return `${format(label.value)} [${origin}${at ? ` ${at}` : ""}]`;
 }

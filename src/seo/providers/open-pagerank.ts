@@ -21,7 +21,7 @@ export interface PageRankRow {
 
 export interface PageRankBatch {
   rows: PageRankRow[];
-  /** The provider's "last_updated" text (e.g. "13th Jun 2025"): the data's date. */
+  /** The provider's "last_updated" (e.g. "13th Jun 2025", answered as 2025-06-13): the data's date. */
   lastUpdated?: string;
 }
 
@@ -45,6 +45,16 @@ export const OPR_BATCH = 100;
 
 const num = (x: unknown) => (x === null || x === undefined || x === "" ? undefined : Number(x));
 
+const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+
+/** "13th Jun 2025" -> "2025-06-13"; other text is kept as given. */
+export function oprDate(text: string): string {
+  const match = /^(\d{1,2})(?:st|nd|rd|th)?\s+([a-z]{3})[a-z]*\s+(\d{4})$/i.exec(text.trim());
+  const month = match ? MONTHS.indexOf((match[2] ?? "").toLowerCase()) : -1;
+  if (!match || month < 0) return text;
+  return `${match[3]}-${String(month + 1).padStart(2, "0")}-${(match[1] ?? "").padStart(2, "0")}`;
+}
+
 /** Parses a getPageRank response; undefined when it has no `response` array. */
 export function parsePageRank(body: unknown): PageRankBatch | undefined {
   const data = body as OprResponse;
@@ -63,7 +73,7 @@ export function parsePageRank(body: unknown): PageRankBatch | undefined {
       ...(row.error ? { error: String(row.error).slice(0, 120) } : {}),
     };
   });
-  return { rows, ...(data.last_updated ? { lastUpdated: data.last_updated } : {}) };
+  return { rows, ...(data.last_updated ? { lastUpdated: oprDate(data.last_updated) } : {}) };
 }
 
 /** Looks up domains (already normalised, at most OPR_BATCH) in one request. */

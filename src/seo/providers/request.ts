@@ -37,13 +37,21 @@ export function retryAfterMs(header: string | null, now: Date): number | undefin
   return Number.isNaN(at) ? undefined : Math.max(0, at - now.getTime());
 }
 
-// Google APIs answer {"error":{"message"}}; others a string or {"message"}. Short and scrubbed.
+// The provider's own explanation, short and scrubbed of secrets.
 function providerMessage(text: string, secrets: readonly string[]): string {
   let message = text;
   try {
-    const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
+    // Google: {"error":{"message"}}; OAuth: {"error","error_description"}; Bing: {"Message"}.
+    const body = JSON.parse(text) as {
+      error?: { message?: unknown } | string;
+      error_description?: unknown;
+      message?: unknown;
+      Message?: unknown;
+    };
     const found =
-      typeof body.error === "string" ? body.error : (body.error?.message ?? body.message ?? undefined);
+      typeof body.error === "string"
+        ? (body.error_description ?? body.error)
+        : (body.error?.message ?? body.message ?? body.Message);
     if (typeof found === "string") message = found;
   } catch {
     // not JSON: keep the raw text

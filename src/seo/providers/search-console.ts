@@ -64,7 +64,8 @@ export async function listSites(
   config: SeoConfig,
   signal?: AbortSignal,
 ): Promise<ProviderResult<string[]>> {
-  const who = config.gsc && "account" in config.gsc ? config.gsc.account.client_email : "";
+  // Partitioned by the private key: what a property shows is private to its users.
+  const who = config.gsc && "account" in config.gsc ? config.gsc.account.private_key : "";
   const cacheKey = `${config.endpoints.SEO_GSC_ENDPOINT} ${who}`;
   const hit = who ? sitesCache.get(cacheKey) : undefined;
   if (hit) return ok("search-console", hit, deps.now().toISOString());

@@ -107,7 +107,7 @@ test("Open PageRank: one batched request with the API-OPR header; unknown domain
     rank: 1234,
   });
   assert.equal(r.value.rows[1]?.found, false);
-  assert.equal(r.value.lastUpdated, "13th Jun 2026");
+  assert.equal(r.value.lastUpdated, "2026-06-13");
   const cached = await getPageRank(recordingDeps(), config, ["example.com"]);
   assert.ok(cached.ok && cached.value.rows[0]?.found);
   assert.equal(fakes.log.length - before, 1, "cached rows need no request");

@@ -1,0 +1,51 @@
+/**
+ * An SDK client connected in-process to the SEO server (the SDK's in-memory transport), so tool
+ * tests run through real MCP validation, including the output schemas.
+ * @module
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { SeoConfig } from "../../../src/seo/config.ts";
+import { createSeoMcp } from "../../../src/seo/server.ts";
+import type { SeoToolDeps } from "../../../src/seo/tools/mod.ts";
+import { recordingDeps } from "./setup.ts";
+
+export interface Connected {
+  client: Client;
+  logs: string[];
+  call(name: string, args: Record<string, unknown>): Promise<CallResult>;
+  close(): Promise<void>;
+}
+
+export interface CallResult {
+  isError?: boolean;
+  text: string;
+  structured: Record<string, unknown> & { [k: string]: unknown };
+}
+
+export async function connect(config: SeoConfig, extra: Partial<SeoToolDeps> = {}): Promise<Connected> {
+  const logs: string[] = [];
+  const definition = createSeoMcp({ provider: recordingDeps(), config, log: (l) => logs.push(l), ...extra });
+  const server = definition.createServer();
+  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: "seo-test", version: "1" });
+  await client.connect(clientSide);
+  return {
+    client,
+    logs,
+    async call(name, args) {
+      const result = await client.callTool({ name, arguments: args });
+      const content = result.content as { type: string; text: string }[];
+      return {
+        ...(result.isError ? { isError: true } : {}),
+        text: content.map((c) => c.text).join("\n"),
+        structured: (result.structuredContent ?? {}) as CallResult["structured"],
+      };
+    },
+    async close() {
+      await client.close();
+      await server.close();
+    },
+  };
+}
