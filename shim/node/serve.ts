@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { errorResponse } from "../../src/shared/errors.ts";
-import { bodyTextOf, type FetchHandler } from "../../src/shared/http/respond.ts";
+import { bodyOf, type FetchHandler } from "../../src/shared/http/respond.ts";
 
 export interface ServeOptions {
   port?: number;
@@ -48,11 +48,12 @@ function headersOf(response: Response): Record<string, string | string[]> {
 
 async function writeResponse(response: Response, res: ServerResponse, isHead: boolean): Promise<void> {
   const headers = headersOf(response);
-  const text = bodyTextOf(response);
-  if (text !== undefined) {
-    headers["content-length"] = String(Buffer.byteLength(text));
+  const known = bodyOf(response);
+  if (known !== undefined) {
+    const bytes = typeof known === "string" ? Buffer.from(known) : known;
+    headers["content-length"] = String(bytes.byteLength);
     res.writeHead(response.status, headers);
-    res.end(isHead ? undefined : text);
+    res.end(isHead ? undefined : bytes);
     return;
   }
   res.writeHead(response.status, headers);

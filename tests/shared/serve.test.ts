@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
 import { test } from "node:test";
 import { closeOnSignals, serve } from "../../shim/node/serve.ts";
-import { json } from "../../src/shared/http/respond.ts";
+import { bodyOf, bodyTextOf, json, jsonBytes } from "../../src/shared/http/respond.ts";
 
 test("serve() carries method, URL, headers, streamed body and client address to the handler", async () => {
   const serving = await serve(
@@ -110,4 +110,37 @@ test("closeOnSignals() registers SIGINT and SIGTERM handlers", () => {
   );
   process.removeAllListeners("SIGINT");
   process.removeAllListeners("SIGTERM");
+});
+
+test("serve() writes json() text and jsonBytes() bytes directly, with content-length, also for HEAD", async () => {
+  const bytes = new TextEncoder().encode('{"name":"Zürich"}');
+  const serving = await serve(
+    async (req) =>
+      new URL(req.url).pathname === "/bytes" ? jsonBytes(bytes, { status: 201 }) : json({ name: "Zürich" }),
+    { port: 0 },
+  );
+  try {
+    for (const path of ["/bytes", "/text"]) {
+      const res = await fetch(serving.url + path);
+      assert.equal(res.headers.get("content-length"), String(bytes.byteLength), path);
+      assert.equal(res.headers.get("content-type"), "application/json; charset=utf-8", path);
+      assert.deepEqual(await res.json(), { name: "Zürich" }, path);
+      const head = await fetch(serving.url + path, { method: "HEAD" });
+      assert.equal(head.headers.get("content-length"), String(bytes.byteLength), path);
+      assert.equal(await head.text(), "", path);
+    }
+  } finally {
+    await serving.close();
+  }
+});
+
+test("bodyOf() remembers json()/jsonBytes() bodies until they are read; custom content-type is kept", async () => {
+  const res = json([1], { headers: { "content-type": "application/problem+json" } });
+  assert.equal(bodyTextOf(res), "[1]");
+  assert.equal(res.headers.get("content-type"), "application/problem+json");
+  await res.text();
+  assert.equal(bodyOf(res), undefined);
+  const bin = jsonBytes(new TextEncoder().encode("[2]"));
+  assert.equal(bodyTextOf(bin), undefined);
+  assert.deepEqual(await bin.json(), [2]);
 });

@@ -345,3 +345,20 @@ test("the handler never throws: unexpected failures answer INTERNAL without deta
   assert.doesNotMatch(JSON.stringify(body), /secret/);
   assert.match(lines.join("\n"), /disk secret/);
 });
+
+test("repeated search queries are answered from the bounded answer cache, errors never cached", async () => {
+  let searches = 0;
+  const counting = {
+    ...store,
+    search: (q: Parameters<typeof store.search>[0]) => (searches++, store.search(q)),
+  };
+  const handler = createChargingHandler({ store: counting, status });
+  const first = await call(handler, "/api/v1/sites?bbox=13,52,14,53");
+  const second = await call(handler, "/api/v1/sites?bbox=13,52,14,53");
+  assert.deepEqual(second.body, first.body);
+  assert.equal(searches, 1);
+  await call(handler, "/api/v1/sites?bbox=13,52,14,53&limit=1");
+  assert.equal(searches, 2);
+  assert.equal((await call(handler, "/api/v1/sites?limit=0")).status, 400);
+  assert.equal((await call(handler, "/api/v1/sites?limit=0")).status, 400);
+});
