@@ -1,0 +1,1 @@
+from reversible_mask.guardrail import ReversibleMaskGuardrail as ReversibleMaskGuardrail  # noqa: F401

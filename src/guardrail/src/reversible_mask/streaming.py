@@ -1,0 +1,69 @@
+"""Dispatch a proxy response stream to the right unmasker by chunk type.
+
+* `ModelResponseStream`-like objects (have `choices`): chat completions.
+* objects or dicts whose `type` starts with `response.`: Responses API events.
+* `bytes` / `str`: Anthropic `/v1/messages` SSE text, re-framed into whole events.
+* dicts with another `type`: parsed Anthropic events.
+Anything else is restored as a whole object.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+from .engine import Masker
+from .fields import get
+from .payload import unmask_object
+from .stream_chat import ChatStream
+from .stream_events import AnthropicStream, ResponsesStream, SseFramer
+
+
+class StreamRestorer:
+    def __init__(self, masker: Masker) -> None:
+        self._masker = masker
+        self._chat = ChatStream(masker)
+        self._responses = ResponsesStream(masker)
+        self._anthropic = AnthropicStream(masker)
+        self._sse = SseFramer(self._anthropic)
+        self._text_chunks = False
+
+    def push(self, item: Any) -> list[Any]:
+        if isinstance(item, (bytes, str)):
+            self._text_chunks = isinstance(item, str)
+            raw = item.encode() if isinstance(item, str) else item
+            out = self._sse.push(raw)
+            return [self._as_input_type(out)] if out else []
+        if get(item, "choices") is not None:
+            return [self._chat.push(item)]
+        kind = get(item, "type")
+        if isinstance(kind, str) and kind.startswith("response."):
+            return self._responses.push(item)
+        if isinstance(item, dict) and isinstance(kind, str):
+            return self._anthropic.push(item)
+        return [unmask_object(item, self._masker)]
+
+    def finish(self) -> list[Any]:
+        out: list[Any] = []
+        chat_tail = self._chat.tail()
+        if chat_tail is not None:
+            out.append(chat_tail)
+        out.extend(self._responses.finish())
+        sse = self._sse.finish()
+        if sse:
+            out.append(self._as_input_type(sse))
+        else:
+            out.extend(self._anthropic.finish())
+        return out
+
+    def _as_input_type(self, data: bytes) -> bytes | str:
+        return data.decode() if self._text_chunks else data
+
+
+async def restore_stream(masker: Masker, source: AsyncIterator[Any]) -> AsyncIterator[Any]:
+    restorer = StreamRestorer(masker)
+    async for item in source:
+        for out in restorer.push(item):
+            yield out
+    for out in restorer.finish():
+        yield out

@@ -1,0 +1,134 @@
+"""A local stand-in for OpenAI and Anthropic on 127.0.0.1, speaking their wire formats.
+
+It records every request body byte for byte and answers by echoing the (masked) user text, so
+the placeholders the proxy sent come back in the response. Streams are cut into 3-character
+deltas, and Anthropic SSE bytes are written in 7-byte pieces, so placeholders and events are
+split across chunks.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from fake_wire import (
+    chat_json,
+    chat_sse,
+    messages_json,
+    messages_sse,
+    responses_json,
+    responses_sse,
+)
+
+BYTE_PIECE = 7
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.requests: list[tuple[str, bytes]] = []
+        self.lock = threading.Lock()
+
+    def add(self, path: str, body: bytes) -> None:
+        with self.lock:
+            self.requests.append((path, body))
+
+    def all_bytes(self) -> bytes:
+        with self.lock:
+            return b"\n".join(body for _, body in self.requests)
+
+    def bodies(self, suffix: str) -> list[dict[str, Any]]:
+        with self.lock:
+            return [json.loads(body) for path, body in self.requests if path.endswith(suffix)]
+
+    def clear(self) -> None:
+        with self.lock:
+            self.requests.clear()
+
+
+class Handler(BaseHTTPRequestHandler):
+    recorder: Recorder
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+        return
+
+    def do_POST(self) -> None:  # noqa: N802 - stdlib name
+        length = int(self.headers.get("content-length") or 0)
+        raw = self.rfile.read(length)
+        self.recorder.add(self.path, raw)
+        body = json.loads(raw or b"{}")
+        route = self.path.split("?")[0]
+        if route.endswith("/embeddings"):
+            return self._json(
+                {
+                    "object": "list",
+                    "model": body.get("model"),
+                    "data": [
+                        {"object": "embedding", "index": i, "embedding": [0.1, 0.2, 0.3]}
+                        for i, _ in enumerate(
+                            body["input"] if isinstance(body["input"], list) else [1]
+                        )
+                    ],
+                    "usage": {"prompt_tokens": 3, "total_tokens": 3},
+                }
+            )
+        if route.endswith("/chat/completions"):
+            return self._sse(chat_sse(body)) if body.get("stream") else self._json(chat_json(body))
+        if route.endswith("/responses"):
+            stream = body.get("stream")
+            return self._sse(responses_sse(body)) if stream else self._json(responses_json(body))
+        if route.endswith("/messages"):
+            stream = body.get("stream")
+            return (
+                self._sse(messages_sse(body), BYTE_PIECE)
+                if stream
+                else self._json(messages_json(body))
+            )
+        self._json({"error": {"message": f"no route {route}"}}, 404)
+
+    def _json(self, payload: Any, status: int = 200) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _sse(self, data: bytes, byte_piece: int = 0) -> None:
+        self.send_response(200)
+        self.send_header("content-type", "text/event-stream")
+        self.send_header("transfer-encoding", "chunked")
+        self.end_headers()
+        step = byte_piece or len(data)
+        for i in range(0, len(data), step):
+            part = data[i : i + step]
+            self.wfile.write(f"{len(part):x}\r\n".encode() + part + b"\r\n")
+            self.wfile.flush()
+            if byte_piece:
+                time.sleep(0.0005)
+        self.wfile.write(b"0\r\n\r\n")
+
+
+class FakeUpstream:
+    def __init__(self) -> None:
+        self.recorder = Recorder()
+        handler = type("BoundHandler", (Handler,), {"recorder": self.recorder})
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.server.daemon_threads = True
+        self.port = self.server.server_address[1]
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> FakeUpstream:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
