@@ -13,7 +13,7 @@ import type { Site } from "../../src/charging/model.ts";
 import { type ChargingServices, createChargingServices } from "../../src/charging/services.ts";
 import { createOcpiFeed } from "../../src/charging/status/ocpi-feed.ts";
 import type { LiveFeed } from "../../src/charging/status/service.ts";
-import { serve, type Serving } from "./serve.ts";
+import { closeOnSignals, serve, type Serving } from "./serve.ts";
 
 export type Dataset = { header: DatasetHeader; sites: Site[] };
 
@@ -61,7 +61,10 @@ export function servicesFor(dataset: Dataset, config: ChargingConfig): ChargingS
   return createChargingServices(dataset, { now: () => new Date(), ...(live ? { live } : {}) });
 }
 
-/** Validates `env`, loads the data and starts listening; logs the URL and site count. */
+/**
+ * Validates `env`, loads the data and starts listening; drains and exits on SIGINT/SIGTERM.
+ * The start-up line (URL and site count) is logged only once the signal handlers are in place.
+ */
 export async function startChargingServer(
   env: Readonly<Record<string, string | undefined>>,
   log: (line: string) => void,
@@ -71,6 +74,7 @@ export async function startChargingServer(
   const services = servicesFor(dataset, config);
   const handler = createChargingHandler({ ...services, ...config, log });
   const serving = await serve(handler, { port: config.port, hostname: config.host });
+  closeOnSignals(serving, log);
   const gate = config.apiKeys.length > 0 ? `, key gate on (${config.apiKeys.length} keys)` : "";
   log(`charging: listening on ${serving.url} (${services.store.size} sites${gate})`);
   return serving;

@@ -8,7 +8,6 @@ import { runCli } from "../../src/charging/cli/run.ts";
 import { createChargingHandler } from "../../src/charging/handler.ts";
 import { runImport } from "../../src/charging/import/command.ts";
 import { loadDataset, servicesFor, startChargingServer } from "./charging-app.ts";
-import { closeOnSignals } from "./serve.ts";
 import { readFile, writeFile } from "node:fs/promises";
 
 const stderr = (text: string) => process.stderr.write(text);
@@ -27,7 +26,7 @@ try {
       return createChargingHandler({ ...services, ratePerMinute: 1_000_000_000, log });
     },
     async serve(overrides) {
-      closeOnSignals(await startChargingServer({ ...process.env, ...overrides }, log), log);
+      await startChargingServer({ ...process.env, ...overrides }, log);
       return 0;
     },
     runImport: (args) =>

@@ -6,12 +6,11 @@
  */
 import { ConfigError } from "../../src/charging/config.ts";
 import { startChargingServer } from "./charging-app.ts";
-import { closeOnSignals } from "./serve.ts";
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 try {
-  closeOnSignals(await startChargingServer(process.env, log), log);
+  await startChargingServer(process.env, log);
 } catch (err) {
   log(`charging: cannot start: ${err instanceof Error ? err.message : String(err)}`);
   process.exitCode = err instanceof ConfigError ? 2 : 1;

@@ -4,6 +4,7 @@ import { type ChargingHandlerOptions, createChargingHandler } from "../../../src
 import { createStore } from "../../../src/charging/store.ts";
 import { createStatusService } from "../../../src/charging/status/service.ts";
 import { STAGE } from "../../../src/shared/build-info.ts";
+import { INVALID } from "./cases.ts";
 import { SITES } from "./sites.ts";
 
 const store = createStore(SITES);
@@ -74,43 +75,6 @@ test("GET /api/v1/sites filters by bbox, connector, minPower and openOnly", asyn
   );
   assert.equal(near[0]?.distanceKm, 0);
 });
-
-const INVALID: Array<[string, RegExp]> = [
-  ["bbox=1,2,3", /bbox must be 4 comma-separated decimal numbers: minLon,minLat,maxLon,maxLat/],
-  ["bbox=1,2,3,4,5", /bbox must be 4/],
-  ["bbox=a,b,c,d", /bbox must be 4/],
-  ["bbox=NaN,1,2,3", /bbox must be 4/],
-  ["bbox=1,2,Infinity,3", /bbox must be 4/],
-  ["bbox=1e1,2,3,4", /bbox must be 4/],
-  ["bbox=0,-91,1,1", /latitudes within -90\.\.90/],
-  ["bbox=-181,0,1,1", /longitudes must be within -180\.\.180/],
-  ["bbox=0,10,1,5", /bbox minLat must not exceed maxLat/],
-  ["bbox=", /bbox must not be empty/],
-  [`connector=${"x".repeat(65)}`, /connector must be at most 64 characters/],
-  ["connector=", /connector must not be empty/],
-  ["minPower=abc", /minPower must be a plain decimal number/],
-  ["minPower=NaN", /minPower must be a plain decimal number/],
-  ["minPower=Infinity", /minPower must be a plain decimal number/],
-  ["minPower=-1", /minPower must be at least 0/],
-  ["minPower=0x10", /minPower must be a plain decimal number/],
-  ["limit=0", /limit must be an integer from 1 to 100/],
-  ["limit=101", /limit must be an integer from 1 to 100/],
-  ["limit=1.5", /limit must be an integer from 1 to 100/],
-  ["limit=-1", /limit must be an integer from 1 to 100/],
-  ["limit=ten", /limit must be an integer from 1 to 100/],
-  ["offset=-1", /offset must be an integer from 0 to 100000/],
-  ["offset=100001", /offset must be an integer from 0 to 100000/],
-  ["offset=1.0", /offset must be an integer from 0 to 100000/],
-  ["openOnly=yes", /openOnly must be true or false/],
-  ["openOnly=TRUE", /openOnly must be true or false/],
-  ["limit=5&limit=6", /limit must be given at most once/],
-  ["minpower=5", /Unknown query parameter "minpower"; known: bbox, connector, minPower/],
-  ["near=91,0", /near must be lat within -90\.\.90/],
-  ["near=1", /near must be 2 comma-separated decimal numbers: lat,lon/],
-  ["near=1,2&radiusKm=0", /radiusKm must be more than 0/],
-  ["near=1,2&radiusKm=501", /radiusKm must be more than 0 and at most 500/],
-  ["radiusKm=5", /radiusKm needs near=lat,lon/],
-];
 
 test("GET /api/v1/sites answers INVALID_ARGUMENTS naming the parameter and rule for every bad input", async () => {
   const handler = make({ ratePerMinute: 1000 });
