@@ -4,7 +4,7 @@
  * read per row from the provider's stated text, never assumed from a constant.
  * @module
  */
-import type { Attribution, Site } from "./model.ts";
+import type { Attribution } from "./model.ts";
 
 export const OSM_LICENCE = "ODbL-1.0";
 
@@ -92,14 +92,4 @@ export function attributionForKey(key: string): Attribution {
   const label =
     provider === "1" ? "Open Charge Map contributors" : `Open Charge Map data provider ${provider}`;
   return { text: `Data © ${label}, ${name}`.trim(), url: "https://openchargemap.org" };
-}
-
-/** The credit line a site needs wherever it is shown. */
-export function attributionForSite(site: Pick<Site, "attributionKey">): Attribution {
-  return attributionForKey(site.attributionKey);
-}
-
-/** Human name and URL of a licence id, for dataset headers and docs. */
-export function licenceInfo(id: string): { name: string; url: string } {
-  return LICENCE_NAMES[id] ?? { name: id, url: "" };
 }

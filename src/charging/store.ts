@@ -10,7 +10,7 @@ import { geoAround, geoDistance, KDBush } from "../../deps.ts";
 import { searchTerms } from "./connectors.ts";
 import { attributionForKey } from "./licence.ts";
 import type { Attribution, Site } from "./model.ts";
-import { LruCache } from "./lru.ts";
+import { Lru } from "../shared/http/lru.ts";
 
 export interface SiteQuery {
   /** minLon,minLat,maxLon,maxLat, edges inclusive; minLon > maxLon means the box crosses the antimeridian. */
@@ -83,7 +83,7 @@ export function createStore(input: readonly Site[]): Store {
   }
 
   // Distinct connector needles are few (plug names), so each one's match mask is computed once.
-  const masks = new LruCache<string, Uint8Array>(256);
+  const masks = new Lru<string, Uint8Array>(256);
   const connectorMask = (needle: string): Uint8Array => {
     let mask = masks.get(needle);
     if (!mask) {

@@ -7,7 +7,7 @@
 import { ApiError } from "../../shared/errors.ts";
 import type { Attribution, StatusValue } from "../model.ts";
 import type { Store } from "../store.ts";
-import { LruCache } from "../lru.ts";
+import { Lru } from "../../shared/http/lru.ts";
 import { isoMillis, REFRESH_SLO_MS, staleness } from "./staleness.ts";
 
 export interface StatusRecord {
@@ -52,7 +52,7 @@ export interface StatusService {
 }
 
 export function createStatusService(store: Store, deps: StatusDeps): StatusService {
-  const cache = new LruCache<string, LiveObservation>(deps.cacheSize ?? 10_000);
+  const cache = new Lru<string, LiveObservation>(deps.cacheSize ?? 10_000);
   const reuseMs = deps.liveReuseMs ?? 60_000;
   const fallbackTime = isoMillis(deps.importedAt ?? new Date(0));
 

@@ -76,9 +76,9 @@ const LIFECYCLE_PLANNED = ["construction", "planned", "proposed"];
 export function osmStatus(tags: Readonly<Record<string, string>>): SourceStatus | undefined {
   const operational = tags.operational_status?.toLowerCase();
   if (tags.amenity === "charging_station") {
+    if (operational && /temporar|maintenance|restricted/.test(operational)) return "INOPERATIVE";
     if (operational && /closed|abandoned|removed|disused/.test(operational)) return "REMOVED";
     if (operational && /out_of_order|broken|defect|not_operational/.test(operational)) return "OUTOFORDER";
-    if (operational && /temporar|maintenance|restricted/.test(operational)) return "INOPERATIVE";
     return "AVAILABLE";
   }
   const lifecycle = (prefixes: string[]) => prefixes.some((p) => tags[`${p}:amenity`] === "charging_station");
