@@ -12,7 +12,7 @@ import type { Finding } from "./finding.ts";
 import type { AuditReport } from "./report.ts";
 
 const SCORE_BASIS = "100 × Π(1 − severity weight × (0.5 + 0.5 × share of pages affected)); see AUDIT.md";
-const PRIORITY_BASIS = "severity impact (critical 10, high 5, medium 3, low 1) × URLs affected";
+const PRIORITY_BASIS = "severity impact (critical 16, high 8, medium 4, low 1) × URLs affected";
 const CONCISE_FIXES = 10;
 const CONCISE_EXAMPLES = 3;
 

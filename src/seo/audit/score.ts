@@ -5,13 +5,13 @@
  * w is the severity weight (critical 0.5, high 0.3, medium 0.15, low 0.05, info 0) and share
  * is the fraction of crawled pages affected (capped at 1). One high finding on every page
  * costs 30 points; on one page of many, about 15. Overall = mean of the category scores.
- * Fix priority = impact weight (critical 10, high 5, medium 3, low 1) × URLs affected.
+ * Fix priority = impact weight (critical 16, high 8, medium 4, low 1: doubling per level) × URLs affected.
  * @module
  */
 import { CATEGORIES, type Category, type Finding, type Severity } from "./finding.ts";
 
 const SCORE_WEIGHT: Record<Severity, number> = { critical: 0.5, high: 0.3, medium: 0.15, low: 0.05, info: 0 };
-export const IMPACT: Record<Severity, number> = { critical: 10, high: 5, medium: 3, low: 1, info: 0 };
+export const IMPACT: Record<Severity, number> = { critical: 16, high: 8, medium: 4, low: 1, info: 0 };
 
 export function categoryScores(findings: Finding[], pages: number): Record<Category, number> {
   const scores = Object.fromEntries(CATEGORIES.map((c) => [c, 1])) as Record<Category, number>;

@@ -134,16 +134,18 @@ function duplicateChecks(pages: Map<string, PageSummary>, add: Add): void {
 function hreflangChecks(pages: Map<string, PageSummary>, add: Add): void {
   for (const s of pages.values()) {
     const self = normaliseUrl(s.finalUrl);
-    for (const alt of s.hreflang) {
-      if (alt.url === self) continue;
-      const target = pages.get(alt.url);
-      if (target?.status !== 200) continue;
-      if (!target.hreflang.some((back) => back.url === self))
-        add({
-          id: "hreflang-missing-return",
-          url: s.url,
-          evidence: `${alt.url} (${alt.lang}) does not link back`,
-        });
+    const missing = s.hreflang.filter((alt) => {
+      const target = alt.url === self ? undefined : pages.get(alt.url);
+      return target?.status === 200 && !target.hreflang.some((back) => back.url === self);
+    });
+    const first = missing[0];
+    if (first) {
+      const more = missing.length > 1 ? ` (+${missing.length - 1} more)` : "";
+      add({
+        id: "hreflang-missing-return",
+        url: s.url,
+        evidence: `${first.url} (${first.lang}) does not link back${more}`,
+      });
     }
   }
 }

@@ -1,0 +1,166 @@
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import type { AuditReport } from "../../../src/seo/audit/report.ts";
+import { runAudit } from "../../../src/seo/audit/run-audit.ts";
+import { defaultBounds } from "../../../src/seo/crawl/bounds.ts";
+import { serveFixtureSite, type TestSite } from "../crawl/site-server.ts";
+
+let site: TestSite;
+let report: AuditReport;
+
+before(async () => {
+  site = await serveFixtureSite("problems");
+  report = await runAudit(`${site.origin}/`, {
+    fetch,
+    now: () => new Date(),
+    bounds: defaultBounds({ minIntervalMs: 0, concurrency: 4 }),
+  });
+});
+after(() => site.close());
+
+const LONG = `/${"very-long-url-segment-".repeat(6)}end`;
+
+/** Every check planted in fixtures/seo/sites/problems and exactly where it must fire. */
+const EXPECTED: Record<string, string[]> = {
+  "http-4xx": ["/gone", "/missing", "/gone-canonical", "/missing-in-sitemap"],
+  "http-5xx": ["/error"],
+  "broken-internal-link": ["/loop-a", "/redirect-broken", "/missing", "/error"],
+  "broken-resource": ["/img/missing.png"],
+  "redirect-loop": ["/loop-a"],
+  "redirect-to-error": ["/redirect-broken"],
+  "redirect-chain": ["/redirect-chain"],
+  "link-to-redirect": ["/redirect-chain", "/private-redirect"],
+  "robots-blocked-linked": ["/private/secret", "/private/listed"],
+  "noindex-meta": ["/noindex"],
+  "noindex-header": ["/noindex-header"],
+  "nofollow-page": ["/noindex"],
+  "canonical-missing": ["/no-title"],
+  "canonical-conflicting": ["/canon-conflict"],
+  "canonical-invalid": ["/canon-invalid"],
+  "canonical-relative": ["/canon-relative"],
+  "canonical-non-self": [
+    "/canon-404",
+    "/canon-redirect",
+    "/canon-chain",
+    "/canon-cross",
+    "/huge",
+    "/canon-other",
+  ],
+  "canonical-to-non-200": ["/canon-404"],
+  "canonical-to-redirect": ["/canon-redirect"],
+  "canonical-chain": ["/canon-chain"],
+  "canonical-cross-site": ["/canon-cross"],
+  "title-missing": ["/no-title"],
+  "title-multiple": ["/long-title"],
+  "title-too-long": ["/long-title"],
+  "title-too-short": ["/short"],
+  "title-duplicate": ["/dup-a", "/dup-b"],
+  "meta-description-missing": ["/no-title"],
+  "meta-description-too-short": ["/short"],
+  "meta-description-duplicate": ["/dup-a", "/dup-b"],
+  "h1-missing": ["/no-title"],
+  "h1-multiple": ["/long-title"],
+  "heading-order": ["/long-title"],
+  "thin-content": ["/no-title"],
+  "near-duplicate-content": ["/dup-a", "/dup-b"],
+  "url-too-long": [LONG],
+  "uncrawlable-link": ["/no-title"],
+  "generic-link-text": ["/no-title"],
+  "deep-page": ["/deep/4", "/deep/5"],
+  "hreflang-invalid": ["/hreflang-bad"],
+  "hreflang-missing-return": ["/hreflang-en", "/hreflang-bad"],
+  "hreflang-missing-self": ["/hreflang-bad"],
+  "hreflang-missing-x-default": ["/hreflang-de"],
+  "sitemap-invalid": ["/sitemap-broken.xml"],
+  "sitemap-non-200": ["/missing-in-sitemap", "/redirect-chain"],
+  "sitemap-noindex": ["/noindex"],
+  "sitemap-non-canonical": ["/canon-other"],
+  "orphan-page": ["/orphan"],
+  "structured-data-invalid": ["/jsonld-bad"],
+  "structured-data-missing-type": ["/jsonld-notype"],
+  "open-graph-incomplete": ["/no-title"],
+  "twitter-card-missing": ["/no-title"],
+  "image-missing-alt": ["/no-title"],
+  "html-lang-missing": ["/no-title"],
+  "viewport-missing": ["/no-title"],
+  "slow-response": ["/slow"],
+  "heavy-page": ["/heavy"],
+  "page-truncated": ["/huge"],
+  "meta-description-too-long": ["/long-title"],
+};
+
+const pathsOf = (id: string) => (report.affected[id] ?? []).map((u) => u.replace(site.origin, "")).sort();
+
+test("every planted problem fires exactly where planted, and nothing else fires", () => {
+  const fired = new Set(report.findings.map((f) => f.id));
+  const expected = new Set([...Object.keys(EXPECTED), "sitemap-missing-page"]);
+  assert.deepEqual([...fired].sort(), [...expected].sort());
+  for (const [id, paths] of Object.entries(EXPECTED)) {
+    assert.deepEqual(pathsOf(id), [...paths].sort(), `check ${id}`);
+    assert.equal(report.findings.find((f) => f.id === id)?.count, paths.length, `count of ${id}`);
+  }
+});
+
+test("clean pages get no page-level findings", () => {
+  const siteLevel = new Set(["sitemap-missing-page", "deep-page", "orphan-page"]);
+  for (const clean of ["/clean", "/target", "/orphan", "/deep/1", "/"]) {
+    const hits = Object.entries(report.affected).filter(
+      ([id, urls]) => !siteLevel.has(id) && urls.includes(site.origin + clean),
+    );
+    assert.deepEqual(
+      hits.map(([id]) => id),
+      [],
+      clean,
+    );
+  }
+});
+
+test("robots.txt is honoured for every URL, including redirect targets and sitemap entries", () => {
+  const paths = site.paths();
+  assert.equal(paths[0], "/robots.txt");
+  assert.equal(paths.filter((p) => p === "/robots.txt").length, 1, "robots.txt fetched once per origin");
+  assert.deepEqual(
+    paths.filter((p) => p.startsWith("/private/") || p === "/nofollowed-target"),
+    [],
+  );
+  assert.ok(paths.includes("/private-redirect"), "allowed by the longer Allow rule");
+  assert.ok(site.requests.every((r) => r.userAgent.startsWith("SeoAuditMcp/")));
+  assert.equal(report.stats.blocked_by_robots, 2);
+});
+
+test("sitemaps: robots Sitemap: line, index, gzip, invalid file, off-site URLs ignored", () => {
+  const kinds = Object.fromEntries(report.sitemaps.map((f) => [f.url.replace(site.origin, ""), f.kind]));
+  assert.deepEqual(kinds, {
+    "/sitemap-index.xml": "index",
+    "/sitemap.xml": "absent",
+    "/sitemap-pages.xml.gz": "urlset",
+    "/sitemap-broken.xml": "invalid",
+  });
+  assert.equal(report.sitemaps.find((f) => f.url.endsWith(".gz"))?.gzip, true);
+  assert.equal(report.stats.sitemap_urls, 8);
+  assert.equal(report.truncated, false);
+});
+
+test("each URL is fetched once, except retries of the 5xx page", () => {
+  const paths = site
+    .paths()
+    .filter((p) => p !== "/error" && p !== "/clean" && p !== "/loop-a" && p !== "/target");
+  assert.equal(new Set(paths).size, paths.length, paths.join(" "));
+  assert.equal(site.paths().filter((p) => p === "/error").length, 2, "one retry after a 5xx");
+});
+
+test("scores and fixes are derived from findings", () => {
+  assert.ok(report.scores.overall > 0 && report.scores.overall < 100);
+  assert.equal(report.scores.categories.international < 100, true);
+  const priorities = report.fixes.map((f) => f.priority);
+  assert.deepEqual(
+    priorities,
+    [...priorities].sort((a, b) => b - a),
+  );
+  assert.equal(report.fixes[0]?.check_id, "broken-internal-link");
+  assert.ok(!report.fixes.some((f) => f.severity === "info"));
+  const thin = report.findings.find((f) => f.id === "thin-content");
+  assert.equal(thin?.provenance.kind, "rule-of-thumb");
+  assert.equal(thin?.threshold?.value, 200);
+  assert.equal(report.findings.find((f) => f.id === "http-5xx")?.provenance.kind, "measured");
+});
