@@ -10,12 +10,13 @@ import { existsSync } from "node:fs";
 
 const say = (line: string) => process.stderr.write(`smoke: ${line}\n`);
 
-/** Starts the built server with PORT=0 and resolves its URL from the start-up line. */
+/** Starts the built server (`entry` plus `args`) with PORT=0 and resolves its URL from the start-up line. */
 export function startBuilt(
   env: Record<string, string> = {},
   entry = "dist/charging.js",
+  args: string[] = [],
 ): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
-  const child = spawn(process.execPath, [entry], {
+  const child = spawn(process.execPath, [entry, ...args], {
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });

@@ -33,8 +33,8 @@ try {
       runImport([...args], {
         readFile: (path: string) => readFile(path),
         writeFile: (path: string, text: string) => writeFile(path, text),
-        stdout: (text: string) => process.stdout.write(text),
-        stderr,
+        stdout: (line: string) => process.stdout.write(`${line}\n`),
+        stderr: log,
       }),
   });
 } catch (err) {
