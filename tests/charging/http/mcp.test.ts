@@ -27,7 +27,7 @@ after(async () => {
   await stop(server.child);
 });
 
-const text = (result: { content?: unknown }) => JSON.stringify(result.content);
+const text = (result: unknown) => JSON.stringify((result as { content?: unknown }).content);
 
 test("tools/list shows four read-only tools with input and output schemas", async () => {
   const { tools } = await client.listTools();
