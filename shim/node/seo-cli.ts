@@ -5,14 +5,17 @@
  * @module
  */
 import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import module from "node:module";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { StdioServerTransport } from "../../deps.ts";
+import { runAuditCli } from "../../src/seo/cli/audit.ts";
 import { ConfigError, loadConfig, redact, type SeoConfig } from "../../src/seo/config.ts";
 import { abortableSleep } from "../../src/seo/providers/types.ts";
 import { createSeoMcp, SERVER_NAME } from "../../src/seo/server.ts";
 import { VERSION } from "../../src/shared/build-info.ts";
+import { fileReportStore } from "./report-store.ts";
 import { fileRankStore } from "./tranco-store.ts";
 
 // Caches V8's compiled code on disk: later starts skip most parsing (Node 22.1+).
@@ -46,6 +49,7 @@ async function serveStdio(): Promise<void> {
   const definition = createSeoMcp({
     provider: { fetch: globalThis.fetch, now: () => new Date(), sleep: abortableSleep },
     config,
+    reports: fileReportStore(join(cacheDir(), "reports")),
     rankStore: fileRankStore(cacheDir()),
     log,
   });
@@ -54,6 +58,21 @@ async function serveStdio(): Promise<void> {
   transport.onclose = () => process.exit(0);
   await server.connect(transport);
   log(`${VERSION} serving ${definition.tools.length} tools over stdio`);
+}
+
+function runAudit(args: string[]): Promise<number> {
+  const controller = new AbortController();
+  process.once("SIGINT", () => controller.abort(new Error("interrupted")));
+  return runAuditCli(args, {
+    stdout: (s) => process.stdout.write(s),
+    stderr: (s) => process.stderr.write(s),
+    fetch: globalThis.fetch,
+    reports: fileReportStore(join(cacheDir(), "reports")),
+    now: () => new Date(),
+    isTTY: process.stderr.isTTY === true,
+    readText: (path) => readFile(path, "utf8"),
+    signal: controller.signal,
+  });
 }
 
 async function main(args: string[]): Promise<number> {
@@ -66,6 +85,7 @@ async function main(args: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
+  if (command === "audit") return runAudit(rest);
   if (command === "mcp" && rest.length === 0) {
     await serveStdio();
     return -1;

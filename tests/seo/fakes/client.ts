@@ -5,6 +5,7 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";
 import type { SeoConfig } from "../../../src/seo/config.ts";
 import { createSeoMcp } from "../../../src/seo/server.ts";
 import type { SeoToolDeps } from "../../../src/seo/tools/mod.ts";
@@ -25,7 +26,13 @@ export interface CallResult {
 
 export async function connect(config: SeoConfig, extra: Partial<SeoToolDeps> = {}): Promise<Connected> {
   const logs: string[] = [];
-  const definition = createSeoMcp({ provider: recordingDeps(), config, log: (l) => logs.push(l), ...extra });
+  const definition = createSeoMcp({
+    provider: recordingDeps(),
+    config,
+    reports: memoryReportStore(),
+    log: (l) => logs.push(l),
+    ...extra,
+  });
   const server = definition.createServer();
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);

@@ -1,0 +1,116 @@
+/**
+ * One page's report: the local fetch with its labelled facts and the audit engine's findings
+ * for the page, PageSpeed Insights runs (mobile and desktop) and Chrome UX Report field data
+ * for the URL and its origin when the keys are configured.
+ * @module
+ */
+
+import type { Finding } from "../audit/finding.ts";
+import { auditPage, type PageFacts } from "../audit/page.ts";
+import { USER_AGENT } from "../audit/run-audit.ts";
+import type { SeoConfig } from "../config.ts";
+import { fetchPage } from "../crawl/fetch-page.ts";
+import { derived, fromProvider, type Labelled, unavailable } from "../provenance.ts";
+import { queryCrux } from "../providers/crux.ts";
+import { mergeStatuses, type SourceStatus, statusOf } from "../providers/labels.ts";
+import { type PageSpeedRun, runPageSpeed, type Strategy } from "../providers/pagespeed.ts";
+import { fail, type ProviderDeps, type ProviderResult } from "../providers/types.ts";
+import { isLocalHost } from "./local.ts";
+import { type FieldData, fromCrux, fromPsi, THRESHOLD_BASIS, type Verdict, verdicts } from "./vitals.ts";
+
+export interface PageReportRequest {
+  url: string;
+  strategies: Strategy[];
+}
+
+export interface PageReport {
+  url: string;
+  facts: PageFacts;
+  findings: Finding[];
+  pageSpeed: Partial<Record<Strategy, Labelled<PageSpeedRun>>>;
+  fieldData: {
+    url: Labelled<FieldData>;
+    origin: Labelled<FieldData>;
+    verdicts: Labelled<Record<string, Verdict>>;
+  };
+  sources: SourceStatus[];
+  /** Set when the page could not be fetched at all (status 0). */
+  fetchError?: string;
+}
+
+type Deps = { provider: ProviderDeps; config: SeoConfig };
+
+const label = <T>(r: ProviderResult<T>): Labelled<T> =>
+  r.ok ? fromProvider(r.source, r.value, r.at) : unavailable<T>(r.reason, r.code);
+
+function field(
+  r: ProviderResult<FieldData>,
+  psi: ProviderResult<PageSpeedRun> | undefined,
+  scope: "url" | "origin",
+) {
+  // Without a CrUX key, PSI's embedded CrUX data still answers (for the URL, or its origin).
+  if (!r.ok && r.code === "no-key" && psi?.ok && psi.value.field) {
+    const data = fromPsi(psi.value.field);
+    if (data.scope === scope) return fromProvider("pagespeed-insights", data, psi.at);
+  }
+  return label(r);
+}
+
+export async function buildPageReport(
+  deps: Deps,
+  request: PageReportRequest,
+  signal?: AbortSignal,
+): Promise<PageReport> {
+  const target = new URL(request.url);
+  const local = isLocalHost(target.hostname);
+  const unreachable = (source: "pagespeed-insights" | "chrome-ux-report") =>
+    fail<never>(
+      source,
+      "not-applicable",
+      `${target.hostname} is a local address that Google's services cannot reach`,
+    );
+  const at = deps.provider.now().toISOString();
+  const [page, runs, urlField, originField] = await Promise.all([
+    fetchPage(request.url, { fetch: deps.provider.fetch, signal, userAgent: USER_AGENT }),
+    Promise.all(
+      request.strategies.map((s) =>
+        local
+          ? unreachable("pagespeed-insights")
+          : runPageSpeed(deps.provider, deps.config, request.url, s, signal),
+      ),
+    ),
+    local
+      ? unreachable("chrome-ux-report")
+      : queryCrux(deps.provider, deps.config, "url", request.url, signal),
+    local
+      ? unreachable("chrome-ux-report")
+      : queryCrux(deps.provider, deps.config, "origin", target.origin, signal),
+  ]);
+  const { facts, findings } = auditPage(page, at);
+  const toField = (r: typeof urlField) => (r.ok ? { ...r, value: fromCrux(r.value) } : r);
+  const firstRun = runs[0];
+  const urlData = field(toField(urlField), firstRun, "url");
+  const originData = field(toField(originField), firstRun, "origin");
+  const best = urlData.value ? urlData : originData;
+  return {
+    url: request.url,
+    facts,
+    findings,
+    pageSpeed: Object.fromEntries(
+      request.strategies.map((s, i) => [s, label(runs[i] as ProviderResult<PageSpeedRun>)]),
+    ),
+    fieldData: {
+      url: urlData,
+      origin: originData,
+      verdicts: best.value
+        ? derived(
+            verdicts(best.value),
+            `${THRESHOLD_BASIS}; ${best.value.scope}-level data`,
+            best.provenance.source,
+          )
+        : unavailable(best.provenance.reason ?? "no field data", best.provenance.code),
+    },
+    sources: mergeStatuses([...runs.map(statusOf), statusOf(urlField), statusOf(originField)]),
+    ...(page.status === 0 ? { fetchError: page.error ?? "the page could not be fetched" } : {}),
+  };
+}

@@ -1,0 +1,186 @@
+/**
+ * `seo_page_report`: one page, fetched locally (status, timing, redirects, meta data, headings,
+ * Open Graph, structured data, word count) with the audit engine's findings for it, plus
+ * PageSpeed Insights and Chrome UX Report field data when SEO_PSI_KEY / SEO_CRUX_KEY are set.
+ * @module
+ */
+import { v } from "../../../deps.ts";
+import { defineTool, type ToolDef, ToolError } from "../../shared/mcp/tool.ts";
+import type { SeoConfig } from "../config.ts";
+import { buildPageReport, type PageReport } from "../page-report/report.ts";
+import { type Labelled, labelledSchema } from "../provenance.ts";
+import { SOURCES_SCHEMA, show } from "../providers/labels.ts";
+import type { PageSpeedRun, Strategy } from "../providers/pagespeed.ts";
+import type { ProviderDeps } from "../providers/types.ts";
+import { responseFormat } from "../tool-input.ts";
+
+const CONCISE_FINDINGS = 10;
+
+const Input = v.object({
+  url: v.pipe(
+    v.string(),
+    v.minLength(1),
+    v.maxLength(2000),
+    v.description("The page, e.g. https://example.com/pricing or http://localhost:3000/"),
+  ),
+  strategy: v.optional(
+    v.pipe(
+      v.picklist(["both", "mobile", "desktop"]),
+      v.description("PageSpeed Insights strategy (with SEO_PSI_KEY): both (default), mobile or desktop"),
+    ),
+    "both",
+  ),
+  response_format: responseFormat,
+});
+
+const OUTPUT = {
+  type: "object",
+  properties: {
+    url: { type: "string" },
+    page: { type: "object" },
+    findings: { type: "array", items: { type: "object", required: ["id", "severity", "title"] } },
+    totalFindings: { type: "integer" },
+    pageSpeed: { type: "object", additionalProperties: labelledSchema() },
+    fieldData: {
+      type: "object",
+      properties: { url: labelledSchema(), origin: labelledSchema(), verdicts: labelledSchema() },
+      required: ["url", "origin", "verdicts"],
+    },
+    sources: SOURCES_SCHEMA,
+  },
+  required: ["url", "page", "findings", "totalFindings", "pageSpeed", "fieldData", "sources"],
+};
+
+const CONCISE_FACTS = [
+  "finalUrl",
+  "status",
+  "redirects",
+  "responseMs",
+  "title",
+  "metaDescription",
+  "canonical",
+  "robots",
+  "hreflang",
+  "headings",
+  "wordCount",
+  "lang",
+] as const;
+
+function concisePsi(run: Labelled<PageSpeedRun>): Labelled<unknown> {
+  if (!run.value) return run;
+  const { performanceScore, seoScore, lab, seoAudits } = run.value;
+  return {
+    value: {
+      performanceScore,
+      seoScore,
+      lab: Object.fromEntries(lab.map((m) => [m.id, m.display ?? `${m.value}`])),
+      failedSeoAudits: seoAudits.filter((a) => a.passed === false).map((a) => a.title),
+    },
+    provenance: run.provenance,
+  };
+}
+
+function shape(report: PageReport, detailed: boolean) {
+  const facts = report.facts as unknown as Record<string, unknown>;
+  const withoutHistograms = (l: PageReport["fieldData"]["url"]) =>
+    l.value
+      ? {
+          ...l,
+          value: {
+            ...l.value,
+            metrics: Object.fromEntries(
+              Object.entries(l.value.metrics).map(([id, m]) => [id, { p75: m.p75, unit: m.unit }]),
+            ),
+          },
+        }
+      : l;
+  return {
+    url: report.url,
+    page: detailed ? facts : Object.fromEntries(CONCISE_FACTS.map((k) => [k, facts[k]])),
+    findings: detailed
+      ? report.findings
+      : report.findings.slice(0, CONCISE_FINDINGS).map((f) => ({
+          id: f.id,
+          severity: f.severity,
+          title: f.title,
+          fix: f.fix,
+          provenance: f.provenance,
+        })),
+    totalFindings: report.findings.length,
+    pageSpeed: detailed
+      ? report.pageSpeed
+      : Object.fromEntries(Object.entries(report.pageSpeed).map(([s, r]) => [s, concisePsi(r)])),
+    fieldData: detailed
+      ? report.fieldData
+      : {
+          ...report.fieldData,
+          url: withoutHistograms(report.fieldData.url),
+          origin: withoutHistograms(report.fieldData.origin),
+        },
+    sources: report.sources,
+  };
+}
+
+function headline(report: PageReport): string {
+  const f = report.facts;
+  const lines = [
+    `${report.url}: HTTP ${f.status.value} in ${f.responseMs.value} ms [measured], title ${JSON.stringify(f.title.value)}, ${f.wordCount.value} words`,
+    `${report.findings.length} findings${
+      report.findings.length
+        ? `: ${report.findings
+            .slice(0, 5)
+            .map((x) => `${x.severity} ${x.id}`)
+            .join(", ")}`
+        : ""
+    }`,
+  ];
+  for (const [strategy, run] of Object.entries(report.pageSpeed)) {
+    lines.push(
+      `PageSpeed ${strategy}: ${show(run, (r) => `performance ${r.performanceScore}, SEO ${r.seoScore}`)}`,
+    );
+  }
+  lines.push(
+    `Core Web Vitals: ${show(report.fieldData.verdicts, (v) =>
+      Object.entries(v)
+        .map(([k, x]) => `${k} ${x}`)
+        .join(", "),
+    )}`,
+  );
+  return lines.join("\n");
+}
+
+export function createPageReportTool(deps: { provider: ProviderDeps; config: SeoConfig }): ToolDef {
+  return defineTool({
+    name: "seo_page_report",
+    title: "Page report",
+    description:
+      "Reports on a single page: fetches it from this machine (status, response time, redirects, title, meta description, canonical, robots directives incl. X-Robots-Tag, hreflang, headings, Open Graph, structured data, word count) and runs the site audit's page-level checks on it, with fixes. With SEO_PSI_KEY it adds PageSpeed Insights (mobile and desktop: performance and SEO scores, lab metrics, failed Lighthouse SEO audits); with SEO_CRUX_KEY Chrome UX Report field data (p75 LCP, INP, CLS, FCP, TTFB with good / needs-improvement / poor verdicts) for the URL and its origin. Local URLs (http://localhost:3000/) work; Google's services are skipped for them. Every value is labelled measured, provider, derived or unavailable (with the key that would help).",
+    input: Input,
+    output: OUTPUT,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    async run(input, context) {
+      let url: URL;
+      try {
+        url = new URL(input.url.trim());
+      } catch {
+        url = new URL("invalid:");
+      }
+      if (url.protocol !== "http:" && url.protocol !== "https:") {
+        throw new ToolError(
+          "INVALID_ARGUMENTS",
+          `"${input.url.slice(0, 200)}" is not an absolute http(s) URL; pass one like https://example.com/page`,
+        );
+      }
+      const strategies: Strategy[] = input.strategy === "both" ? ["mobile", "desktop"] : [input.strategy];
+      const report = await buildPageReport(deps, { url: url.href, strategies }, context.signal);
+      if (report.fetchError && Object.values(report.pageSpeed).every((r) => r.value === null)) {
+        throw new ToolError(
+          "UPSTREAM_UNAVAILABLE",
+          `Could not fetch ${url.href}: ${report.fetchError}. Check that the URL is right and reachable from this machine (is the dev server running?)`,
+        );
+      }
+      const structured = shape(report, input.response_format === "detailed");
+      return { structured, text: `${headline(report)}\n\n${JSON.stringify(structured)}` };
+    },
+  });
+}
