@@ -16,7 +16,11 @@ export { defineMcp } from "./src/shared/mcp/server.ts";
 export { defineTool, type ToolDef, ToolError } from "./src/shared/mcp/tool.ts";
 
 // --- charging ---
-export { type ChargingConfig, ConfigError, parseChargingEnv } from "./src/charging/config.ts";
+export {
+  type ChargingConfig,
+  ConfigError as ChargingConfigError,
+  parseChargingEnv,
+} from "./src/charging/config.ts";
 export { type ChargingHandlerOptions, createChargingHandler } from "./src/charging/handler.ts";
 export { chargingTools } from "./src/charging/mcp-tools.ts";
 export { type ChargingServices, createChargingServices } from "./src/charging/services.ts";
