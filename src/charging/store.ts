@@ -109,7 +109,7 @@ export function createStore(input: readonly Site[]): Store {
     if (w <= e && w <= minX && s <= minY && e >= maxX && nn >= maxY) return undefined;
     const ids =
       w <= e ? index.range(w, s, e, nn) : [...index.range(w, s, 180, nn), ...index.range(-180, s, e, nn)];
-    return Uint32Array.from(ids.filter((i) => i < n)).sort();
+    return (n > 0 ? Uint32Array.from(ids) : new Uint32Array(0)).sort();
   };
 
   const inBox = (bbox: [number, number, number, number] | undefined) => {
