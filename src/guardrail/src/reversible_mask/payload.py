@@ -108,15 +108,19 @@ def unmask_object(value: Any, masker: Masker, key: str = "") -> Any:
 
 
 def _unmask_attributes(obj: Any, masker: Masker) -> None:
-    for name, current in list(vars(obj).items()):
+    _visit_fields(obj, lambda value, name: unmask_object(value, masker, name))
+
+
+def _visit_fields(obj: Any, visit: Callable[[Any, str], Any]) -> None:
+    """Fields of a plain object or pydantic model, including extras (litellm keeps many
+    response fields, e.g. tool calls, in `__pydantic_extra__`)."""
+    extra = getattr(obj, "__pydantic_extra__", None) or {}
+    for name, current in [*vars(obj).items(), *extra.items()]:
         if name.startswith("_"):
             continue
-        updated = unmask_object(current, masker, name)
+        updated = visit(current, name)
         if updated is not current:
             setattr(obj, name, updated)
-    extra = getattr(obj, "__pydantic_extra__", None)
-    if isinstance(extra, dict):
-        unmask_object(extra, masker)
 
 
 def mask_copy(value: Any, mask: Fn) -> Any:
@@ -133,12 +137,7 @@ def mask_copy(value: Any, mask: Fn) -> Any:
 
 
 def _mask_attributes(obj: Any, mask: Fn) -> None:
-    for name, current in list(vars(obj).items()):
-        if name.startswith("_"):
-            continue
-        updated = _mask_all_objects(current, mask)
-        if updated is not current:
-            setattr(obj, name, updated)
+    _visit_fields(obj, lambda value, _name: _mask_all_objects(value, mask))
 
 
 def _mask_all_objects(value: Any, mask: Fn) -> Any:

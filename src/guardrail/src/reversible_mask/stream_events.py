@@ -66,7 +66,8 @@ class ResponsesStream(_EventStream):
     """`response.output_text.delta`, `response.function_call_arguments.delta`, reasoning deltas."""
 
     def _delta_field(self, event: Any) -> tuple[Key, Any, str, bool] | None:
-        kind = str(get(event, "type") or "")
+        kind = get(event, "type") or ""
+        kind = str(getattr(kind, "value", kind))  # litellm uses a str Enum here
         if not kind.endswith(".delta") or not isinstance(get(event, "delta"), str):
             return None
         key = (
