@@ -46,17 +46,20 @@ export function unwrapExtendedJson(value: unknown): unknown {
   return out;
 }
 
+/**
+ * JSON lines whose first row is an OCM POI. A line that does not parse stays in place as
+ * `null`, so the importer counts it as malformed instead of rejecting the whole export.
+ */
 function parseLines(text: string): unknown[] | undefined {
   const lines = text.split(/\r?\n/).filter((l) => l.trim() !== "");
-  const rows: unknown[] = [];
-  for (const line of lines) {
+  const rows = lines.map((line) => {
     try {
-      rows.push(unwrapExtendedJson(JSON.parse(line)));
+      return unwrapExtendedJson(JSON.parse(line));
     } catch {
-      return undefined;
+      return null;
     }
-  }
-  return rows.length > 0 && rows.every(isOcmPoi) ? rows : undefined;
+  });
+  return rows.length > 0 && isOcmPoi(rows[0]) ? rows : undefined;
 }
 
 function classify(json: unknown): DetectedFile | undefined {

@@ -77,6 +77,7 @@ test("JSON lines with MongoDB extended JSON are unwrapped; malformed rows are co
     }),
     JSON.stringify({ ID: 12, AddressInfo: { Latitude: "north" } }),
     JSON.stringify(OCM_ROW(13, { SubmissionStatusTypeID: 1 })),
+    '{"ID": 14, "AddressInfo": {"Lat', // a truncated line
   ].join("\n");
   const run = await importInMemory(["rows.jsonl", "--out", "o", "--imported-at", "2026-01-01T00:00:00Z"], {
     "rows.jsonl": lines,
@@ -87,9 +88,9 @@ test("JSON lines with MongoDB extended JSON are unwrapped; malformed rows are co
   assert.deepEqual(file.sources[0], {
     file: "rows.jsonl",
     format: "ocm-jsonl",
-    read: 3,
+    read: 4,
     kept: 1,
-    dropped: { malformed: 1, unpublished: 1 },
+    dropped: { malformed: 2, unpublished: 1 },
   });
   assert.equal(file.sites[0].lastUpdated, "2024-05-01T10:00:00.000Z");
   assert.equal(file.sites[0].capacity, 4);
@@ -128,4 +129,20 @@ test("a single POI object and Overpass JSON are recognised", async () => {
     file.partitions.map((p: { key: string }) => p.key),
     ["ocm/1/CC-BY-4.0", "osm"],
   );
+});
+
+test("reference data or OSM documents of the wrong shape exit 2 naming the file", async () => {
+  const badReference = { DataProviders: "none", ConnectionTypes: [] };
+  const badOverpass = { elements: [{ type: "area", id: 1 }] };
+  for (const [name, body, message] of [
+    ["ref.json", badReference, /ref\.json: not OCM reference data: DataProviders/],
+    ["op.json", badOverpass, /op\.json: /],
+  ] as const) {
+    const run = await importInMemory([name, data("ocm-poi-evmap-de-verbose.json"), "--out", "x"], {
+      [name]: JSON.stringify(body),
+    });
+    assert.equal(run.code, 2, name);
+    assert.match(run.stderr.join("\n"), message);
+    assert.equal(run.written.size, 0);
+  }
 });
