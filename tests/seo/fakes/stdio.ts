@@ -1,0 +1,67 @@
+/**
+ * Drives the bundled server the way clients do: `node dist/seo.js mcp` spawned by the SDK's
+ * StdioClientTransport, its stderr captured. Rebuilds dist/seo.js first when sources are newer.
+ * @module
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallResult } from "./client.ts";
+
+export const BUNDLE = "dist/seo.js";
+
+function newest(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
+}
+
+/** Builds dist/seo.js unless it is newer than every source it is made of. */
+export function ensureBundle(): void {
+  const sources = Math.max(newest("src"), newest("shim"), newest("deps.ts"), newest("package.json"));
+  if (existsSync(BUNDLE) && statSync(BUNDLE).mtimeMs > sources) return;
+  execFileSync(process.execPath, ["scripts/build.ts", "seo"], { stdio: ["ignore", "ignore", "inherit"] });
+}
+
+export interface StdioServer {
+  client: Client;
+  stderr(): string;
+  /** Transport-level errors, e.g. a non-protocol line on stdout. */
+  errors: Error[];
+  call(name: string, args: Record<string, unknown>): Promise<CallResult>;
+  close(): Promise<void>;
+}
+
+export async function spawnServer(env: Record<string, string>): Promise<StdioServer> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BUNDLE, "mcp"],
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const errors: Error[] = [];
+  const client = new Client({ name: "seo-stdio-test", version: "1" });
+  client.onerror = (err) => errors.push(err);
+  await client.connect(transport);
+  return {
+    client,
+    stderr: () => stderr,
+    errors,
+    async call(name, args) {
+      const result = await client.callTool({ name, arguments: args });
+      const content = result.content as { type: string; text: string }[];
+      return {
+        ...(result.isError ? { isError: true } : {}),
+        text: content.map((c) => c.text).join("\n"),
+        structured: (result.structuredContent ?? {}) as CallResult["structured"],
+      };
+    },
+    close: () => client.close(),
+  };
+}
