@@ -28,12 +28,18 @@ function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): R
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
   const method = req.method ?? "GET";
-  const init: RequestInit & { duplex?: "half" } = { method, headers, signal };
+  const init: RequestInit & { duplex?: "half" } = { method, headers };
   if (method !== "GET" && method !== "HEAD") {
     init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
     init.duplex = "half";
   }
-  return new Request(origin + (req.url ?? "/"), init);
+  const request = new Request(origin + (req.url ?? "/"), init);
+  // `new Request(url, {signal})` makes undici follow the signal through listeners and a
+  // finalization registry, the costliest step of the conversion (about a third of the
+  // adapter's time). Handlers read `request.signal`, so it is set as an own property
+  // instead; only a clone of the request would miss the disconnect.
+  Object.defineProperty(request, "signal", { value: signal });
+  return request;
 }
 
 function headersOf(response: Response): Record<string, string | string[]> {

@@ -2,8 +2,8 @@
  * The REST routes, as an itty-router table. Ids arrive percent-encoded (`ocm%3A123`,
  * `osm%3Anode%2F123`) or decoded (`osm:node/123`); both reach the same lookup.
  * A known path with a method it does not serve answers 405 METHOD_NOT_ALLOWED with `allow`.
- * The dataset never changes while serving, so successful search answers are kept as UTF-8
- * bytes per exact query string (bounded LRU): a repeated map-tile query costs no search,
+ * The dataset never changes while serving, so successful search answers are kept serialised
+ * per exact query string (bounded LRU): a repeated map-tile query costs no search,
  * no validation and no serialisation.
  * @module
  */
@@ -11,15 +11,15 @@ import { Router } from "../../deps.ts";
 import { STAGE } from "../shared/build-info.ts";
 import { ApiError, errorResponse } from "../shared/errors.ts";
 import { Lru } from "../shared/http/lru.ts";
-import { json, jsonBytes } from "../shared/http/respond.ts";
+import { json, type PreparedJson, prepareJson, preparedJson } from "../shared/http/respond.ts";
 import { parseSitesQuery } from "./query.ts";
 import type { ChargingServices } from "./services.ts";
 
 type RoutedRequest = Request & { params: Record<string, string> };
 type Route = (request: RoutedRequest) => Promise<Response> | Response;
 
-/** Search answers kept (at most 100 sites each, so a few MB at most). */
-const ANSWER_CACHE_ENTRIES = 256;
+/** Search answers kept (text and bytes of at most 100 sites each: well under 50 MB). */
+const ANSWER_CACHE_ENTRIES = 128;
 
 const ID_SHAPE = /^(ocm:\d+|osm:(node|way|relation)\/\d+)$/;
 
@@ -61,19 +61,20 @@ export function chargingRoutes(services: ChargingServices, mcp: (request: Reques
   };
 
   readOnly("/healthz", () => json({ ok: true, stage: STAGE }));
-  const answers = new Lru<string, Uint8Array<ArrayBuffer>>(ANSWER_CACHE_ENTRIES);
-  const encoder = new TextEncoder();
+  const answers = new Lru<string, PreparedJson>(ANSWER_CACHE_ENTRIES);
   readOnly("/api/v1/sites", (request) => {
     const search = new URL(request.url).search;
     const cached = answers.get(search);
-    if (cached) return jsonBytes(cached);
+    if (cached) return preparedJson(cached);
     const query = parseSitesQuery(new URLSearchParams(search));
     const { data, total, attribution } = store.search(query);
-    const bytes = encoder.encode(
-      JSON.stringify({ data, page: { limit: query.limit, offset: query.offset, total }, attribution }),
-    );
-    answers.set(search, bytes);
-    return jsonBytes(bytes);
+    const prepared = prepareJson({
+      data,
+      page: { limit: query.limit, offset: query.offset, total },
+      attribution,
+    });
+    answers.set(search, prepared);
+    return preparedJson(prepared);
   });
   readOnly("/api/v1/sites/:id+", (request) => {
     const id = siteIdOf(request.params.id);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
 import { test } from "node:test";
 import { closeOnSignals, serve } from "../../shim/node/serve.ts";
-import { bodyOf, bodyTextOf, json, jsonBytes } from "../../src/shared/http/respond.ts";
+import { bodyOf, bodyTextOf, json, prepareJson, preparedJson } from "../../src/shared/http/respond.ts";
 
 test("serve() carries method, URL, headers, streamed body and client address to the handler", async () => {
   const serving = await serve(
@@ -112,11 +112,12 @@ test("closeOnSignals() registers SIGINT and SIGTERM handlers", () => {
   process.removeAllListeners("SIGTERM");
 });
 
-test("serve() writes json() text and jsonBytes() bytes directly, with content-length, also for HEAD", async () => {
-  const bytes = new TextEncoder().encode('{"name":"Zürich"}');
+test("serve() writes json() text and preparedJson() bytes directly, with content-length, also for HEAD", async () => {
+  const prepared = prepareJson({ name: "Zürich" });
+  const bytes = prepared.bytes;
   const serving = await serve(
     async (req) =>
-      new URL(req.url).pathname === "/bytes" ? jsonBytes(bytes, { status: 201 }) : json({ name: "Zürich" }),
+      new URL(req.url).pathname === "/bytes" ? preparedJson(prepared) : json({ name: "Zürich" }),
     { port: 0 },
   );
   try {
@@ -134,13 +135,15 @@ test("serve() writes json() text and jsonBytes() bytes directly, with content-le
   }
 });
 
-test("bodyOf() remembers json()/jsonBytes() bodies until they are read; custom content-type is kept", async () => {
+test("bodyOf() remembers json()/preparedJson() bodies until they are read; custom content-type is kept", async () => {
   const res = json([1], { headers: { "content-type": "application/problem+json" } });
   assert.equal(bodyTextOf(res), "[1]");
   assert.equal(res.headers.get("content-type"), "application/problem+json");
   await res.text();
   assert.equal(bodyOf(res), undefined);
-  const bin = jsonBytes(new TextEncoder().encode("[2]"));
+  const bin = preparedJson(prepareJson([2]), { status: 202 });
   assert.equal(bodyTextOf(bin), undefined);
+  assert.deepEqual(bodyOf(bin), new TextEncoder().encode("[2]"));
+  assert.equal(bin.status, 202);
   assert.deepEqual(await bin.json(), [2]);
 });

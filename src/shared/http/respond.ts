@@ -1,6 +1,6 @@
 /**
  * Response helpers. JSON bodies are also remembered (as text, or as UTF-8 bytes when they
- * were serialised earlier) so that a runtime adapter can write them straight to the socket
+ * were prepared earlier) so that a runtime adapter can write them straight to the socket
  * instead of draining a stream (see shim/node/serve.ts).
  * @module
  */
@@ -33,14 +33,31 @@ export function json(data: unknown, init: ResponseInit = {}): Response {
   return response;
 }
 
-/** A JSON response from UTF-8 bytes serialised earlier (a cached answer); the bytes are not copied. */
-export function jsonBytes(bytes: Uint8Array<ArrayBuffer>, init: ResponseInit = {}): Response {
-  const response = new Response(bytes, withJsonType(init));
-  bodies.set(response, bytes);
+/** A JSON value serialised once, as text (for readers of the Response) and UTF-8 bytes (for adapters). */
+export interface PreparedJson {
+  text: string;
+  bytes: Uint8Array;
+}
+
+const encoder = new TextEncoder();
+
+/** Serialises `data` once, to be answered many times with `preparedJson`. */
+export function prepareJson(data: unknown): PreparedJson {
+  const text = JSON.stringify(data);
+  return { text, bytes: encoder.encode(text) };
+}
+
+/**
+ * A JSON response from a prepared value. The Response body is the text (undici encodes it
+ * only if someone reads it in-process); adapters write the prepared bytes as they are.
+ */
+export function preparedJson(prepared: PreparedJson, init: ResponseInit = {}): Response {
+  const response = new Response(prepared.text, withJsonType(init));
+  bodies.set(response, prepared.bytes);
   return response;
 }
 
-/** The text or bytes a response was built from by `json` or `jsonBytes`, if still unread. */
+/** The text or bytes a response was built from by `json` or `preparedJson`, if still unread. */
 export function bodyOf(response: Response): string | Uint8Array | undefined {
   return response.bodyUsed ? undefined : bodies.get(response);
 }
