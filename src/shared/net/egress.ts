@@ -11,8 +11,9 @@
  * to dotted quads first, so they are judged as the address they mean.
  *
  * Redirects are never followed blindly: `redirect: "manual"`, and each hop is checked again.
- * Limitation: the check and the connection resolve separately; a runtime adapter closes that
- * DNS-rebinding window by passing a `fetchImpl` whose connector re-checks with `isPublicAddress`.
+ * The check and the connection resolve DNS separately; a runtime adapter closes that
+ * DNS-rebinding window by passing a `fetchImpl` whose connector uses `createGuardedLookup`
+ * (lookup.ts), which applies the same rules at connect time.
  * @module
  */
 import { ipaddr } from "../../../deps.ts";
@@ -55,8 +56,13 @@ function isTrusted(address: string, trusted: readonly string[]): boolean {
   });
 }
 
+/** True when the policy lets a connection go to this address (public, or explicitly trusted). */
+export function isAllowedAddress(address: string, policy: EgressPolicy): boolean {
+  return isPublicAddress(address) || isTrusted(address, policy.allowAddresses ?? []);
+}
+
 function checkAddress(address: string, host: string, policy: EgressPolicy): void {
-  if (isPublicAddress(address) || isTrusted(address, policy.allowAddresses ?? [])) return;
+  if (isAllowedAddress(address, policy)) return;
   const range = ipaddr.isValid(address) ? ipaddr.process(address).range() : "invalid";
   throw blocked(`${host} resolves to a ${range} address, not a public one`);
 }

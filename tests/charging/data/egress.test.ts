@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createServer } from "node:net";
+import { connect, createServer } from "node:net";
 import { test } from "node:test";
 import { ApiError } from "../../../src/shared/errors.ts";
 import {
@@ -8,6 +8,7 @@ import {
   guardedFetch,
   isPublicAddress,
 } from "../../../src/shared/net/egress.ts";
+import { createGuardedLookup } from "../../../src/shared/net/lookup.ts";
 
 /** A fetch that records calls and answers 200 (or a scripted response). */
 function fetchSpy(answer: (url: string) => Response = () => new Response("ok")) {
@@ -244,4 +245,73 @@ test("isPublicAddress: only public unicast", () => {
   ]) {
     assert.equal(isPublicAddress(ip), false, ip);
   }
+});
+
+test("the connect-time lookup refuses a host rebound to a private address: no connection is made", async () => {
+  let connections = 0;
+  const server = createServer((socket) => {
+    connections++;
+    socket.end("hello");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  let answers = [["93.184.216.34"], ["127.0.0.1"]];
+  const rebinding: EgressPolicy = {
+    allowHosts: ["feed.example"],
+    resolve: async () => answers.shift() ?? [],
+  };
+  try {
+    await checkUrl(`http://feed.example:${port}/`, rebinding); // first answer: public, passes
+    const lookup = createGuardedLookup(rebinding);
+    const err = await new Promise<Error & { code?: string }>((resolve) => {
+      const socket = connect({ host: "feed.example", port, lookup });
+      socket.on("error", resolve);
+      socket.on("connect", () => resolve(Object.assign(new Error("connected"), { code: "CONNECTED" })));
+    });
+    assert.equal(err.code, "UPSTREAM_BLOCKED");
+    assert.match(err.message, /resolved to 127\.0\.0\.1/);
+    assert.equal(connections, 0);
+
+    answers = [["127.0.0.1"]];
+    const trusted = createGuardedLookup({ ...rebinding, allowAddresses: ["127.0.0.1/32"] });
+    const greeting = await new Promise<string>((resolve, reject) => {
+      const socket = connect({ host: "feed.example", port, lookup: trusted });
+      socket.on("data", (chunk) => resolve(String(chunk)));
+      socket.on("error", reject);
+    });
+    assert.equal(greeting, "hello", "an explicitly trusted address connects");
+    assert.equal(connections, 1);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+test("the connect-time lookup: literal addresses, families, all, DNS errors", async () => {
+  const lookup = createGuardedLookup({
+    allowHosts: [],
+    resolve: async (host) =>
+      host === "dual.example" ? ["93.184.216.34", "2606:4700::1111"] : Promise.reject(new Error("ENOTFOUND")),
+  });
+  const call = (host: string, options: { all?: boolean; family?: number | string }) =>
+    new Promise<{ err: Error | null; address: unknown; family?: number }>((resolve) =>
+      lookup(host, options, (err, address, family) => resolve({ err, address, family })),
+    );
+  assert.deepEqual(await call("dual.example", {}), { err: null, address: "93.184.216.34", family: 4 });
+  assert.equal((await call("dual.example", { family: "IPv6" })).address, "2606:4700::1111");
+  assert.deepEqual(await call("dual.example", { family: 6 }), {
+    err: null,
+    address: "2606:4700::1111",
+    family: 6,
+  });
+  assert.deepEqual((await call("dual.example", { all: true })).address, [
+    { address: "93.184.216.34", family: 4 },
+    { address: "2606:4700::1111", family: 6 },
+  ]);
+  assert.equal((await call("[::1]", {})).err?.message.includes("::1"), true);
+  assert.equal((await call("8.8.8.8", {})).address, "8.8.8.8");
+  assert.match((await call("nowhere.example", {})).err?.message ?? "", /ENOTFOUND/);
+  assert.match(
+    (await call("8.8.8.8", { family: 6 })).err?.message ?? "",
+    /no address of the requested family/,
+  );
 });

@@ -1,0 +1,64 @@
+/**
+ * A DNS lookup for connection time that applies the egress address rules again, so a host
+ * that passed `guardedFetch`'s check cannot be re-resolved to a private address when the
+ * socket connects (DNS rebinding). Shaped like `dns.lookup`, so a runtime adapter can hand
+ * it to `net.connect`, `http.request` or an undici `Agent({ connect: { lookup } })`.
+ * @module
+ */
+import { ipaddr } from "../../../deps.ts";
+import { type EgressPolicy, isAllowedAddress } from "./egress.ts";
+
+export interface LookupAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+export type LookupCallback = (
+  err: (Error & { code?: string }) | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
+
+/** `family` as node passes it: 0/4/6 or "IPv4"/"IPv6". */
+export type GuardedLookup = (
+  hostname: string,
+  options: { all?: boolean; family?: number | string },
+  callback: LookupCallback,
+) => void;
+
+const familyOf = (family: number | string | undefined) =>
+  family === "IPv4" ? 4 : family === "IPv6" ? 6 : family || 0;
+
+function refused(hostname: string, address: string): Error & { code: string } {
+  return Object.assign(new Error(`egress guard: ${hostname} resolved to ${address}, which is not allowed`), {
+    code: "UPSTREAM_BLOCKED",
+  });
+}
+
+/** A `dns.lookup`-compatible function that answers only addresses the policy allows. */
+export function createGuardedLookup(policy: EgressPolicy): GuardedLookup {
+  return (hostname, options, callback) => {
+    const host = hostname.replace(/^\[|\]$/g, "");
+    const answers = ipaddr.isValid(host) ? Promise.resolve([host]) : policy.resolve(host);
+    answers.then(
+      (list) => {
+        const bad = list.find((address) => !isAllowedAddress(address, policy));
+        if (bad !== undefined || list.length === 0) {
+          callback(refused(hostname, bad ?? "no address"), options.all ? [] : "");
+          return;
+        }
+        const found = list
+          .map(
+            (address) =>
+              ({ address, family: ipaddr.parse(address).kind() === "ipv6" ? 6 : 4 }) as LookupAddress,
+          )
+          .filter((a) => !familyOf(options.family) || a.family === familyOf(options.family));
+        const first = found[0];
+        if (!first) callback(refused(hostname, "no address of the requested family"), options.all ? [] : "");
+        else if (options.all) callback(null, found);
+        else callback(null, first.address, first.family);
+      },
+      (err: unknown) => callback(err instanceof Error ? err : new Error(String(err)), options.all ? [] : ""),
+    );
+  };
+}
