@@ -7,6 +7,7 @@ import json
 import time
 
 import pytest
+
 from conftest import start_proxy
 from fake_upstream import FakeUpstream
 from helpers import (

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Python side of the repo (the LiteLLM guardrail): .venv with the package (editable) and the test
+# tools, and one .venvs/litellm-<version>/ per pinned LiteLLM with litellm[proxy] and the package
+# installed as a user would (pip install ./src/guardrail). Idempotent and fast when nothing
+# changed: each step is skipped while its stamp matches. Progress goes to stderr.
+set -euo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+pkg="$repo/src/guardrail"
+say() { printf 'setup-python: %s\n' "$*" >&2; }
+
+pick_python() {
+  for candidate in python3.13 python3.12 python3.11 python3.10 python3; do
+    if command -v "$candidate" >/dev/null 2>&1 &&
+      "$candidate" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' 2>/dev/null; then
+      command -v "$candidate"
+      return 0
+    fi
+  done
+  say "no python >= 3.10 found"
+  return 1
+}
+
+hash_of() { cat "$@" | sha256sum | cut -d' ' -f1; }
+sources_hash() {
+  (cd "$pkg" && find pyproject.toml README.md src -type f -name '*' ! -path '*/__pycache__/*' |
+    LC_ALL=C sort | xargs cat) | sha256sum | cut -d' ' -f1
+}
+
+python=$(pick_python)
+pip_flags=(--quiet --disable-pip-version-check --no-input)
+
+dev_stamp="$(hash_of "$pkg/requirements-dev.txt" "$pkg/pyproject.toml")"
+if [ "$(cat "$repo/.venv/.setup-stamp" 2>/dev/null)" != "$dev_stamp" ]; then
+  say "creating .venv ($("$python" --version))"
+  [ -x "$repo/.venv/bin/python" ] || "$python" -m venv "$repo/.venv"
+  "$repo/.venv/bin/pip" install "${pip_flags[@]}" -r "$pkg/requirements-dev.txt" >&2
+  "$repo/.venv/bin/pip" install "${pip_flags[@]}" --no-deps --no-build-isolation -e "$pkg" >&2
+  echo "$dev_stamp" >"$repo/.venv/.setup-stamp"
+fi
+
+src_stamp=$(sources_hash)
+grep -v '^#' "$pkg/litellm-versions.txt" | while read -r version; do
+  [ -n "$version" ] || continue
+  venv="$repo/.venvs/litellm-$version"
+  if [ "$(cat "$venv/.litellm-stamp" 2>/dev/null)" != "$version" ]; then
+    say "installing litellm[proxy]==$version into .venvs/litellm-$version (a few minutes, once)"
+    [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
+    "$venv/bin/pip" install "${pip_flags[@]}" "litellm[proxy]==$version" pytest==9.2.0 \
+      hypothesis==6.170.15 hatchling==1.33.0 >&2
+    echo "$version" >"$venv/.litellm-stamp"
+    rm -f "$venv/.package-stamp"
+  fi
+  if [ "$(cat "$venv/.package-stamp" 2>/dev/null)" != "$src_stamp" ]; then
+    say "installing the guardrail package into .venvs/litellm-$version"
+    "$venv/bin/pip" install "${pip_flags[@]}" --no-build-isolation --force-reinstall --no-deps "$pkg" >&2
+    "$venv/bin/pip" install "${pip_flags[@]}" --no-build-isolation "$pkg" >&2
+    echo "$src_stamp" >"$venv/.package-stamp"
+  fi
+done

@@ -1,0 +1,22 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reversible_mask import Masker, load_dictionary, parse_dictionary
+
+KEY = b"unit-test-org-key-0123456789abcdef"
+EXAMPLE = Path(__file__).resolve().parents[3] / "shim" / "litellm" / "dictionary.yaml"
+
+
+@pytest.fixture(scope="session")
+def masker() -> Masker:
+    return Masker(load_dictionary(EXAMPLE), KEY)
+
+
+def make(categories: dict, scopes: dict | None = None, key: bytes = KEY) -> Masker:
+    document: dict = {"categories": categories}
+    if scopes is not None:
+        document |= {"scopes": scopes, "default_scope": next(iter(scopes))}
+    return Masker(parse_dictionary(document), key)
