@@ -1,109 +1,12 @@
 #!/usr/bin/env node
 /**
- * The `seo-audit-mcp` command (bundled to dist/seo.js): `mcp` serves the SEO tools over stdio,
- * `audit <url>` runs the human CLI. In `mcp` mode stdout carries protocol only; logs go to stderr.
+ * Entry of dist/seo.js, the `seo-audit-mcp` bin. It only turns on V8's on-disk compile cache
+ * (Node 22.1+) and then loads the command from its own chunk, so from the second start on the
+ * bundle is not parsed and compiled again: start-up is the MCP cold start agents wait for.
  * @module
  */
-import { readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import module from "node:module";
-import { homedir } from "node:os";
-import { join } from "node:path";
-import { StdioServerTransport } from "../../deps.ts";
-import { runAuditCli } from "../../src/seo/cli/audit.ts";
-import { ConfigError, loadConfig, redact, type SeoConfig } from "../../src/seo/config.ts";
-import { abortableSleep } from "../../src/seo/providers/types.ts";
-import { createSeoMcp, SERVER_NAME } from "../../src/seo/server.ts";
-import { VERSION } from "../../src/shared/build-info.ts";
-import { fileReportStore } from "./report-store.ts";
-import { fileRankStore } from "./tranco-store.ts";
 
-// Caches V8's compiled code on disk: later starts skip most parsing (Node 22.1+).
 module.enableCompileCache?.();
-
-const USAGE = `${SERVER_NAME} ${VERSION}
-
-Usage:
-  ${SERVER_NAME} mcp                 serve the five SEO tools over stdio (MCP)
-  ${SERVER_NAME} audit <url> [...]   audit a site from the terminal (see: audit --help)
-  ${SERVER_NAME} --help | --version
-
-Optional environment: SEO_PSI_KEY, SEO_CRUX_KEY, SEO_OPR_KEY, SEO_BING_KEY, SEO_GSC_CREDENTIALS,
-SEO_<PROVIDER>_ENDPOINT overrides, SEO_CACHE_DIR. See the README.
-`;
-
-function cacheDir(): string {
-  const env = process.env;
-  return env.SEO_CACHE_DIR || join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), SERVER_NAME);
-}
-
-function readConfig(log: (line: string) => void): SeoConfig {
-  return loadConfig({ env: process.env, readText: (path) => readFileSync(path, "utf8"), warn: log });
-}
-
-async function serveStdio(): Promise<void> {
-  let secrets: readonly string[] = [];
-  const log = (line: string) => process.stderr.write(`${SERVER_NAME}: ${redact(line, secrets)}\n`);
-  const config = readConfig(log);
-  secrets = config.secrets;
-  const definition = createSeoMcp({
-    provider: { fetch: globalThis.fetch, now: () => new Date(), sleep: abortableSleep },
-    config,
-    reports: fileReportStore(join(cacheDir(), "reports")),
-    rankStore: fileRankStore(cacheDir()),
-    log,
-  });
-  const server = definition.createServer();
-  const transport = new StdioServerTransport();
-  transport.onclose = () => process.exit(0);
-  await server.connect(transport);
-  log(`${VERSION} serving ${definition.tools.length} tools over stdio`);
-}
-
-function runAudit(args: string[]): Promise<number> {
-  const controller = new AbortController();
-  process.once("SIGINT", () => controller.abort(new Error("interrupted")));
-  return runAuditCli(args, {
-    stdout: (s) => process.stdout.write(s),
-    stderr: (s) => process.stderr.write(s),
-    fetch: globalThis.fetch,
-    reports: fileReportStore(join(cacheDir(), "reports")),
-    now: () => new Date(),
-    isTTY: process.stderr.isTTY === true,
-    readText: (path) => readFile(path, "utf8"),
-    signal: controller.signal,
-  });
-}
-
-async function main(args: string[]): Promise<number> {
-  const [command, ...rest] = args;
-  if (command === "--version" || command === "-v") {
-    process.stdout.write(`${VERSION}\n`);
-    return 0;
-  }
-  if (command === "--help" || command === "-h" || command === "help") {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  if (command === "audit") return runAudit(rest);
-  if (command === "mcp" && rest.length === 0) {
-    await serveStdio();
-    return -1;
-  }
-  process.stderr.write(
-    `${SERVER_NAME}: ${command === undefined ? "a command is required" : `unknown command "${[command, ...rest].join(" ")}"`}\n\n${USAGE}`,
-  );
-  return 2;
-}
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    if (code >= 0) process.exitCode = code;
-  },
-  (err: unknown) => {
-    const message =
-      err instanceof ConfigError ? err.message : err instanceof Error ? err.message : String(err);
-    process.stderr.write(`${SERVER_NAME}: ${message}\n`);
-    process.exitCode = err instanceof ConfigError ? 2 : 1;
-  },
-);
+const { run } = await import("./seo-main.ts");
+await run();
