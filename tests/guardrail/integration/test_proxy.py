@@ -151,9 +151,15 @@ SAMPLE = f"{PERSON} at Globex"
         ("/v1/responses", responses(SAMPLE), HEADER),
         ("/v1/responses", responses(SAMPLE, litellm_metadata=STRICT), {}),
     ],
-    ids=["chat-header", "chat-metadata", "messages-header", "messages-meta", "responses-header",
-         "responses-meta"],
-)  # fmt: skip
+    ids=[
+        "chat-header",
+        "chat-metadata",
+        "messages-header",
+        "messages-meta",
+        "responses-header",
+        "responses-meta",
+    ],
+)
 def test_strict_scope_masks_people(
     proxy: Proxy, upstream: FakeUpstream, path: str, body: dict, headers: dict
 ) -> None:

@@ -1,0 +1,64 @@
+from __future__ import annotations
+
+import pytest
+
+from reversible_mask.errors import DictionaryError, GuardConfigError
+from reversible_mask.guardrail import ReversibleMaskGuardrail
+from reversible_mask.settings import resolve_settings
+
+from conftest import DICTIONARY, KEY
+
+
+def test_params_from_constructor(guard: ReversibleMaskGuardrail) -> None:
+    assert guard.masker.unmask(guard.masker.mask("Globex")) == "Globex"
+    assert guard.guardrail_name == "reversible-mask"
+
+
+def test_unknown_litellm_params_are_accepted() -> None:
+    guard = ReversibleMaskGuardrail(
+        guardrail_name="g", dictionary_path=str(DICTIONARY), org_key=KEY, api_base=None, foo=1
+    )
+    assert guard.masker.scopes
+
+
+def test_floor_version_reads_its_entry_from_the_loaded_proxy_config(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """1.80.15/16 construct custom guardrails with three kwargs only."""
+    from litellm.proxy import proxy_server
+
+    entry = {
+        "guardrail_name": "mine",
+        "litellm_params": {"dictionary_path": str(DICTIONARY), "org_key": KEY},
+    }
+    monkeypatch.setattr(proxy_server.proxy_config, "config", {"guardrails": [entry]}, raising=False)
+    guard = ReversibleMaskGuardrail(guardrail_name="mine", event_hook=["pre_call"], default_on=True)
+    assert guard.masker.mask("Globex") != "Globex"
+
+
+def test_env_fallback_and_os_environ_reference() -> None:
+    env = {"GUARD_DICTIONARY_PATH": str(DICTIONARY), "MY_KEY": KEY}
+    settings = resolve_settings({"org_key": "os.environ/MY_KEY"}, "g", list, env)
+    assert settings.dictionary_path == str(DICTIONARY) and settings.org_key == KEY.encode()
+
+
+@pytest.mark.parametrize(
+    ("params", "env", "message"),
+    [
+        ({"org_key": KEY}, {}, "dictionary_path is required"),
+        ({"dictionary_path": "x"}, {}, "org_key is required"),
+        ({"dictionary_path": "x", "org_key": "short"}, {}, "at least 32"),
+        ({"dictionary_path": "x", "org_key": " " + KEY}, {}, "whitespace"),
+        ({"dictionary_path": "x", "org_key": "os.environ/NOPE"}, {}, "NOPE, which is not set"),
+    ],
+)
+def test_bad_settings_are_clear_start_up_errors(params: dict, env: dict, message: str) -> None:
+    with pytest.raises(GuardConfigError, match=message):
+        resolve_settings(params, "g", list, env)
+
+
+def test_missing_dictionary_fails_construction(tmp_path) -> None:  # noqa: ANN001
+    with pytest.raises(DictionaryError, match="not found"):
+        ReversibleMaskGuardrail(
+            guardrail_name="g", dictionary_path=str(tmp_path / "x.yaml"), org_key=KEY
+        )
