@@ -188,6 +188,8 @@ test("the rate limit answers RATE_LIMITED with retry-after per client address", 
   assert.equal(limited.response.headers.get("retry-after"), "60");
   assert.equal(limited.response.headers.get("access-control-allow-origin"), "*");
   assert.match(limited.response.headers.get("access-control-expose-headers") ?? "", /retry-after/);
+  const mcp = await call(handler, "/mcp", { method: "POST", body: "{}" }, "198.51.100.1");
+  assert.equal(mcp.status, 429, "the limit covers /mcp");
   assert.equal((await call(handler, "/healthz", {}, "198.51.100.2")).status, 200, "another client");
   const spoofed = await call(
     handler,
