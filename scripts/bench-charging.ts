@@ -131,6 +131,7 @@ async function main(): Promise<void> {
         `GET ${path} (${body.byteLength} bytes, 20 sites), autocannon 50 connections, ${runs} x ${duration} s`,
         ...lines,
         `ratio charging/bare = ${(rate("charging") / rate("bare")).toFixed(3)}`,
+        `paired ratio median = ${median(figures.charging.map((r, i) => r.requests.average / (figures.bare[i] as CannonResult).requests.average)).toFixed(3)} (each run against the bare run right after it)`,
         "",
       ].join("\n"),
     );
