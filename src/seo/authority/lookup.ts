@@ -8,7 +8,7 @@ import type { Labelled } from "../provenance.ts";
 import { labelled, mergeStatuses, type SourceStatus, statusOf } from "../providers/labels.ts";
 import { getPageRank, type PageRankBatch } from "../providers/open-pagerank.ts";
 import { type RankStore, trancoRank } from "../providers/tranco.ts";
-import type { ProviderDeps, ProviderResult } from "../providers/types.ts";
+import type { Progress, ProviderDeps, ProviderResult } from "../providers/types.ts";
 
 export interface DomainAuthority {
   domain: string;
@@ -43,10 +43,20 @@ export async function lookupAuthority(
   deps: AuthorityDeps,
   domains: readonly string[],
   signal?: AbortSignal,
+  progress: Progress = () => {},
 ): Promise<AuthorityReport> {
+  let done = 0;
   const [opr, tranco] = await Promise.all([
     getPageRank(deps.provider, deps.config, domains, signal).then(withDate),
-    Promise.all(domains.map((d) => trancoRank(deps.provider, deps.config, d, deps.rankStore, signal))),
+    // Tranco is asked one domain a second: report each answer.
+    Promise.all(
+      domains.map((d) =>
+        trancoRank(deps.provider, deps.config, d, deps.rankStore, signal).then((rank) => {
+          progress(++done, domains.length, `Tranco: ${done} of ${domains.length} domains`);
+          return rank;
+        }),
+      ),
+    ),
   ]);
   const rows = domains.map((domain, i) => {
     const row = opr.ok ? opr.value.rows.find((r) => r.domain === domain) : undefined;

@@ -8,7 +8,7 @@ import type { SeoConfig } from "../config.ts";
 import type { ProviderId } from "../provenance.ts";
 import { AUTOCOMPLETE_SOURCES, type Locale, suggest } from "../providers/autocomplete.ts";
 import { mergeStatuses, type SourceStatus, statusOf } from "../providers/labels.ts";
-import { mapBounded, type ProviderDeps } from "../providers/types.ts";
+import { mapBounded, type Progress, type ProviderDeps } from "../providers/types.ts";
 import { keywordKey } from "./expand.ts";
 
 /** Requests in flight per source: polite to endpoints that are free to use. */
@@ -26,12 +26,19 @@ export async function autocompleteIdeas(
   queries: readonly string[],
   locale: Locale,
   signal?: AbortSignal,
+  progress: Progress = () => {},
 ): Promise<{ ideas: RawIdea[]; sources: SourceStatus[]; requests: number }> {
+  const total = queries.length * AUTOCOMPLETE_SOURCES.length;
+  let done = 0;
   const seedKey = keywordKey(queries[0] ?? "");
   const perSource = await Promise.all(
     AUTOCOMPLETE_SOURCES.map((source) =>
       mapBounded(queries, PER_SOURCE_CONCURRENCY, (q) =>
-        suggest(deps.provider, deps.config, source, q, locale, signal),
+        suggest(deps.provider, deps.config, source, q, locale, signal).then((result) => {
+          if (++done % 10 === 0 || done === total)
+            progress(done, total, `autocomplete: ${done} of ${total} queries`);
+          return result;
+        }),
       ),
     ),
   );
@@ -58,7 +65,7 @@ export async function autocompleteIdeas(
   return {
     ideas: ranked,
     sources: summarise(statuses),
-    requests: queries.length * AUTOCOMPLETE_SOURCES.length,
+    requests: total,
   };
 }
 

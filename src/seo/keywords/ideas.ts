@@ -7,7 +7,7 @@ import type { SeoConfig } from "../config.ts";
 import type { Labelled, Provenance, ProviderId } from "../provenance.ts";
 import type { Locale } from "../providers/autocomplete.ts";
 import type { SourceStatus } from "../providers/labels.ts";
-import type { ProviderDeps } from "../providers/types.ts";
+import type { Progress, ProviderDeps } from "../providers/types.ts";
 import { autocompleteIdeas } from "./autocomplete-ideas.ts";
 import { expansions, keywordKey } from "./expand.ts";
 import { bingDemand, type ConsoleQuery, consoleQueries } from "./keyed-sources.ts";
@@ -44,10 +44,11 @@ export async function keywordIdeas(
   deps: { provider: ProviderDeps; config: SeoConfig },
   request: IdeasRequest,
   signal?: AbortSignal,
+  progress?: Progress,
 ): Promise<IdeasReport> {
   const queries = expansions(request.query, request.locale.language, request.expand);
   const [auto, gsc] = await Promise.all([
-    autocompleteIdeas(deps, queries, request.locale, signal),
+    autocompleteIdeas(deps, queries, request.locale, signal, progress),
     deps.config.gsc ? consoleQueries(deps, request.query, request.site, request.limit, signal) : undefined,
   ]);
   const byKey = new Map<string, Idea>();

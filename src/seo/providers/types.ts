@@ -31,6 +31,9 @@ export const fail = <T = never>(
   reason: string,
 ): ProviderResult<T> => ({ ok: false, source, code, reason });
 
+/** Reports progress of long work (requests done of total) to the client. */
+export type Progress = (done: number, total: number, message: string) => void;
+
 /** A sleep built on timers that stops early when the signal aborts. */
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -77,7 +77,7 @@ export function createAuthorityTool(deps: AuthorityDeps): ToolDef {
         }
         if (!domains.includes(domain)) domains.push(domain);
       }
-      const report = await lookupAuthority(deps, domains, context.signal);
+      const report = await lookupAuthority(deps, domains, context.signal, context.progress);
       const detailed = input.response_format === "detailed";
       const structured = {
         domains: detailed ? report.domains : report.domains.map(concise),

@@ -113,6 +113,7 @@ export function createKeywordIdeasTool(deps: { provider: ProviderDeps; config: S
           ...(input.site ? { site: input.site } : {}),
         },
         context.signal,
+        context.progress,
       );
       if (report.sources.every((s) => s.status === "unavailable")) {
         const why = report.sources.map((s) => `${s.source}: ${s.reason}`).join("; ");
