@@ -120,3 +120,31 @@ test("seo_authority answers bad inputs with isError and a next step", async () =
     await mcp.close();
   }
 });
+
+test("seo_authority and seo_keyword_ideas report progress to a client that asks for it", async () => {
+  const mcp = await connect(configFor(fakes, false));
+  try {
+    const seen: { progress: number; total?: number; message?: string }[] = [];
+    await mcp.client.callTool(
+      { name: "seo_authority", arguments: { domains: ["p1.org", "p2.org"] } },
+      undefined,
+      {
+        onprogress: (p) => seen.push(p),
+      },
+    );
+    assert.deepEqual(
+      seen.map((p) => [p.progress, p.total]),
+      [
+        [1, 2],
+        [2, 2],
+      ],
+    );
+    const ideas: { message?: string }[] = [];
+    await mcp.client.callTool({ name: "seo_keyword_ideas", arguments: { query: "progress" } }, undefined, {
+      onprogress: (p) => ideas.push(p),
+    });
+    assert.equal(ideas.at(-1)?.message, "autocomplete: 111 of 111 queries");
+  } finally {
+    await mcp.close();
+  }
+});
