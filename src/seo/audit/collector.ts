@@ -13,6 +13,15 @@ import { redirectHits } from "./page-checks.ts";
 /** URLs remembered per check (for re-audit comparison); examples shown are capped further. */
 export const URLS_PER_CHECK = 5000;
 
+/**
+ * A copy of `text` that shares no memory with the page it was cut from. V8 keeps substrings
+ * as slices of their parent, so one kept title would otherwise pin a whole page body; the
+ * concatenation is flattened into a fresh string before slicing.
+ */
+export function detach(text: string): string {
+  return ` ${text}`.slice(1);
+}
+
 export interface CheckHits {
   count: number;
   hits: Hit[];
@@ -29,7 +38,8 @@ export class Collector {
       this.byCheck.set(hit.id, slot);
     }
     slot.count++;
-    if (slot.hits.length < URLS_PER_CHECK) slot.hits.push(hit);
+    if (slot.hits.length < URLS_PER_CHECK)
+      slot.hits.push({ id: hit.id, url: detach(hit.url), evidence: detach(hit.evidence) });
   }
 
   /** The crawler's visitor. */
@@ -38,7 +48,10 @@ export class Collector {
     if (!analyseAs) return { links: [], resources: [], targets: [] };
     const analysis = analysePage(analyseAs === page.url ? page : { ...page, url: analyseAs });
     for (const hit of analysis.hits) this.add(hit);
-    this.summaries.set(analyseAs, analysis.summary);
+    const summary = analysis.summary;
+    if (summary.title) summary.title = detach(summary.title);
+    if (summary.description) summary.description = detach(summary.description);
+    this.summaries.set(analyseAs, summary);
     const targets = analysis.summary.hreflang.map((h) => h.url);
     if (analysis.summary.canonical) targets.push(analysis.summary.canonical);
     return { links: analysis.links, resources: analysis.resources, targets };

@@ -66,7 +66,6 @@ const RESOURCE_ATTR: Record<string, string> = {
   audio: "src",
   embed: "src",
 };
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
 
 function emptyFacts(): HtmlFacts {
   return {
@@ -136,10 +135,7 @@ export function extractHtml(html: string): HtmlFacts {
       ontext(text) {
         if (capture) buffer += text;
         if (skip > 0 || boiler > 0 || capture === "title") return;
-        for (const match of text.matchAll(WORD)) {
-          facts.wordCount++;
-          hasher.add(match[0].toLowerCase());
-        }
+        facts.wordCount += hasher.addText(text);
       },
       onclosetag(name) {
         if (SKIP_TEXT.has(name)) {

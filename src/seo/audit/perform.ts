@@ -6,6 +6,7 @@
  */
 import { type BoundsInput, boundsFrom, LIMITS } from "../crawl/bounds.ts";
 import { type CrawlProgress, CrawlRefused } from "../crawl/crawler.ts";
+import type { HttpRequest } from "../crawl/fetch-page.ts";
 import { isLoopback, normaliseUrl } from "../crawl/url.ts";
 import { type Comparison, compareReports } from "./compare.ts";
 import type { AuditReport } from "./report.ts";
@@ -22,6 +23,7 @@ export class AuditError extends Error {
 
 export interface PerformDeps {
   fetch: typeof fetch;
+  request?: HttpRequest;
   now(): Date;
   reports: ReportStore;
   signal?: AbortSignal;
@@ -112,6 +114,7 @@ export async function performAudit(request: AuditRequest, deps: PerformDeps): Pr
   try {
     report = await runAudit(start, {
       fetch: deps.fetch,
+      ...(deps.request ? { request: deps.request } : {}),
       now: deps.now,
       bounds: boundsFrom(request, loopback),
       ...(deps.signal ? { signal: deps.signal } : {}),

@@ -5,6 +5,7 @@
  */
 import type { CrawlBounds } from "../crawl/bounds.ts";
 import { type CrawlProgress, type CrawlResult, crawlSite } from "../crawl/crawler.ts";
+import type { HttpRequest } from "../crawl/fetch-page.ts";
 import { CHECKS } from "./catalogue.ts";
 import { Collector } from "./collector.ts";
 import type { Finding } from "./finding.ts";
@@ -18,6 +19,7 @@ export const PRODUCT_TOKEN = "SeoAuditMcp";
 
 export interface AuditOptions {
   fetch: typeof fetch;
+  request?: HttpRequest;
   now(): Date;
   bounds: CrawlBounds;
   signal?: AbortSignal;
@@ -71,6 +73,7 @@ export async function runAudit(url: string, options: AuditOptions): Promise<Audi
     options.bounds,
     {
       fetch: options.fetch,
+      ...(options.request ? { request: options.request } : {}),
       userAgent: options.userAgent ?? USER_AGENT,
       productToken: PRODUCT_TOKEN,
       ...(options.signal ? { signal: options.signal } : {}),

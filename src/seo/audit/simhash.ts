@@ -22,27 +22,70 @@ function fmix(value: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
+/** Letters and digits (ASCII exactly; beyond ASCII anything that is not space or punctuation). */
+function isWordCode(c: number): boolean {
+  if (c < 0x80) return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39);
+  return c !== 0xa0 && !(c >= 0x2000 && c <= 0x206f) && !(c >= 0x3000 && c <= 0x303f) && c !== 0xfeff;
+}
+
 export class SimHasher {
-  readonly #weights = new Int32Array(64);
+  /** Per bit, how many shingles had it set; a bit of the digest is set when most did. */
+  readonly #ones = new Int32Array(64);
+  #shingles = 0;
   #w1 = 0;
   #w2 = 0;
   #words = 0;
 
+  /**
+   * Feeds the words of `text` (case-folded for ASCII) and returns how many there were. One
+   * pass over char codes, no substrings: this runs on every page of a crawl.
+   */
+  addText(text: string): number {
+    let count = 0;
+    let hash = 0x811c9dc5;
+    let inWord = false;
+    for (let i = 0; i < text.length; i++) {
+      let c = text.charCodeAt(i);
+      if (isWordCode(c) || (inWord && (c === 0x27 || c === 0x2d || c === 0x2019))) {
+        if (c >= 0x41 && c <= 0x5a) c += 32;
+        hash = Math.imul(hash ^ c, 0x01000193);
+        inWord = true;
+      } else if (inWord) {
+        this.#addWord(hash >>> 0);
+        count++;
+        hash = 0x811c9dc5;
+        inWord = false;
+      }
+    }
+    if (inWord) {
+      this.#addWord(hash >>> 0);
+      count++;
+    }
+    return count;
+  }
+
   add(word: string): void {
-    const w = fnv1a(word);
+    this.#addWord(fnv1a(word.toLowerCase()));
+  }
+
+  #addWord(w: number): void {
     this.#words++;
-    if (this.#words >= 3) this.#addShingle(Math.imul(this.#w1, 31) ^ Math.imul(this.#w2, 17) ^ w);
+    if (this.#words >= 3) {
+      const seed = fmix(Math.imul(this.#w1, 31) ^ Math.imul(this.#w2, 17) ^ w);
+      this.#addShingle(seed);
+    }
     this.#w1 = this.#w2;
     this.#w2 = w;
   }
 
   #addShingle(seed: number): void {
-    const lo = fmix(seed);
+    const lo = seed;
     const hi = fmix(seed ^ 0x9e3779b9);
-    const weights = this.#weights;
+    const ones = this.#ones;
+    this.#shingles++;
     for (let bit = 0; bit < 32; bit++) {
-      weights[bit] = (weights[bit] as number) + (((lo >>> bit) & 1) === 1 ? 1 : -1);
-      weights[bit + 32] = (weights[bit + 32] as number) + (((hi >>> bit) & 1) === 1 ? 1 : -1);
+      ones[bit] = (ones[bit] as number) + ((lo >>> bit) & 1);
+      ones[bit + 32] = (ones[bit + 32] as number) + ((hi >>> bit) & 1);
     }
   }
 
@@ -52,8 +95,8 @@ export class SimHasher {
     let lo = 0;
     let hi = 0;
     for (let bit = 0; bit < 32; bit++) {
-      if ((this.#weights[bit] as number) > 0) lo |= 1 << bit;
-      if ((this.#weights[bit + 32] as number) > 0) hi |= 1 << bit;
+      if ((this.#ones[bit] as number) * 2 > this.#shingles) lo |= 1 << bit;
+      if ((this.#ones[bit + 32] as number) * 2 > this.#shingles) hi |= 1 << bit;
     }
     return [lo >>> 0, hi >>> 0];
   }

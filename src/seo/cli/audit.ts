@@ -10,11 +10,14 @@ import { presentReport, reportText } from "../audit/present.ts";
 import type { ReportStore } from "../audit/report-store.ts";
 import { REPORT_ID } from "../audit/report-store.ts";
 import { boundsInput, LIMITS } from "../crawl/bounds.ts";
+import type { HttpRequest } from "../crawl/fetch-page.ts";
 
 export interface CliIo {
   stdout(s: string): void;
   stderr(s: string): void;
   fetch: typeof fetch;
+  /** Optional lighter HTTP primitive for the crawl (the Node shim's `nodeHttpRequest`). */
+  request?: HttpRequest;
   reports: ReportStore;
   now(): Date;
   isTTY?: boolean;
@@ -144,6 +147,7 @@ export async function runAuditCli(args: string[], io: CliIo): Promise<number> {
     io.stderr(`auditing ${parsed.request.url} (robots.txt honoured; Ctrl-C stops)\n`);
     const { report, comparison } = await performAudit(parsed.request, {
       fetch: io.fetch,
+      ...(io.request ? { request: io.request } : {}),
       now: io.now,
       reports: io.reports,
       onProgress: progressPrinter(io),

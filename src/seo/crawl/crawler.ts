@@ -8,13 +8,15 @@
 import { RobotsCache, type RobotsInfo } from "../robots/robots-cache.ts";
 import { discoverSitemaps, type SitemapResult } from "../sitemap/discover.ts";
 import { type CrawlBounds, POLICY } from "./bounds.ts";
-import { type FetchedPage, fetchBytes, fetchPage } from "./fetch-page.ts";
+import { type FetchedPage, fetchBytes, fetchPage, type HttpRequest } from "./fetch-page.ts";
 import { Frontier, type QueueName, type UrlEntry } from "./frontier.ts";
 import { HostGate, retryAfterMs } from "./host-gate.ts";
 import { isLoopback, isSameSite, normaliseUrl } from "./url.ts";
 
 export interface CrawlDeps {
   fetch: typeof fetch;
+  /** A lighter HTTP primitive than `fetch`, when the runtime has one. */
+  request?: HttpRequest;
   userAgent: string;
   /** The robots.txt product token (the first word of the user agent). */
   productToken: string;
@@ -87,7 +89,13 @@ export async function crawlSite(
   const signal = deps.signal ? AbortSignal.any([deps.signal, deadline.signal]) : deadline.signal;
   const gate = new HostGate(deps.politenessOff ? 0 : bounds.minIntervalMs, POLICY.stopHostAfter);
   const inScope = (url: URL) => isSameSite(url, root);
-  const request = { fetch: deps.fetch, signal, timeoutMs: bounds.timeoutMs, userAgent: deps.userAgent };
+  const request = {
+    fetch: deps.fetch,
+    ...(deps.request ? { request: deps.request } : {}),
+    signal,
+    timeoutMs: bounds.timeoutMs,
+    userAgent: deps.userAgent,
+  };
   const politeGet = async (url: string, limits: { maxRedirects: number; maxBytes: number }) => {
     await gate.take(new URL(url).origin, signal);
     return fetchPage(url, {

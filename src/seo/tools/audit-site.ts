@@ -10,10 +10,13 @@ import { AuditError, performAudit } from "../audit/perform.ts";
 import { presentReport, REPORT_OUTPUT_SCHEMA, reportText } from "../audit/present.ts";
 import type { ReportStore } from "../audit/report-store.ts";
 import { boundsInput } from "../crawl/bounds.ts";
+import type { HttpRequest } from "../crawl/fetch-page.ts";
 import { responseFormat } from "../tool-input.ts";
 
 export interface AuditSiteDeps {
   fetch: typeof fetch;
+  /** Optional lighter HTTP primitive for the crawl (the Node shim's `nodeHttpRequest`). */
+  request?: HttpRequest;
   now(): Date;
   reports: ReportStore;
   log(line: string): void;
@@ -57,6 +60,7 @@ export function createAuditSiteTool(deps: AuditSiteDeps): ToolDef {
       try {
         const { report, comparison } = await performAudit(input, {
           fetch: deps.fetch,
+          ...(deps.request ? { request: deps.request } : {}),
           now: deps.now,
           reports: deps.reports,
           signal: context.signal,
