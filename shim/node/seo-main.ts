@@ -9,7 +9,6 @@ import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { StdioServerTransport } from "../../deps.ts";
-import { runAuditCli } from "../../src/seo/cli/audit.ts";
 import { ConfigError, loadConfig, redact, type SeoConfig } from "../../src/seo/config.ts";
 import { abortableSleep } from "../../src/seo/providers/types.ts";
 import { createSeoMcp, SERVER_NAME } from "../../src/seo/server.ts";
@@ -56,7 +55,8 @@ async function serveStdio(): Promise<void> {
   log(`${VERSION} serving ${definition.tools.length} tools over stdio`);
 }
 
-function runAudit(args: string[]): Promise<number> {
+async function runAudit(args: string[]): Promise<number> {
+  const { runAuditCli } = await import("../../src/seo/cli/audit.ts");
   const controller = new AbortController();
   process.once("SIGINT", () => controller.abort(new Error("interrupted")));
   return runAuditCli(args, {

@@ -7,7 +7,7 @@
 import { v } from "../../../deps.ts";
 import { defineTool, type ToolDef, ToolError } from "../../shared/mcp/tool.ts";
 import type { SeoConfig } from "../config.ts";
-import { buildPageReport, type PageReport } from "../page-report/report.ts";
+import type { PageReport } from "../page-report/report.ts";
 import { type Labelled, labelledSchema } from "../provenance.ts";
 import { SOURCES_SCHEMA, show } from "../providers/labels.ts";
 import type { PageSpeedRun, Strategy } from "../providers/pagespeed.ts";
@@ -172,6 +172,8 @@ export function createPageReportTool(deps: { provider: ProviderDeps; config: Seo
         );
       }
       const strategies: Strategy[] = input.strategy === "both" ? ["mobile", "desktop"] : [input.strategy];
+      // Loaded on first use: the fetch and audit engine stay out of the server's start-up.
+      const { buildPageReport } = await import("../page-report/report.ts");
       const report = await buildPageReport(deps, { url: url.href, strategies }, context.signal);
       if (report.fetchError && Object.values(report.pageSpeed).every((r) => r.value === null)) {
         throw new ToolError(
