@@ -105,15 +105,14 @@ function jsonLdItem(text: string): JsonLdItem {
       ? ((node as Record<string, unknown>)["@graph"] as unknown[])
       : [node],
   );
-  const types = nodes.flatMap((node) => {
+  const typesOf = (node: unknown): string[] => {
     const type = node && typeof node === "object" ? (node as Record<string, unknown>)["@type"] : undefined;
-    return typeof type === "string"
-      ? [type]
-      : Array.isArray(type)
-        ? type.filter((t) => typeof t === "string")
-        : [];
-  });
-  return types.length === nodes.length ? { types } : { types, error: "an item has no @type" };
+    if (typeof type === "string") return [type];
+    return Array.isArray(type) ? type.filter((t): t is string => typeof t === "string") : [];
+  };
+  const perNode = nodes.map(typesOf);
+  const types = perNode.flat();
+  return perNode.every((t) => t.length > 0) ? { types } : { types, error: "an item has no @type" };
 }
 
 const LIMIT = 200; // per-page cap on collected lists: facts stay small on pathological pages

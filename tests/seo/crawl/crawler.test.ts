@@ -1,0 +1,224 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { nodeHttpRequest } from "../../../shim/node/crawl-request.ts";
+import { defaultBounds } from "../../../src/seo/crawl/bounds.ts";
+import { CrawlRefused, crawlSite, type PageVisit } from "../../../src/seo/crawl/crawler.ts";
+import type { FetchedPage } from "../../../src/seo/crawl/fetch-page.ts";
+import { serveSite, type TestSite } from "./site-server.ts";
+
+const deps = { fetch, userAgent: "SeoAuditMcp/test", productToken: "SeoAuditMcp" };
+const fast = (overrides = {}) =>
+  defaultBounds({ minIntervalMs: 0, sitemaps: false, maxResources: 0, ...overrides });
+
+/** A visitor that follows every href on the page (regex is enough for these tiny pages). */
+function follow(page: FetchedPage): PageVisit {
+  const links = [...page.body.matchAll(/href="([^"]+)"/g)].map(
+    (m) => new URL(m[1] as string, page.finalUrl).href,
+  );
+  return { links, resources: [], targets: [] };
+}
+
+function html(res: import("node:http").ServerResponse, body: string, status = 200, headers = {}): void {
+  res.writeHead(status, { "content-type": "text/html", ...headers });
+  res.end(`<html><body>${body}</body></html>`);
+}
+
+async function withSite<T>(
+  handler: Parameters<typeof serveSite>[0],
+  run: (site: TestSite) => Promise<T>,
+): Promise<T> {
+  const site = await serveSite(handler);
+  try {
+    return await run(site);
+  } finally {
+    await site.close();
+  }
+}
+
+test("an infinite calendar stops at max_pages with a truncated result, never more requests", () =>
+  withSite(
+    (req, res) => {
+      if (req.url === "/robots.txt") return void res.writeHead(404).end();
+      const month = Number(/month=(\d+)/.exec(req.url ?? "")?.[1] ?? 0);
+      html(
+        res,
+        `<a href="/calendar?month=${month + 1}">next</a><a href="/calendar?month=${month - 1}">prev</a>`,
+      );
+    },
+    async (site) => {
+      const result = await crawlSite(
+        `${site.origin}/calendar?month=0`,
+        fast({ maxPages: 25, maxDepth: 1000 }),
+        deps,
+        follow,
+      );
+      assert.equal(result.pages, 25);
+      assert.deepEqual(result.truncated, ["max_pages"]);
+      assert.equal(site.paths().filter((p) => p.startsWith("/calendar")).length, 25);
+    },
+  ));
+
+test("max_depth: links deeper than the bound are recorded, not requested", () =>
+  withSite(
+    (req, res) => {
+      if (req.url === "/robots.txt") return void res.writeHead(404).end();
+      const n = Number(req.url?.slice(3) || 0);
+      html(res, `<a href="/d/${n + 1}">deeper</a>`);
+    },
+    async (site) => {
+      const result = await crawlSite(`${site.origin}/d/0`, fast({ maxDepth: 2 }), deps, follow);
+      assert.deepEqual(site.paths(), ["/robots.txt", "/d/0", "/d/1", "/d/2"]);
+      assert.deepEqual(result.truncated, ["max_depth"]);
+      assert.equal(result.entries.get(`${site.origin}/d/3`)?.reason, "max_depth");
+    },
+  ));
+
+test("max_seconds: a slow site returns a partial result marked truncated", () =>
+  withSite(
+    (req, res) => {
+      if (req.url === "/robots.txt") return void res.writeHead(404).end();
+      const n = Number(req.url?.slice(3) || 0);
+      setTimeout(() => html(res, `<a href="/s/${n + 1}">a</a><a href="/s/${n + 2}">b</a>`), 400);
+    },
+    async (site) => {
+      const result = await crawlSite(
+        `${site.origin}/s/0`,
+        fast({ maxSeconds: 1, concurrency: 1 }),
+        deps,
+        follow,
+      );
+      assert.ok(result.pages >= 1 && result.pages <= 3, `pages ${result.pages}`);
+      assert.ok(result.truncated.includes("max_seconds"));
+    },
+  ));
+
+test("429 with Retry-After is retried after the wait; 5 consecutive 5xx stop the host", () => {
+  let served429 = false;
+  return withSite(
+    (req, res) => {
+      if (req.url === "/robots.txt") return void res.writeHead(404).end();
+      if (req.url === "/")
+        return html(
+          res,
+          `<a href="/busy">busy</a>${[1, 2, 3, 4, 5, 6, 7].map((i) => `<a href="/e${i}">e</a>`).join("")}`,
+        );
+      if (req.url === "/busy" && !served429) {
+        served429 = true;
+        return html(res, "slow down", 429, { "retry-after": "1" });
+      }
+      if (req.url?.startsWith("/e")) return html(res, "down", 503);
+      html(res, "ok");
+    },
+    async (site) => {
+      const result = await crawlSite(`${site.origin}/`, fast({ concurrency: 1, retries: 1 }), deps, follow);
+      const busy = site.requests.filter((r) => r.path === "/busy");
+      assert.equal(busy.length, 2);
+      assert.ok((busy[1]?.at ?? 0) - (busy[0]?.at ?? 0) >= 900, "waited for Retry-After");
+      assert.equal(result.entries.get(`${site.origin}/busy`)?.status, 200);
+      assert.deepEqual(result.stoppedHosts, [site.origin]);
+      const errorRequests = site.paths().filter((p) => p.startsWith("/e"));
+      assert.ok(errorRequests.length <= 5, `requests after the stop: ${errorRequests.join(" ")}`);
+      const skipped = [...result.entries.values()].filter((e) => e.reason?.startsWith("host stopped"));
+      assert.ok(skipped.length >= 2);
+    },
+  );
+});
+
+test("robots.txt: 5xx means disallow all (refused), 404 allows all, our token's group is used", async () => {
+  await withSite(
+    (req, res) => (req.url === "/robots.txt" ? void res.writeHead(503).end() : html(res, "x")),
+    async (site) => {
+      await assert.rejects(
+        crawlSite(`${site.origin}/`, fast(), deps, follow),
+        (err) => err instanceof CrawlRefused && err.code === "ROBOTS_DISALLOWED",
+      );
+      assert.deepEqual(site.paths(), ["/robots.txt"]);
+    },
+  );
+  await withSite(
+    (req, res) => {
+      if (req.url === "/robots.txt") {
+        res.writeHead(200, { "content-type": "text/plain" });
+        return void res.end("User-agent: *\nAllow: /\n\nUser-agent: seoauditmcp\nDisallow: /\n");
+      }
+      html(res, "x");
+    },
+    async (site) => {
+      await assert.rejects(crawlSite(`${site.origin}/`, fast(), deps, follow), /disallows/);
+      assert.deepEqual(site.paths(), ["/robots.txt"]);
+    },
+  );
+});
+
+test("robots.txt redirects are followed; Crawl-delay raises the gap between requests", () =>
+  withSite(
+    (req, res) => {
+      if (req.url === "/robots.txt") return void res.writeHead(301, { location: "/real-robots.txt" }).end();
+      if (req.url === "/real-robots.txt") {
+        res.writeHead(200, { "content-type": "text/plain" });
+        return void res.end("User-agent: *\nCrawl-delay: 0.3\nDisallow: /no\n");
+      }
+      html(res, '<a href="/a">a</a><a href="/b">b</a><a href="/no/x">no</a>');
+    },
+    async (site) => {
+      const result = await crawlSite(`${site.origin}/`, fast({ concurrency: 4 }), deps, follow);
+      assert.equal(result.robots[0]?.crawlDelaySeconds, 0.3);
+      const pages = site.requests.filter((r) => !r.path.includes("robots"));
+      assert.deepEqual(pages.map((r) => r.path).sort(), ["/", "/a", "/b"]);
+      for (let i = 1; i < pages.length; i++) {
+        assert.ok((pages[i]?.at ?? 0) - (pages[i - 1]?.at ?? 0) >= 280, "Crawl-delay respected");
+      }
+    },
+  ));
+
+test("scope: other sites are never requested; politeness off is refused for non-loopback hosts", async () => {
+  const other = await serveSite((_req, res) => html(res, "other"));
+  try {
+    await withSite(
+      (req, res) =>
+        req.url === "/robots.txt"
+          ? void res.writeHead(404).end()
+          : html(res, `<a href="${other.origin}/x">x</a><a href="mailto:a@b">m</a>`),
+      async (site) => {
+        const result = await crawlSite(`${site.origin}/`, fast(), deps, follow);
+        assert.equal(result.pages, 1);
+        assert.deepEqual(other.paths(), []);
+      },
+    );
+  } finally {
+    await other.close();
+  }
+  await assert.rejects(
+    crawlSite("https://example.com/", fast(), { ...deps, politenessOff: true }, follow),
+    /loopback targets only/,
+  );
+  await assert.rejects(crawlSite("ftp://example.com/", fast(), deps, follow), /not an http\(s\) URL/);
+});
+
+test("the minimum interval spaces requests per host; the node:http primitive decodes gzip", async () => {
+  const { gzipSync } = await import("node:zlib");
+  const http = nodeHttpRequest(4);
+  try {
+    await withSite(
+      (req, res) => {
+        if (req.url === "/robots.txt") return void res.writeHead(404).end();
+        res.writeHead(200, { "content-type": "text/html", "content-encoding": "gzip" });
+        res.end(gzipSync(`<html><a href="/p${(req.url?.length ?? 0) + 1}">n</a></html>`));
+      },
+      async (site) => {
+        const result = await crawlSite(
+          `${site.origin}/`,
+          fast({ maxPages: 3, minIntervalMs: 150, concurrency: 3 }),
+          { ...deps, request: http.request },
+          follow,
+        );
+        assert.equal(result.pages, 3);
+        const at = site.requests.map((r) => r.at);
+        for (let i = 1; i < at.length; i++)
+          assert.ok((at[i] ?? 0) - (at[i - 1] ?? 0) >= 130, "interval respected");
+      },
+    );
+  } finally {
+    http.close();
+  }
+});
