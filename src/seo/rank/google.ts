@@ -1,7 +1,8 @@
 /**
  * Google position of a keyword for a domain, from Search Console: the average position of the
  * exact query on the property covering the domain over the last 28 days, plus its top pages.
- * Only properties the credentials can see answer; nothing else is lawful without scraping.
+ * Only properties the credentials can see answer: anything more would mean scraping result
+ * pages, which the engines' terms forbid.
  * @module
  */
 import type { SeoConfig } from "../config.ts";

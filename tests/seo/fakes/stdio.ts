@@ -4,7 +4,7 @@
  * @module
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -18,11 +18,34 @@ function newest(path: string): number {
   return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
 }
 
-/** Builds dist/seo.js unless it is newer than every source it is made of. */
+const fresh = () =>
+  existsSync(BUNDLE) &&
+  statSync(BUNDLE).mtimeMs > Math.max(newest("src"), newest("shim"), newest("deps.ts"), newest("package.json"));
+
+/**
+ * Builds dist/seo.js unless it is newer than every source it is made of. Test files run in
+ * parallel, so the build happens under a lock directory and the check is repeated inside it.
+ */
 export function ensureBundle(): void {
-  const sources = Math.max(newest("src"), newest("shim"), newest("deps.ts"), newest("package.json"));
-  if (existsSync(BUNDLE) && statSync(BUNDLE).mtimeMs > sources) return;
-  execFileSync(process.execPath, ["scripts/build.ts", "seo"], { stdio: ["ignore", "ignore", "inherit"] });
+  if (fresh()) return;
+  const lock = "dist/.seo-build.lock";
+  mkdirSync("dist", { recursive: true });
+  for (let waited = 0; ; waited += 100) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (waited > 60_000) throw new Error(`${lock} held for a minute; remove it if no build is running`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    }
+  }
+  try {
+    if (!fresh()) {
+      execFileSync(process.execPath, ["scripts/build.ts", "seo"], { stdio: ["ignore", "ignore", "inherit"] });
+    }
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 export interface StdioServer {
