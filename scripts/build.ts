@@ -3,7 +3,7 @@
  * Usage: node scripts/build.ts [entry-name ...]   (default: all entries)
  * @module
  */
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { build } from "esbuild";
 
@@ -12,7 +12,7 @@ interface Entry {
   source: string;
   outfile: string;
   platform: "node" | "neutral";
-  /** Code behind dynamic import() goes to chunks in this folder (next to outfile), emptied first. */
+  /** Code behind dynamic import() goes to chunks in this folder (next to outfile); stale ones are removed. */
   chunkDir?: string;
 }
 
@@ -25,12 +25,24 @@ export const ENTRIES: Entry[] = [
     platform: "node",
   },
   // Split so the tiny entry can enable the compile cache before the bulk is compiled.
-  { name: "seo", source: "shim/node/seo-cli.ts", outfile: "dist/seo.js", platform: "node", chunkDir: "seo-chunks" },
+  {
+    name: "seo",
+    source: "shim/node/seo-cli.ts",
+    outfile: "dist/seo.js",
+    platform: "node",
+    chunkDir: "seo-chunks",
+  },
 ];
 
 // Bundled CommonJS dependencies (ajv via the MCP SDK) call require() at run time.
 const requireBanner =
   'import { createRequire as __cr } from "node:module"; const require = __cr(import.meta.url);';
+
+// Old chunks go after the new ones are written, so a server starting meanwhile finds its files.
+function pruneChunks(dir: string, outputs: string[]): void {
+  const keep = new Set(outputs.map((o) => basename(o)));
+  for (const name of readdirSync(dir)) if (!keep.has(name)) rmSync(join(dir, name), { force: true });
+}
 
 const wanted = process.argv.slice(2);
 const chosen = wanted.length > 0 ? ENTRIES.filter((e) => wanted.includes(e.name)) : ENTRIES;
@@ -48,8 +60,7 @@ for (const entry of chosen) {
   }
   const started = performance.now();
   const outdir = dirname(entry.outfile);
-  if (entry.chunkDir) rmSync(join(outdir, entry.chunkDir), { recursive: true, force: true });
-  await build({
+  const result = await build({
     ...(entry.chunkDir
       ? {
           entryPoints: [{ in: entry.source, out: basename(entry.outfile, ".js") }],
@@ -66,6 +77,8 @@ for (const entry of chosen) {
     legalComments: "none",
     banner: entry.platform === "node" ? { js: requireBanner } : undefined,
     logLevel: "warning",
+    metafile: Boolean(entry.chunkDir),
   });
+  if (entry.chunkDir) pruneChunks(join(outdir, entry.chunkDir), Object.keys(result.metafile?.outputs ?? {}));
   process.stderr.write(`build: ${entry.outfile} in ${Math.round(performance.now() - started)} ms\n`);
 }
