@@ -37,7 +37,8 @@ export async function consoleQueries(
 ): Promise<{ rows: ConsoleQuery[]; status: SourceStatus }> {
   const sites = await listSites(deps.provider, deps.config, signal);
   if (!sites.ok) return { rows: [], status: statusOf(sites) };
-  const domain = site ? normaliseDomain(site) : undefined;
+  // An unusable site name matches no property, which is then reported, never widened to all.
+  const domain = site ? (normaliseDomain(site) ?? site.trim()) : undefined;
   const properties = domain ? propertiesFor(sites.value, domain) : sites.value.slice(0, MAX_PROPERTIES);
   if (properties.length === 0) {
     const why = domain
