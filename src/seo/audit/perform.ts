@@ -121,6 +121,9 @@ export async function performAudit(request: AuditRequest, deps: PerformDeps): Pr
       ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
     });
   } catch (err) {
+    if (err instanceof CrawlRefused && err.code === "UNREACHABLE") {
+      throw new AuditError(err.code, `${err.message}; check the URL and that the server is running (for a local site, start its dev server first), then retry`);
+    }
     if (err instanceof CrawlRefused) {
       throw new AuditError(
         err.code,

@@ -59,7 +59,7 @@ export interface CrawlResult {
 }
 
 export class CrawlRefused extends Error {
-  readonly code: "ROBOTS_DISALLOWED" | "POLITENESS_OFF_NOT_LOOPBACK";
+  readonly code: "ROBOTS_DISALLOWED" | "POLITENESS_OFF_NOT_LOOPBACK" | "UNREACHABLE";
   constructor(code: CrawlRefused["code"], message: string) {
     super(message);
     this.code = code;
@@ -113,6 +113,10 @@ export async function crawlSite(
     return info;
   };
   const startRobots = await robotsFor(root.origin);
+  if (startRobots.status === 0) {
+    clearTimeout(timer);
+    throw new CrawlRefused("UNREACHABLE", `could not reach ${root.origin} (${startRobots.reason})`);
+  }
   if (!startRobots.robots.isAllowed(`${root.pathname}${root.search}`)) {
     clearTimeout(timer);
     throw new CrawlRefused(

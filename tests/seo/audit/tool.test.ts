@@ -1,0 +1,148 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";
+import { createAuditSiteTool } from "../../../src/seo/tools/audit-site.ts";
+import { defineMcp } from "../../../src/shared/mcp/server.ts";
+import { fileReportStore } from "../../../shim/node/report-store.ts";
+import { serveFixtureSite, serveSite, type TestSite } from "../crawl/site-server.ts";
+
+let problems: TestSite;
+let client: Client;
+const logged: string[] = [];
+const dir = mkdtempSync(join(tmpdir(), "seo-reports-"));
+
+before(async () => {
+  problems = await serveFixtureSite("problems");
+  const tool = createAuditSiteTool({ fetch, now: () => new Date(), reports: fileReportStore(dir, 3), log: (l) => logged.push(l) });
+  const definition = defineMcp({ name: "seo-test", version: "1" }, [tool]);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await definition.createServer().connect(serverSide);
+  client = new Client({ name: "test", version: "1" });
+  await client.connect(clientSide);
+});
+after(async () => {
+  await client.close();
+  await problems.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function closedPort(): Promise<string> {
+  const site = await serveSite((_req, res) => res.end());
+  await site.close();
+  return site.origin;
+}
+
+type Labelled = { value: unknown; provenance: { kind: string } };
+const call = async (args: Record<string, unknown>, onprogress?: (p: { progress: number }) => void) =>
+  client.callTool({ name: "seo_audit_site", arguments: args }, undefined, onprogress ? { onprogress } : undefined);
+
+test("listing: schema, output schema, annotations, description for agents", async () => {
+  const { tools } = await client.listTools();
+  const tool = tools[0];
+  assert.equal(tool?.name, "seo_audit_site");
+  assert.deepEqual(tool?.inputSchema.required, ["url"]);
+  assert.ok(tool?.inputSchema.properties?.max_pages && tool.inputSchema.properties.compare_to);
+  assert.equal(tool?.annotations?.readOnlyHint, true);
+  assert.equal(tool?.annotations?.openWorldHint, true);
+  assert.equal(tool?.outputSchema?.type, "object");
+  assert.match(tool?.description ?? "", /robots\.txt/);
+});
+
+test("concise and detailed audits of the problems site, with progress and provenance on every value", async () => {
+  const progress: number[] = [];
+  const concise = await call({ url: `${problems.origin}/`, min_interval_ms: 0, concurrency: 4 }, (p) => progress.push(p.progress));
+  assert.equal(concise.isError, undefined);
+  const s = concise.structuredContent as Record<string, unknown> & { summary: Record<string, Labelled>; scores: { overall: Labelled }; top_fixes: { check_id: string; examples: unknown[]; provenance: { kind: string } }[]; findings: { id: string; examples?: unknown }[] };
+  assert.match(String(s.report_id), /^audit-/);
+  assert.equal(s.summary.pages_crawled?.provenance.kind, "measured");
+  assert.equal(s.summary.truncated?.value, false);
+  assert.equal(s.scores.overall.provenance.kind, "derived");
+  assert.equal(s.top_fixes.length, 10);
+  assert.ok(s.top_fixes.every((f) => f.examples.length <= 3 && f.provenance.kind === "derived"));
+  assert.ok(s.findings.every((f) => f.examples === undefined));
+  assert.equal(s.pages, undefined);
+  for (const value of Object.values(s.summary)) assert.ok(value.provenance.kind);
+  assert.match(JSON.stringify(concise.content), /Fixes, highest priority first/);
+  assert.ok(progress.length >= 1);
+
+  const detailed = await call({ url: `${problems.origin}/`, min_interval_ms: 0, concurrency: 4, response_format: "detailed" });
+  const d = detailed.structuredContent as { findings: { id: string; examples: unknown[]; provenance: { kind: string } }[]; pages: Labelled; crawl: { robots: Labelled } };
+  assert.ok(d.findings.length >= 50);
+  assert.ok(d.findings.every((f) => Array.isArray(f.examples) && f.provenance.kind));
+  assert.equal(d.pages.provenance.kind, "measured");
+  assert.equal(d.crawl.robots.provenance.kind, "measured");
+  assert.ok(d.findings.some((f) => f.provenance.kind === "rule-of-thumb"));
+});
+
+test("bad inputs come back as isError results that say what to do", async () => {
+  const cases: [Record<string, unknown>, RegExp][] = [
+    [{ url: "not a url" }, /INVALID_URL: .*absolute http\(s\) URL/],
+    [{ url: "ftp://example.com/" }, /INVALID_URL/],
+    [{ url: `${problems.origin}/`, max_pages: 5000 }, /INVALID_ARGUMENTS: max_pages/],
+    [{ url: "https://example.invalid/", min_interval_ms: 0 }, /INVALID_ARGUMENTS: min_interval_ms below 100 is allowed only for loopback/],
+    [{ url: `${problems.origin}/`, compare_to: "audit-20200101T000000-zz" }, /REPORT_NOT_FOUND/],
+    [{ url: `${problems.origin}/`, compare_to: { findings: "no" } }, /INVALID_ARGUMENTS/],
+    [{ url: `${await closedPort()}/` }, /UNREACHABLE: could not reach .*ECONNREFUSED.*server is running/],
+  ];
+  for (const [args, pattern] of cases) {
+    const result = await call(args);
+    assert.equal(result.isError, true, JSON.stringify(args));
+    assert.match(JSON.stringify(result.content), pattern);
+  }
+  const blocked = await serveSite((req, res) => {
+    res.writeHead(req.url === "/robots.txt" ? 200 : 500, { "content-type": "text/plain" });
+    res.end("User-agent: *\nDisallow: /\n");
+  });
+  try {
+    const result = await call({ url: `${blocked.origin}/`, min_interval_ms: 0 });
+    assert.match(JSON.stringify(result.content), /ROBOTS_DISALLOWED: .*robots\.txt.*disallows.*Allow the path/);
+    assert.deepEqual(blocked.paths(), ["/robots.txt"]);
+  } finally {
+    await blocked.close();
+  }
+});
+
+test("re-audit: compare_to by report id or report object gives fixed, new and persisting", async () => {
+  let fixed = false;
+  const site = await serveSite((req, res) => {
+    if (req.url === "/robots.txt") return void res.writeHead(404).end();
+    if (req.url === "/gone" && !fixed) return void res.writeHead(404).end();
+    const title = req.url === "/" ? "<title>Home page with a reasonable title length</title>" : fixed ? "" : "<title>Gone page</title>";
+    res.writeHead(200, { "content-type": "text/html" });
+    res.end(`<html lang="en"><head>${title}</head><body><h1>x</h1><a href="/gone">gone</a></body></html>`);
+  });
+  try {
+    const first = await call({ url: `${site.origin}/`, min_interval_ms: 0 });
+    const firstReport = first.structuredContent as { report_id: string };
+    fixed = true;
+    const second = await call({ url: `${site.origin}/`, min_interval_ms: 0, compare_to: firstReport.report_id });
+    const comparison = (second.structuredContent as { comparison: { value: { fixed: { items: { check_id: string }[] }; new: { items: { check_id: string }[] }; persisting: { count: number } }; provenance: { kind: string } } }).comparison;
+    assert.equal(comparison.provenance.kind, "derived");
+    assert.ok(comparison.value.fixed.items.some((i) => i.check_id === "broken-internal-link"));
+    assert.ok(comparison.value.new.items.some((i) => i.check_id === "title-missing"));
+    assert.ok(comparison.value.persisting.count > 0);
+    assert.match(JSON.stringify(second.content), /Compared with audit-.*fixed, .* new, .* persisting/);
+    const byObject = await call({ url: `${site.origin}/`, min_interval_ms: 0, compare_to: first.structuredContent as Record<string, unknown> });
+    assert.match(JSON.stringify(byObject.structuredContent), /"against":"audit-/);
+  } finally {
+    await site.close();
+  }
+  assert.ok(readdirSync(dir).length <= 3, "the file store keeps the newest reports only");
+  assert.match(logged.join("\n"), /audit audit-/);
+});
+
+test("report stores: memory store bounds its size; file store refuses ids that are not report ids", async () => {
+  const memory = memoryReportStore(2);
+  const report = { version: 1 } as unknown as Parameters<typeof memory.save>[0];
+  const ids = [await memory.save(report), await memory.save(report), await memory.save(report)];
+  assert.equal(await memory.load(ids[0] as string), undefined);
+  assert.equal((await memory.load(ids[2] as string))?.id, ids[2]);
+  const files = fileReportStore(dir);
+  assert.equal(await files.load("../../etc/passwd"), undefined);
+  assert.equal(await files.load("audit-20990101T000000-abc"), undefined);
+});

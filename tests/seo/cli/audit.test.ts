@@ -1,0 +1,104 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";
+import { runAuditCli } from "../../../src/seo/cli/audit.ts";
+import { nodeHttpRequest } from "../../../shim/node/crawl-request.ts";
+import { serveFixtureSite, type TestSite } from "../crawl/site-server.ts";
+
+let site: TestSite;
+const dir = mkdtempSync(join(tmpdir(), "seo-cli-"));
+const reports = memoryReportStore();
+
+before(async () => {
+  site = await serveFixtureSite("problems");
+});
+after(async () => {
+  await site.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function io(isTTY = false) {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    out,
+    err,
+    io: {
+      stdout: (s: string) => void out.push(s),
+      stderr: (s: string) => void err.push(s),
+      fetch,
+      reports,
+      now: () => new Date(),
+      isTTY,
+      readText: (path: string) => readFile(path, "utf8"),
+    },
+  };
+}
+
+test("audit <url> prints the readable report on stdout and progress on stderr", async () => {
+  const c = io(true);
+  const http = nodeHttpRequest(4);
+  try {
+    const code = await runAuditCli([`${site.origin}/`, "--min-interval-ms", "0", "--concurrency=4", "--max-pages", "60"], { ...c.io, request: http.request });
+    assert.equal(code, 0);
+  } finally {
+    http.close();
+  }
+  const stdout = c.out.join("");
+  assert.match(stdout, new RegExp(`^SEO audit of ${site.origin}/: \\d+ pages crawled`));
+  assert.match(stdout, /Score \d+\/100 \[derived\]/);
+  assert.match(stdout, /1\. \[high\] Internal link to a broken URL/);
+  assert.match(stdout, /\[rule of thumb\]/);
+  assert.match(c.err.join(""), /auditing .*robots\.txt honoured/);
+  assert.match(c.err.join(""), /done: \d+ pages, report id audit-/);
+});
+
+test("--json writes a report that --compare accepts as a file; --detailed keeps every URL", async () => {
+  const first = io();
+  assert.equal(await runAuditCli([`${site.origin}/`, "--min-interval-ms=0", "--json", "--detailed", "--no-resources", "--no-sitemaps"], first.io), 0);
+  const report = JSON.parse(first.out.join("")) as { affected: Record<string, string[]>; stats: { resources_checked: number; sitemap_urls: number } };
+  assert.ok(report.affected["http-4xx"]?.length);
+  assert.equal(report.stats.resources_checked, 0);
+  assert.equal(report.stats.sitemap_urls, 0);
+  const file = join(dir, "before.json");
+  writeFileSync(file, first.out.join(""));
+  const second = io();
+  assert.equal(await runAuditCli([`${site.origin}/`, "--min-interval-ms=0", "--no-sitemaps", "--compare", file, "--json"], second.io), 0);
+  const compared = JSON.parse(second.out.join("")) as { comparison: { value: { fixed: { count: number }; persisting: { count: number } } } };
+  assert.ok(compared.comparison.value.persisting.count > 0);
+  assert.ok(compared.comparison.value.fixed.count > 0, "problems only reachable via the sitemap are gone");
+  assert.ok(readFileSync(file, "utf8").length > 0);
+});
+
+test("bad usage exits 2 with the usage; audit failures exit 1; --help exits 0", async () => {
+  const cases: [string[], RegExp][] = [
+    [[], /a URL is required/],
+    [["a", "b"], /one URL only/],
+    [["http://x/", "--max-pages"], /--max-pages needs a value/],
+    [["http://x/", "--max-pages", "ten"], /needs a whole number/],
+    [["http://x/", "--max-pages", "5000"], /max_pages: /],
+    [["http://x/", "--frobnicate"], /unknown option --frobnicate/],
+    [["http://x/", "--compare", join(dir, "missing.json")], /neither a report id nor a readable file/],
+  ];
+  for (const [args, pattern] of cases) {
+    const c = io();
+    assert.equal(await runAuditCli(args, c.io), 2, args.join(" "));
+    assert.match(c.err.join(""), pattern);
+    assert.match(c.err.join(""), /Usage: seo-audit-mcp audit <url>/);
+  }
+  const notJson = join(dir, "not.json");
+  writeFileSync(notJson, "nope");
+  const c = io();
+  assert.equal(await runAuditCli(["http://x/", "--compare", notJson], c.io), 2);
+  assert.match(c.err.join(""), /is not JSON/);
+  const failed = io();
+  assert.equal(await runAuditCli(["notaurl"], failed.io), 1);
+  assert.match(failed.err.join(""), /INVALID_URL/);
+  const help = io();
+  assert.equal(await runAuditCli(["--help"], help.io), 0);
+  assert.match(help.out.join(""), /--max-pages N/);
+});
