@@ -48,6 +48,10 @@ async function serveStdio(): Promise<void> {
     rankStore: fileRankStore(cacheDir()),
     log,
   });
+  // A stray rejection in one call must not take down the server other calls depend on.
+  process.on("unhandledRejection", (err) => {
+    log(`unexpected failure, server continues: ${err instanceof Error ? err.message : String(err)}`);
+  });
   const server = definition.createServer();
   const transport = new StdioServerTransport();
   transport.onclose = () => process.exit(0);
