@@ -11,6 +11,8 @@ bash scripts/setup-python.sh
 config=src/guardrail/pyproject.toml
 lint_paths=(src/guardrail tests/guardrail shim/litellm scripts/bench-guardrail.py)
 pytest_flags=(-c "$config" --rootdir tests/guardrail -p no:cacheprovider -q)
+# Offline: litellm must not fetch its remote model cost map (or anything else) at import.
+export LITELLM_LOCAL_MODEL_COST_MAP=True LITELLM_TELEMETRY=False DO_NOT_TRACK=1
 export PYTHONDONTWRITEBYTECODE=1 HYPOTHESIS_STORAGE_DIRECTORY="$repo/.hypothesis"
 
 say "ruff check + format --check"

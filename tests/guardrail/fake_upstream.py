@@ -50,7 +50,9 @@ class Recorder:
 
 class Handler(BaseHTTPRequestHandler):
     recorder: Recorder
+    delay: float = 0.0  # seconds of simulated provider latency per request
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body go out as separate writes
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
         return
@@ -59,6 +61,8 @@ class Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("content-length") or 0)
         raw = self.rfile.read(length)
         self.recorder.add(self.path, raw)
+        if self.delay:
+            time.sleep(self.delay)
         body = json.loads(raw or b"{}")
         route = self.path.split("?")[0]
         if route.endswith("/embeddings"):
@@ -113,9 +117,9 @@ class Handler(BaseHTTPRequestHandler):
 
 
 class FakeUpstream:
-    def __init__(self) -> None:
+    def __init__(self, delay: float = 0.0) -> None:
         self.recorder = Recorder()
-        handler = type("BoundHandler", (Handler,), {"recorder": self.recorder})
+        handler = type("BoundHandler", (Handler,), {"recorder": self.recorder, "delay": delay})
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.server.daemon_threads = True
         self.port = self.server.server_address[1]

@@ -45,8 +45,16 @@ def example_config() -> dict[str, Any]:
 
 
 class Proxy:
-    def __init__(self, version: str, config: dict[str, Any], workdir: Path, upstream: str) -> None:
+    def __init__(
+        self,
+        version: str,
+        config: dict[str, Any],
+        workdir: Path,
+        upstream: str,
+        dictionary: Path = SHIM / "dictionary.yaml",
+    ) -> None:
         self.version, self.config, self.workdir = version, config, workdir
+        self.dictionary = dictionary
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = workdir / "proxy.log"
@@ -71,8 +79,8 @@ class Proxy:
 
     def start(self) -> Proxy:
         self.workdir.mkdir(parents=True, exist_ok=True)
-        for name in ("reversible_mask_guardrail.py", "dictionary.yaml"):
-            shutil.copy(SHIM / name, self.workdir / name)
+        shutil.copy(SHIM / "reversible_mask_guardrail.py", self.workdir)
+        shutil.copy(self.dictionary, self.workdir / "dictionary.yaml")
         shutil.copy(Path(__file__).with_name("capture.py"), self.workdir / "capture.py")
         config_path = self.workdir / "config.yaml"
         config_path.write_text(yaml.safe_dump(self.config, sort_keys=False), encoding="utf-8")

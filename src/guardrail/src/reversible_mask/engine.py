@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -21,6 +23,9 @@ from .dictionary import Dictionary, Entity
 from .errors import DictionaryError, ScopeError
 from .normalize import fold_term, view
 from .placeholder import PATTERN, PlaceholderCodec
+
+MEMO_MIN_CHARS = 512
+MEMO_ENTRIES = 64
 
 
 @dataclass(frozen=True)
@@ -49,6 +54,8 @@ class Masker:
             self._by_id[key] = index
             self._ids.append(entity_id)
         self._forms: list[_Form] = []
+        self._memo: OrderedDict[tuple[str, frozenset[str] | None], str] = OrderedDict()
+        self._memo_lock = threading.Lock()
         self._automata = {flag: self._build(flag) for flag in (False, True)}
 
     @property
@@ -65,8 +72,25 @@ class Masker:
 
     def mask(self, text: str, categories: frozenset[str] | None = None) -> str:
         """Replace every dictionary term in `text` (restricted to `categories` when given)."""
-        if not text:
-            return text
+        if len(text) < MEMO_MIN_CHARS:
+            return self._mask(text, categories) if text else text
+        # The logging hook sees the same large texts several times (messages, the standard
+        # logging payload, the stored request body): remember recent results and fixed points.
+        key = (text, categories)
+        with self._memo_lock:
+            cached = self._memo.get(key)
+            if cached is not None:
+                self._memo.move_to_end(key)
+                return cached
+        masked = self._mask(text, categories)
+        with self._memo_lock:
+            self._memo[key] = masked
+            self._memo[(masked, categories)] = masked
+            while len(self._memo) > MEMO_ENTRIES:
+                self._memo.popitem(last=False)
+        return masked
+
+    def _mask(self, text: str, categories: frozenset[str] | None) -> str:
         out: list[str] = []
         position = 0
         for token in PATTERN.finditer(text):
