@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
 import { test } from "node:test";
 import { closeOnSignals, serve } from "../../shim/node/serve.ts";
-import { bodyOf, bodyTextOf, json, prepareJson, preparedJson } from "../../src/shared/http/respond.ts";
+import {
+  bodyOf,
+  bodyTextOf,
+  joinPrepared,
+  json,
+  prepareJson,
+  preparedJson,
+} from "../../src/shared/http/respond.ts";
 
 test("serve() carries method, URL, headers, streamed body and client address to the handler", async () => {
   const serving = await serve(
@@ -146,4 +153,11 @@ test("bodyOf() remembers json()/preparedJson() bodies until they are read; custo
   assert.deepEqual(bodyOf(bin), new TextEncoder().encode("[2]"));
   assert.equal(bin.status, 202);
   assert.deepEqual(await bin.json(), [2]);
+});
+
+test("joinPrepared() concatenates prepared parts and strings as text and UTF-8 bytes", () => {
+  const joined = joinPrepared(["[", prepareJson({ city: "Zürich" }), ",", prepareJson("Łódź"), "]"]);
+  assert.equal(joined.text, '[{"city":"Zürich"},"Łódź"]');
+  assert.deepEqual(joined.bytes, new TextEncoder().encode(joined.text));
+  assert.deepEqual(JSON.parse(joined.text), [{ city: "Zürich" }, "Łódź"]);
 });

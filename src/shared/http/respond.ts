@@ -43,8 +43,29 @@ const encoder = new TextEncoder();
 
 /** Serialises `data` once, to be answered many times with `preparedJson`. */
 export function prepareJson(data: unknown): PreparedJson {
-  const text = JSON.stringify(data);
+  return prepareText(JSON.stringify(data));
+}
+
+/** Prepares JSON text assembled by the caller (it must be valid JSON). */
+export function prepareText(text: string): PreparedJson {
   return { text, bytes: encoder.encode(text) };
+}
+
+/**
+ * Joins JSON fragments into one prepared answer. Prepared parts are copied as bytes, never
+ * encoded again; plain strings (short punctuation, small values) are encoded here.
+ */
+export function joinPrepared(parts: readonly (string | PreparedJson)[]): PreparedJson {
+  const prepared = parts.map((part) => (typeof part === "string" ? prepareText(part) : part));
+  let size = 0;
+  for (const part of prepared) size += part.bytes.byteLength;
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const part of prepared) {
+    bytes.set(part.bytes, at);
+    at += part.bytes.byteLength;
+  }
+  return { text: prepared.map((part) => part.text).join(""), bytes };
 }
 
 /**

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { type ChargingHandlerOptions, createChargingHandler } from "../../../src/charging/handler.ts";
 import { createStore } from "../../../src/charging/store.ts";
+import { parseSitesQuery } from "../../../src/charging/query.ts";
 import { createStatusService } from "../../../src/charging/status/service.ts";
 import { STAGE } from "../../../src/shared/build-info.ts";
 import { INVALID } from "./cases.ts";
@@ -327,4 +328,25 @@ test("repeated search queries are answered from the bounded answer cache, errors
   assert.equal(searches, 2);
   assert.equal((await call(handler, "/api/v1/sites?limit=0")).status, 400);
   assert.equal((await call(handler, "/api/v1/sites?limit=0")).status, 400);
+});
+
+test("assembled answers are byte-for-byte the JSON of the same values", async () => {
+  const handler = make();
+  for (const query of ["bbox=13,52,14,53", "near=48.85,2.35&radiusKm=5", "connector=zzz"]) {
+    const response = await handler(new Request(`${base}/api/v1/sites?${query}`));
+    const text = await response.text();
+    const parsed = JSON.parse(text) as { page: { limit: number; offset: number } };
+    const expected = store.search({ ...parseSitesQuery(new URLSearchParams(query)) });
+    assert.equal(
+      text,
+      JSON.stringify({
+        data: expected.data,
+        page: { ...parsed.page, total: expected.total },
+        attribution: expected.attribution,
+      }),
+      query,
+    );
+  }
+  const one = await handler(new Request(`${base}/api/v1/sites/ocm%3A1`));
+  assert.equal(await one.text(), JSON.stringify({ data: store.get("ocm:1") }));
 });
