@@ -11,14 +11,8 @@ import { Router } from "../../deps.ts";
 import { STAGE } from "../shared/build-info.ts";
 import { ApiError, errorResponse } from "../shared/errors.ts";
 import { Lru } from "../shared/http/lru.ts";
-import {
-  joinPrepared,
-  json,
-  type PreparedJson,
-  prepareJson,
-  preparedJson,
-  prepareText,
-} from "../shared/http/respond.ts";
+import { json, type PreparedJson, preparedJson } from "../shared/http/respond.ts";
+import { createAnswers } from "./answers.ts";
 import { parseSitesQuery } from "./query.ts";
 import type { ChargingServices } from "./services.ts";
 
@@ -57,34 +51,6 @@ function notFound(id: string): ApiError {
 const methodNotAllowed = (allow: string) => () =>
   errorResponse("METHOD_NOT_ALLOWED", `This route answers ${allow} only`, { allow });
 
-// Stored sites never change, so each one is serialised (text and UTF-8 bytes) once, on first
-// use; answers are then assembled from these parts: a new page of 20 sites costs a copy, not
-// a stringify and an encode. Sites built per request (near searches add `distanceKm`) are not
-// in the map and are serialised as usual.
-const siteParts = new WeakMap<object, PreparedJson>();
-
-function sitePart(site: object): PreparedJson {
-  let part = siteParts.get(site);
-  if (part === undefined) {
-    part = prepareJson(site);
-    siteParts.set(site, part);
-  }
-  return part;
-}
-
-const OPEN_DATA = prepareText('{"data":[');
-const COMMA = prepareText(",");
-
-function sitesAnswer(data: readonly object[], page: object, attribution: readonly object[]): PreparedJson {
-  const parts: (string | PreparedJson)[] = [OPEN_DATA];
-  data.forEach((site, i) => {
-    if (i > 0) parts.push(COMMA);
-    parts.push(sitePart(site));
-  });
-  parts.push(`],"page":${JSON.stringify(page)},"attribution":${JSON.stringify(attribution)}}`);
-  return joinPrepared(parts);
-}
-
 /** Builds the route table; `mcp` serves `/mcp` for every method (it answers 405 itself). */
 export function chargingRoutes(services: ChargingServices, mcp: (request: Request) => Promise<Response>) {
   const { store, status } = services;
@@ -96,6 +62,7 @@ export function chargingRoutes(services: ChargingServices, mcp: (request: Reques
   };
 
   readOnly("/healthz", () => json({ ok: true, stage: STAGE }));
+  const render = createAnswers(store);
   const answers = new Lru<string, PreparedJson>(ANSWER_CACHE_ENTRIES);
   readOnly("/api/v1/sites", (request) => {
     const search = new URL(request.url).search;
@@ -103,7 +70,7 @@ export function chargingRoutes(services: ChargingServices, mcp: (request: Reques
     if (cached) return preparedJson(cached);
     const query = parseSitesQuery(new URLSearchParams(search));
     const { data, total, attribution } = store.search(query);
-    const prepared = sitesAnswer(data, { limit: query.limit, offset: query.offset, total }, attribution);
+    const prepared = render.sites(data, { limit: query.limit, offset: query.offset, total }, attribution);
     answers.set(search, prepared);
     return preparedJson(prepared);
   });
@@ -111,7 +78,7 @@ export function chargingRoutes(services: ChargingServices, mcp: (request: Reques
     const id = siteIdOf(request.params.id);
     const site = store.get(id);
     if (!site) throw notFound(id);
-    return preparedJson(joinPrepared(['{"data":', sitePart(site), "}"]));
+    return preparedJson(render.site(site));
   });
   readOnly("/api/v1/status/:id+", async (request) => {
     const id = siteIdOf(request.params.id);

@@ -1,0 +1,56 @@
+/**
+ * Serialised answers. Stored sites never change, so each one is serialised (text and UTF-8
+ * bytes) once and kept in a bounded LRU; answers are assembled from these parts, so a new
+ * page of 20 sites costs a copy instead of a stringify and an encode. Sites built per request
+ * (near searches add `distanceKm`) are serialised as usual and not kept.
+ * @module
+ */
+import { Lru } from "../shared/http/lru.ts";
+import { joinPrepared, type PreparedJson, prepareJson, prepareText } from "../shared/http/respond.ts";
+import type { Attribution, Site } from "./model.ts";
+import type { Store } from "./store.ts";
+
+/** Sites whose serialised form is kept (about 2 KB each, so some 40 MB at most). */
+export const SITE_PARTS_KEPT = 20_000;
+
+const OPEN_DATA = prepareText('{"data":[');
+const COMMA = prepareText(",");
+const CLOSE_SITE = prepareText("}");
+
+export interface Answers {
+  /** `{"data":[...],"page":...,"attribution":[...]}` */
+  sites(
+    data: readonly Site[],
+    page: { limit: number; offset: number; total: number },
+    attribution: readonly Attribution[],
+  ): PreparedJson;
+  /** `{"data":{...}}` */
+  site(site: Site): PreparedJson;
+}
+
+export function createAnswers(store: Store, kept = SITE_PARTS_KEPT): Answers {
+  const parts = new Lru<Site, PreparedJson>(kept);
+
+  const sitePart = (site: Site): PreparedJson => {
+    if (store.get(site.id) !== site) return prepareJson(site);
+    let part = parts.get(site);
+    if (part === undefined) {
+      part = prepareJson(site);
+      parts.set(site, part);
+    }
+    return part;
+  };
+
+  return {
+    sites(data, page, attribution) {
+      const pieces: (string | PreparedJson)[] = [OPEN_DATA];
+      data.forEach((site, i) => {
+        if (i > 0) pieces.push(COMMA);
+        pieces.push(sitePart(site));
+      });
+      pieces.push(`],"page":${JSON.stringify(page)},"attribution":${JSON.stringify(attribution)}}`);
+      return joinPrepared(pieces);
+    },
+    site: (site) => joinPrepared(['{"data":', sitePart(site), CLOSE_SITE]),
+  };
+}

@@ -1,0 +1,35 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { createAnswers } from "../../../src/charging/answers.ts";
+import { createStore } from "../../../src/charging/store.ts";
+import { SITES } from "./sites.ts";
+
+const store = createStore(SITES);
+
+test("createAnswers() assembles exactly the JSON of the values, whatever its cache holds", () => {
+  for (const kept of [0, 1, 1000]) {
+    const answers = createAnswers(store, kept);
+    for (let round = 0; round < 2; round++) {
+      for (const query of [
+        { limit: 5, offset: 0 },
+        { limit: 3, offset: 4 },
+        { limit: 2, offset: 0, near: { lat: 48.85, lon: 2.35, radiusKm: 5 } },
+      ]) {
+        const { data, total, attribution } = store.search(query);
+        const page = { limit: query.limit, offset: query.offset, total };
+        const answer = answers.sites(data, page, attribution);
+        assert.equal(answer.text, JSON.stringify({ data, page, attribution }));
+        assert.deepEqual(answer.bytes, new TextEncoder().encode(answer.text));
+      }
+      const site = store.get("osm:way/20");
+      assert.ok(site);
+      assert.equal(answers.site(site).text, JSON.stringify({ data: site }));
+    }
+  }
+  const empty = createAnswers(store).sites([], { limit: 20, offset: 0, total: 0 }, []);
+  assert.deepEqual(JSON.parse(empty.text), {
+    data: [],
+    page: { limit: 20, offset: 0, total: 0 },
+    attribution: [],
+  });
+});
