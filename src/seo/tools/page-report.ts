@@ -37,6 +37,7 @@ const OUTPUT = {
   type: "object",
   properties: {
     url: { type: "string" },
+    fetchedAt: { type: "string", description: "when the page was fetched (concise: once, not per fact)" },
     page: { type: "object" },
     findings: { type: "array", items: { type: "object", required: ["id", "severity", "title"] } },
     totalFindings: { type: "integer" },
@@ -96,7 +97,16 @@ function shape(report: PageReport, detailed: boolean) {
       : l;
   return {
     url: report.url,
-    page: detailed ? facts : Object.fromEntries(CONCISE_FACTS.map((k) => [k, facts[k]])),
+    // Concise states the fetch time once instead of on every measured fact.
+    ...(detailed ? {} : { fetchedAt: report.facts.status.provenance.at }),
+    page: detailed
+      ? facts
+      : Object.fromEntries(
+          CONCISE_FACTS.map((k) => {
+            const { value, provenance } = facts[k] as Labelled<unknown>;
+            return [k, { value, provenance: { kind: provenance.kind } }];
+          }),
+        ),
     findings: detailed
       ? report.findings
       : report.findings.slice(0, CONCISE_FINDINGS).map((f) => ({
