@@ -31,10 +31,15 @@ def upstream() -> Iterator[FakeUpstream]:
 
 
 def start_proxy(
-    request: pytest.FixtureRequest, version: str, config: dict, upstream: FakeUpstream, name: str
+    request: pytest.FixtureRequest,
+    version: str,
+    config: dict,
+    upstream: FakeUpstream,
+    name: str,
+    env: dict[str, str | None] | None = None,
 ) -> Proxy:
     workdir = request.getfixturevalue("tmp_path_factory").mktemp(f"{name}-{version}")
-    proxy = Proxy(version, config, Path(workdir), upstream.url).start()
+    proxy = Proxy(version, config, Path(workdir), upstream.url, env=env).start()
 
     def stop() -> None:
         proxy.stop()

@@ -52,6 +52,7 @@ class Proxy:
         workdir: Path,
         upstream: str,
         dictionary: Path = SHIM / "dictionary.yaml",
+        env: dict[str, str | None] | None = None,
     ) -> None:
         self.version, self.config, self.workdir = version, config, workdir
         self.dictionary = dictionary
@@ -75,6 +76,11 @@ class Proxy:
             "NO_PROXY": "*",
             "PYTHONUNBUFFERED": "1",
         }
+        for name, value in (env or {}).items():
+            if value is None:
+                self.env.pop(name, None)
+            else:
+                self.env[name] = value
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> Proxy:

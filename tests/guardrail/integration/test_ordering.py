@@ -14,7 +14,7 @@ import pytest
 from conftest import start_proxy
 from fake_upstream import FakeUpstream
 from helpers import chat
-from proxy import Proxy, example_config
+from proxy import ORG_KEY, SHIM, Proxy, example_config
 
 ONE_WAY = {
     "guardrail_name": "one-way-filter",
@@ -29,23 +29,29 @@ ONE_WAY = {
     },
 }
 PROMPT = "Acme Corporation met Wonka"
+# These proxies get their params only from the config entry (a literal dictionary path and a
+# key under another variable), with the GUARD_* fallbacks unset: on 1.80.15/16, whose loader
+# drops custom params, this proves the lookup of the entry in the proxy's loaded config.
+ENV = {"GUARD_ORG_KEY": None, "GUARD_DICTIONARY_PATH": None, "ORDERING_ORG_KEY": ORG_KEY}
 
 
 def config(reversible_first: bool) -> dict:
     base = example_config()
     ours = base["guardrails"][0]
+    ours["litellm_params"]["dictionary_path"] = str(SHIM / "dictionary.yaml")
+    ours["litellm_params"]["org_key"] = "os.environ/ORDERING_ORG_KEY"
     base["guardrails"] = [ours, ONE_WAY] if reversible_first else [ONE_WAY, ours]
     return base
 
 
 @pytest.fixture(scope="module")
 def good(request: pytest.FixtureRequest, version: str, upstream: FakeUpstream) -> Proxy:
-    return start_proxy(request, version, config(True), upstream, "reversible-first")
+    return start_proxy(request, version, config(True), upstream, "reversible-first", ENV)
 
 
 @pytest.fixture(scope="module")
 def bad(request: pytest.FixtureRequest, version: str, upstream: FakeUpstream) -> Proxy:
-    return start_proxy(request, version, config(False), upstream, "one-way-first")
+    return start_proxy(request, version, config(False), upstream, "one-way-first", ENV)
 
 
 def ask(proxy: Proxy, upstream: FakeUpstream) -> tuple[str, str]:
