@@ -226,6 +226,13 @@ async function main(): Promise<void> {
   const runs = Number(arg("runs", "3"));
   const pages = Number(arg("pages", "10000"));
   const only = arg("only", "ours,crawlee,linkinator").split(",");
+  const unknown = only.filter((name) => !["ours", "crawlee", "linkinator"].includes(name));
+  if (unknown.length > 0 || !(runs >= 1) || !(pages >= 2)) {
+    log(
+      `usage: --runs N (>= 1) --pages N (>= 2) --only ours,crawlee,linkinator (unknown: ${unknown.join(", ") || "none"})`,
+    );
+    process.exit(2);
+  }
   await prepare();
   const server = spawn(process.execPath, [process.argv[1] as string, "--serve", String(pages)], {
     stdio: ["ignore", "pipe", "inherit"],
@@ -234,20 +241,19 @@ async function main(): Promise<void> {
     server.stdout.once("data", (chunk: Buffer) => done(chunk.toString().trim())),
   );
   log(`site of ${pages} pages at ${origin}; ${runs} runs after 1 warm-up per crawler`);
-  const results = new Map<string, Run[]>();
+  const results = new Map<string, Run[]>(only.map((name) => [name, []]));
   try {
-    for (const name of only) {
-      const counted: Run[] = [];
-      for (let i = 0; i <= runs; i++) {
+    // Rounds of one run per crawler, so changing machine load hits every crawler alike.
+    for (let round = 0; round <= runs; round++) {
+      for (const name of only) {
         const run = await runOnce(name, origin, pages);
         log(
-          `${name} ${i === 0 ? "warm-up" : `run ${i}`}: ${run.wallS.toFixed(2)} s, ${run.rssMiB.toFixed(1)} MiB, served ${run.served.uniquePages} unique pages in ${run.served.requests} requests`,
+          `${name} ${round === 0 ? "warm-up" : `run ${round}`}: ${run.wallS.toFixed(2)} s, ${run.rssMiB.toFixed(1)} MiB, served ${run.served.uniquePages} unique pages in ${run.served.requests} requests`,
         );
         if (run.served.uniquePages !== pages)
           log(`WARNING: ${name} fetched ${run.served.uniquePages} of ${pages} pages`);
-        if (i > 0) counted.push(run);
+        if (round > 0) results.get(name)?.push(run);
       }
-      results.set(name, counted);
     }
   } finally {
     server.kill();

@@ -39,7 +39,7 @@ export class Collector {
     }
     slot.count++;
     if (slot.hits.length < URLS_PER_CHECK)
-      slot.hits.push({ id: hit.id, url: detach(hit.url), evidence: detach(hit.evidence) });
+      slot.hits.push({ id: hit.id, url: hit.url, evidence: detach(hit.evidence) });
   }
 
   /** The crawler's visitor. */

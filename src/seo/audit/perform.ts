@@ -122,7 +122,10 @@ export async function performAudit(request: AuditRequest, deps: PerformDeps): Pr
     });
   } catch (err) {
     if (err instanceof CrawlRefused && err.code === "UNREACHABLE") {
-      throw new AuditError(err.code, `${err.message}; check the URL and that the server is running (for a local site, start its dev server first), then retry`);
+      throw new AuditError(
+        err.code,
+        `${err.message}; check the URL and that the server is running (for a local site, start its dev server first), then retry`,
+      );
     }
     if (err instanceof CrawlRefused) {
       throw new AuditError(

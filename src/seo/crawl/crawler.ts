@@ -11,7 +11,7 @@ import { type CrawlBounds, POLICY } from "./bounds.ts";
 import { type FetchedPage, fetchBytes, fetchPage, type HttpRequest } from "./fetch-page.ts";
 import { Frontier, type QueueName, type UrlEntry } from "./frontier.ts";
 import { HostGate, retryAfterMs } from "./host-gate.ts";
-import { isLoopback, isSameSite, normaliseUrl } from "./url.ts";
+import { isLoopback, isSameSite, normaliseUrl, sitePrefixes } from "./url.ts";
 
 export interface CrawlDeps {
   fetch: typeof fetch;
@@ -89,6 +89,8 @@ export async function crawlSite(
   const signal = deps.signal ? AbortSignal.any([deps.signal, deadline.signal]) : deadline.signal;
   const gate = new HostGate(deps.politenessOff ? 0 : bounds.minIntervalMs, POLICY.stopHostAfter);
   const inScope = (url: URL) => isSameSite(url, root);
+  const prefixes = sitePrefixes(root);
+  const inScopeText = (normalised: string) => prefixes.some((prefix) => normalised.startsWith(prefix));
   const request = {
     fetch: deps.fetch,
     ...(deps.request ? { request: deps.request } : {}),
@@ -198,8 +200,7 @@ export async function crawlSite(
     from: UrlEntry | undefined,
     depth: number | undefined,
   ) => {
-    const target = new URL(url);
-    if (!inScope(target)) return;
+    if (!inScopeText(url)) return;
     const entry = frontier.entry(url, kind);
     if (!entry) return;
     if (from && queue === "links") {

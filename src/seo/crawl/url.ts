@@ -45,6 +45,19 @@ export function isSameSite(url: URL, root: URL): boolean {
   return siteHost(url.hostname) === siteHost(root.hostname) && port(url) === port(root);
 }
 
+/**
+ * The origins `isSameSite` accepts, as string prefixes of normalised URLs (each ends in "/"):
+ * a cheap test for the hundreds of thousands of links a large crawl sees.
+ */
+export function sitePrefixes(root: URL): string[] {
+  const host = root.hostname.startsWith("www.") ? root.hostname.slice(4) : root.hostname;
+  const port = root.port ? `:${root.port}` : "";
+  return ["http:", "https:"].flatMap((scheme) => [
+    `${scheme}//${host}${port}/`,
+    `${scheme}//www.${host}${port}/`,
+  ]);
+}
+
 /** Loopback targets: the only ones where politeness may be switched off. */
 export function isLoopback(url: URL): boolean {
   const host = url.hostname;

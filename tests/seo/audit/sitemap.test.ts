@@ -1,21 +1,43 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { gzipSync } from "node:zlib";
+import type { FetchedBytes } from "../../../src/seo/crawl/fetch-page.ts";
 import { discoverSitemaps } from "../../../src/seo/sitemap/discover.ts";
 import { gunzip, parseSitemap } from "../../../src/seo/sitemap/sitemap.ts";
-import type { FetchedBytes } from "../../../src/seo/crawl/fetch-page.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
-const urlset = (locs: string[]) => `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs.map((l) => `<url><loc>${l}</loc><lastmod>2026-01-01</lastmod></url>`).join("")}</urlset>`;
+const urlset = (locs: string[]) =>
+  `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs.map((l) => `<url><loc>${l}</loc><lastmod>2026-01-01</lastmod></url>`).join("")}</urlset>`;
 
 test("parseSitemap: urlset, index, gzip, a single URL, invalid XML and roots", async () => {
-  assert.deepEqual(await parseSitemap(bytes(urlset(["https://a.example/x"]))), { kind: "urlset", urls: ["https://a.example/x"], overLimit: false, gzip: false });
-  const index = await parseSitemap(gzipSync(`<sitemapindex><sitemap><loc> https://a.example/s1.xml </loc></sitemap><sitemap><loc>https://a.example/s2.xml</loc></sitemap></sitemapindex>`));
-  assert.deepEqual(index, { kind: "index", sitemaps: ["https://a.example/s1.xml", "https://a.example/s2.xml"], gzip: true });
+  assert.deepEqual(await parseSitemap(bytes(urlset(["https://a.example/x"]))), {
+    kind: "urlset",
+    urls: ["https://a.example/x"],
+    overLimit: false,
+    gzip: false,
+  });
+  const index = await parseSitemap(
+    gzipSync(
+      `<sitemapindex><sitemap><loc> https://a.example/s1.xml </loc></sitemap><sitemap><loc>https://a.example/s2.xml</loc></sitemap></sitemapindex>`,
+    ),
+  );
+  assert.deepEqual(index, {
+    kind: "index",
+    sitemaps: ["https://a.example/s1.xml", "https://a.example/s2.xml"],
+    gzip: true,
+  });
   assert.equal((await parseSitemap(bytes("<urlset><url><loc>x</url></urlset>"))).kind, "invalid");
-  assert.match(JSON.stringify(await parseSitemap(bytes("<html><body/></html>"))), /neither <urlset> nor <sitemapindex>/);
+  assert.match(
+    JSON.stringify(await parseSitemap(bytes("<html><body/></html>"))),
+    /neither <urlset> nor <sitemapindex>/,
+  );
   assert.match(JSON.stringify(await parseSitemap(Uint8Array.from([0x1f, 0x8b, 1, 2, 3]))), /gzip/);
-  assert.deepEqual(await parseSitemap(bytes("<urlset></urlset>")), { kind: "urlset", urls: [], overLimit: false, gzip: false });
+  assert.deepEqual(await parseSitemap(bytes("<urlset></urlset>")), {
+    kind: "urlset",
+    urls: [],
+    overLimit: false,
+    gzip: false,
+  });
 });
 
 test("parseSitemap: the 50,000-URL limit and the uncompressed size cap", async () => {
@@ -30,7 +52,12 @@ test("parseSitemap: the 50,000-URL limit and the uncompressed size cap", async (
 test("discoverSitemaps: robots lines and /sitemap.xml, index children, scope, caps", async () => {
   const files: Record<string, string | number> = {
     "https://a.example/from-robots.xml": `<sitemapindex><sitemap><loc>https://a.example/child.xml</loc></sitemap><sitemap><loc>https://a.example/child.xml</loc></sitemap></sitemapindex>`,
-    "https://a.example/child.xml": urlset(["https://a.example/1", "https://www.a.example/2", "https://other.example/3", "https://a.example/1#frag"]),
+    "https://a.example/child.xml": urlset([
+      "https://a.example/1",
+      "https://www.a.example/2",
+      "https://other.example/3",
+      "https://a.example/1#frag",
+    ]),
     "https://a.example/sitemap.xml": 404,
   };
   const requested: string[] = [];
@@ -38,16 +65,59 @@ test("discoverSitemaps: robots lines and /sitemap.xml, index children, scope, ca
     requested.push(url);
     const file = files[url] ?? 500;
     const status = typeof file === "number" ? file : 200;
-    return { url, finalUrl: url, status, headers: new Headers(), redirects: [], body: "", truncated: false, bytes: 0, timingMs: 1, ...(typeof file === "string" ? { raw: bytes(file) } : {}) };
+    return {
+      url,
+      finalUrl: url,
+      status,
+      headers: new Headers(),
+      redirects: [],
+      body: "",
+      truncated: false,
+      bytes: 0,
+      timingMs: 1,
+      ...(typeof file === "string" ? { raw: bytes(file) } : {}),
+    };
   };
   const inScope = (u: URL) => u.hostname.replace(/^www\./, "") === "a.example";
-  const result = await discoverSitemaps(["https://a.example/from-robots.xml"], "https://a.example", { get, inScope, maxFiles: 10, maxUrls: 100 });
-  assert.deepEqual(requested, ["https://a.example/from-robots.xml", "https://a.example/sitemap.xml", "https://a.example/child.xml"]);
+  const result = await discoverSitemaps(["https://a.example/from-robots.xml"], "https://a.example", {
+    get,
+    inScope,
+    maxFiles: 10,
+    maxUrls: 100,
+  });
+  assert.deepEqual(requested, [
+    "https://a.example/from-robots.xml",
+    "https://a.example/sitemap.xml",
+    "https://a.example/child.xml",
+  ]);
   assert.deepEqual(result.urls, ["https://a.example/1", "https://www.a.example/2"]);
   assert.equal(result.offSite, 1);
-  assert.deepEqual(result.files.map((f) => [f.kind, f.via]), [["index", "robots"], ["absent", "default"], ["urlset", "index"]]);
-  const capped = await discoverSitemaps(["https://a.example/from-robots.xml"], "https://a.example", { get, inScope, maxFiles: 1, maxUrls: 1 });
+  assert.deepEqual(
+    result.files.map((f) => [f.kind, f.via]),
+    [
+      ["index", "robots"],
+      ["absent", "default"],
+      ["urlset", "index"],
+    ],
+  );
+  const capped = await discoverSitemaps(["https://a.example/from-robots.xml"], "https://a.example", {
+    get,
+    inScope,
+    maxFiles: 1,
+    maxUrls: 1,
+  });
   assert.equal(capped.capped, true);
-  const broken = await discoverSitemaps(["https://a.example/missing.xml"], "https://a.example", { get, inScope, maxFiles: 10, maxUrls: 10 });
-  assert.deepEqual(broken.files.map((f) => [f.kind, f.error ?? ""]), [["invalid", "status 500"], ["absent", ""]]);
+  const broken = await discoverSitemaps(["https://a.example/missing.xml"], "https://a.example", {
+    get,
+    inScope,
+    maxFiles: 10,
+    maxUrls: 10,
+  });
+  assert.deepEqual(
+    broken.files.map((f) => [f.kind, f.error ?? ""]),
+    [
+      ["invalid", "status 500"],
+      ["absent", ""],
+    ],
+  );
 });

@@ -5,10 +5,10 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { fileReportStore } from "../../../shim/node/report-store.ts";
 import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";
 import { createAuditSiteTool } from "../../../src/seo/tools/audit-site.ts";
 import { defineMcp } from "../../../src/shared/mcp/server.ts";
-import { fileReportStore } from "../../../shim/node/report-store.ts";
 import { serveFixtureSite, serveSite, type TestSite } from "../crawl/site-server.ts";
 
 let problems: TestSite;
@@ -18,7 +18,12 @@ const dir = mkdtempSync(join(tmpdir(), "seo-reports-"));
 
 before(async () => {
   problems = await serveFixtureSite("problems");
-  const tool = createAuditSiteTool({ fetch, now: () => new Date(), reports: fileReportStore(dir, 3), log: (l) => logged.push(l) });
+  const tool = createAuditSiteTool({
+    fetch,
+    now: () => new Date(),
+    reports: fileReportStore(dir, 3),
+    log: (l) => logged.push(l),
+  });
   const definition = defineMcp({ name: "seo-test", version: "1" }, [tool]);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await definition.createServer().connect(serverSide);
@@ -39,7 +44,11 @@ async function closedPort(): Promise<string> {
 
 type Labelled = { value: unknown; provenance: { kind: string } };
 const call = async (args: Record<string, unknown>, onprogress?: (p: { progress: number }) => void) =>
-  client.callTool({ name: "seo_audit_site", arguments: args }, undefined, onprogress ? { onprogress } : undefined);
+  client.callTool(
+    { name: "seo_audit_site", arguments: args },
+    undefined,
+    onprogress ? { onprogress } : undefined,
+  );
 
 test("listing: schema, output schema, annotations, description for agents", async () => {
   const { tools } = await client.listTools();
@@ -55,9 +64,16 @@ test("listing: schema, output schema, annotations, description for agents", asyn
 
 test("concise and detailed audits of the problems site, with progress and provenance on every value", async () => {
   const progress: number[] = [];
-  const concise = await call({ url: `${problems.origin}/`, min_interval_ms: 0, concurrency: 4 }, (p) => progress.push(p.progress));
+  const concise = await call({ url: `${problems.origin}/`, min_interval_ms: 0, concurrency: 4 }, (p) =>
+    progress.push(p.progress),
+  );
   assert.equal(concise.isError, undefined);
-  const s = concise.structuredContent as Record<string, unknown> & { summary: Record<string, Labelled>; scores: { overall: Labelled }; top_fixes: { check_id: string; examples: unknown[]; provenance: { kind: string } }[]; findings: { id: string; examples?: unknown }[] };
+  const s = concise.structuredContent as Record<string, unknown> & {
+    summary: Record<string, Labelled>;
+    scores: { overall: Labelled };
+    top_fixes: { check_id: string; examples: unknown[]; provenance: { kind: string } }[];
+    findings: { id: string; examples?: unknown }[];
+  };
   assert.match(String(s.report_id), /^audit-/);
   assert.equal(s.summary.pages_crawled?.provenance.kind, "measured");
   assert.equal(s.summary.truncated?.value, false);
@@ -70,8 +86,17 @@ test("concise and detailed audits of the problems site, with progress and proven
   assert.match(JSON.stringify(concise.content), /Fixes, highest priority first/);
   assert.ok(progress.length >= 1);
 
-  const detailed = await call({ url: `${problems.origin}/`, min_interval_ms: 0, concurrency: 4, response_format: "detailed" });
-  const d = detailed.structuredContent as { findings: { id: string; examples: unknown[]; provenance: { kind: string } }[]; pages: Labelled; crawl: { robots: Labelled } };
+  const detailed = await call({
+    url: `${problems.origin}/`,
+    min_interval_ms: 0,
+    concurrency: 4,
+    response_format: "detailed",
+  });
+  const d = detailed.structuredContent as {
+    findings: { id: string; examples: unknown[]; provenance: { kind: string } }[];
+    pages: Labelled;
+    crawl: { robots: Labelled };
+  };
   assert.ok(d.findings.length >= 50);
   assert.ok(d.findings.every((f) => Array.isArray(f.examples) && f.provenance.kind));
   assert.equal(d.pages.provenance.kind, "measured");
@@ -84,7 +109,10 @@ test("bad inputs come back as isError results that say what to do", async () => 
     [{ url: "not a url" }, /INVALID_URL: .*absolute http\(s\) URL/],
     [{ url: "ftp://example.com/" }, /INVALID_URL/],
     [{ url: `${problems.origin}/`, max_pages: 5000 }, /INVALID_ARGUMENTS: max_pages/],
-    [{ url: "https://example.invalid/", min_interval_ms: 0 }, /INVALID_ARGUMENTS: min_interval_ms below 100 is allowed only for loopback/],
+    [
+      { url: "https://example.invalid/", min_interval_ms: 0 },
+      /INVALID_ARGUMENTS: min_interval_ms below 100 is allowed only for loopback/,
+    ],
     [{ url: `${problems.origin}/`, compare_to: "audit-20200101T000000-zz" }, /REPORT_NOT_FOUND/],
     [{ url: `${problems.origin}/`, compare_to: { findings: "no" } }, /INVALID_ARGUMENTS/],
     [{ url: `${await closedPort()}/` }, /UNREACHABLE: could not reach .*ECONNREFUSED.*server is running/],
@@ -100,7 +128,10 @@ test("bad inputs come back as isError results that say what to do", async () => 
   });
   try {
     const result = await call({ url: `${blocked.origin}/`, min_interval_ms: 0 });
-    assert.match(JSON.stringify(result.content), /ROBOTS_DISALLOWED: .*robots\.txt.*disallows.*Allow the path/);
+    assert.match(
+      JSON.stringify(result.content),
+      /ROBOTS_DISALLOWED: .*robots\.txt.*disallows.*Allow the path/,
+    );
     assert.deepEqual(blocked.paths(), ["/robots.txt"]);
   } finally {
     await blocked.close();
@@ -112,7 +143,12 @@ test("re-audit: compare_to by report id or report object gives fixed, new and pe
   const site = await serveSite((req, res) => {
     if (req.url === "/robots.txt") return void res.writeHead(404).end();
     if (req.url === "/gone" && !fixed) return void res.writeHead(404).end();
-    const title = req.url === "/" ? "<title>Home page with a reasonable title length</title>" : fixed ? "" : "<title>Gone page</title>";
+    const title =
+      req.url === "/"
+        ? "<title>Home page with a reasonable title length</title>"
+        : fixed
+          ? ""
+          : "<title>Gone page</title>";
     res.writeHead(200, { "content-type": "text/html" });
     res.end(`<html lang="en"><head>${title}</head><body><h1>x</h1><a href="/gone">gone</a></body></html>`);
   });
@@ -120,14 +156,33 @@ test("re-audit: compare_to by report id or report object gives fixed, new and pe
     const first = await call({ url: `${site.origin}/`, min_interval_ms: 0 });
     const firstReport = first.structuredContent as { report_id: string };
     fixed = true;
-    const second = await call({ url: `${site.origin}/`, min_interval_ms: 0, compare_to: firstReport.report_id });
-    const comparison = (second.structuredContent as { comparison: { value: { fixed: { items: { check_id: string }[] }; new: { items: { check_id: string }[] }; persisting: { count: number } }; provenance: { kind: string } } }).comparison;
+    const second = await call({
+      url: `${site.origin}/`,
+      min_interval_ms: 0,
+      compare_to: firstReport.report_id,
+    });
+    const comparison = (
+      second.structuredContent as {
+        comparison: {
+          value: {
+            fixed: { items: { check_id: string }[] };
+            new: { items: { check_id: string }[] };
+            persisting: { count: number };
+          };
+          provenance: { kind: string };
+        };
+      }
+    ).comparison;
     assert.equal(comparison.provenance.kind, "derived");
     assert.ok(comparison.value.fixed.items.some((i) => i.check_id === "broken-internal-link"));
     assert.ok(comparison.value.new.items.some((i) => i.check_id === "title-missing"));
     assert.ok(comparison.value.persisting.count > 0);
     assert.match(JSON.stringify(second.content), /Compared with audit-.*fixed, .* new, .* persisting/);
-    const byObject = await call({ url: `${site.origin}/`, min_interval_ms: 0, compare_to: first.structuredContent as Record<string, unknown> });
+    const byObject = await call({
+      url: `${site.origin}/`,
+      min_interval_ms: 0,
+      compare_to: first.structuredContent as Record<string, unknown>,
+    });
     assert.match(JSON.stringify(byObject.structuredContent), /"against":"audit-/);
   } finally {
     await site.close();

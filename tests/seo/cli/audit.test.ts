@@ -4,9 +4,9 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
+import { nodeHttpRequest } from "../../../shim/node/crawl-request.ts";
 import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";
 import { runAuditCli } from "../../../src/seo/cli/audit.ts";
-import { nodeHttpRequest } from "../../../shim/node/crawl-request.ts";
 import { serveFixtureSite, type TestSite } from "../crawl/site-server.ts";
 
 let site: TestSite;
@@ -43,7 +43,10 @@ test("audit <url> prints the readable report on stdout and progress on stderr", 
   const c = io(true);
   const http = nodeHttpRequest(4);
   try {
-    const code = await runAuditCli([`${site.origin}/`, "--min-interval-ms", "0", "--concurrency=4", "--max-pages", "60", "--detailed"], { ...c.io, request: http.request });
+    const code = await runAuditCli(
+      [`${site.origin}/`, "--min-interval-ms", "0", "--concurrency=4", "--max-pages", "60", "--detailed"],
+      { ...c.io, request: http.request },
+    );
     assert.equal(code, 0);
   } finally {
     http.close();
@@ -59,16 +62,33 @@ test("audit <url> prints the readable report on stdout and progress on stderr", 
 
 test("--json writes a report that --compare accepts as a file; --detailed keeps every URL", async () => {
   const first = io();
-  assert.equal(await runAuditCli([`${site.origin}/`, "--min-interval-ms=0", "--json", "--detailed", "--no-resources"], first.io), 0);
-  const report = JSON.parse(first.out.join("")) as { affected: Record<string, string[]>; stats: { resources_checked: number; sitemap_urls: number } };
+  assert.equal(
+    await runAuditCli(
+      [`${site.origin}/`, "--min-interval-ms=0", "--json", "--detailed", "--no-resources"],
+      first.io,
+    ),
+    0,
+  );
+  const report = JSON.parse(first.out.join("")) as {
+    affected: Record<string, string[]>;
+    stats: { resources_checked: number; sitemap_urls: number };
+  };
   assert.ok(report.affected["http-4xx"]?.length);
   assert.equal(report.stats.resources_checked, 0);
   assert.equal(report.stats.sitemap_urls, 8);
   const file = join(dir, "before.json");
   writeFileSync(file, first.out.join(""));
   const second = io();
-  assert.equal(await runAuditCli([`${site.origin}/`, "--min-interval-ms=0", "--no-sitemaps", "--compare", file, "--json"], second.io), 0);
-  const compared = JSON.parse(second.out.join("")) as { comparison: { value: { fixed: { count: number }; persisting: { count: number } } } };
+  assert.equal(
+    await runAuditCli(
+      [`${site.origin}/`, "--min-interval-ms=0", "--no-sitemaps", "--compare", file, "--json"],
+      second.io,
+    ),
+    0,
+  );
+  const compared = JSON.parse(second.out.join("")) as {
+    comparison: { value: { fixed: { count: number }; persisting: { count: number } } };
+  };
   assert.ok(compared.comparison.value.persisting.count > 0);
   assert.ok(compared.comparison.value.fixed.count > 0, "problems only reachable via the sitemap are gone");
   assert.ok(readFileSync(file, "utf8").length > 0);
