@@ -37,7 +37,7 @@ after(async () => {
 });
 
 async function closedPort(): Promise<string> {
-  const site = await serveSite((_req, res) => res.end());
+  const site = await serveSite((_req, res) => void res.end());
   await site.close();
   return site.origin;
 }
