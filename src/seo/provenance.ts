@@ -106,12 +106,28 @@ export const PROVENANCE_SCHEMA = {
   required: ["kind"],
 } as const;
 
-/** JSON Schema of a `Labelled` value whose `value` matches `valueSchema` (or is null). */
-export function labelledSchema(valueSchema: Record<string, unknown> = {}): Record<string, unknown> {
-  const value = Object.keys(valueSchema).length === 0 ? {} : { anyOf: [valueSchema, { type: "null" }] };
-  return {
-    type: "object",
-    properties: { value, provenance: PROVENANCE_SCHEMA },
-    required: ["value", "provenance"],
-  };
+const labelledDef = (value: Record<string, unknown>) => ({
+  type: "object",
+  properties: { value, provenance: { $ref: "#/$defs/provenance" } },
+  required: ["value", "provenance"],
+});
+
+// Shared definitions keep output schemas small: clients compile them once per tool, not per value.
+const DEFS = {
+  provenance: PROVENANCE_SCHEMA,
+  labelled: labelledDef({}),
+  labelledNumber: labelledDef({ type: ["number", "null"] }),
+};
+
+/** Reference to the provenance definition; valid inside a schema wrapped by `withProvenanceDefs`. */
+export const PROVENANCE_REF = { $ref: "#/$defs/provenance" } as const;
+
+/** Reference to a labelled value (any value, or a number); use inside `withProvenanceDefs`. */
+export function labelledSchema(value: "any" | "number" = "any"): Record<string, unknown> {
+  return { $ref: value === "number" ? "#/$defs/labelledNumber" : "#/$defs/labelled" };
+}
+
+/** A tool's output schema with the provenance definitions its references point to. */
+export function withProvenanceDefs(schema: Record<string, unknown>): Record<string, unknown> {
+  return { ...schema, $defs: DEFS };
 }

@@ -7,7 +7,7 @@ import { v } from "../../../deps.ts";
 import { defineTool, type ToolDef, ToolError } from "../../shared/mcp/tool.ts";
 import { normaliseDomain } from "../authority/domains.ts";
 import { type AuthorityDeps, type DomainAuthority, lookupAuthority } from "../authority/lookup.ts";
-import { labelledSchema } from "../provenance.ts";
+import { labelledSchema, withProvenanceDefs } from "../provenance.ts";
 import { SOURCES_SCHEMA, show } from "../providers/labels.ts";
 import { responseFormat } from "../tool-input.ts";
 
@@ -30,23 +30,23 @@ const row = (detailed: boolean) => ({
   type: "object",
   properties: {
     domain: { type: "string" },
-    pageRank: labelledSchema({ type: "number" }),
-    trancoRank: labelledSchema({ type: "number" }),
+    pageRank: labelledSchema("number"),
+    trancoRank: labelledSchema("number"),
     ...(detailed
       ? {
-          pageRankInteger: labelledSchema({ type: "number" }),
-          openPageRankRank: labelledSchema({ type: "number" }),
+          pageRankInteger: labelledSchema("number"),
+          openPageRankRank: labelledSchema("number"),
         }
       : {}),
   },
   required: ["domain", "pageRank", "trancoRank"],
 });
 
-const OUTPUT = {
+const OUTPUT = withProvenanceDefs({
   type: "object",
   properties: { domains: { type: "array", items: row(true) }, sources: SOURCES_SCHEMA },
   required: ["domains", "sources"],
-};
+});
 
 function concise(d: DomainAuthority) {
   return { domain: d.domain, pageRank: d.pageRank, trancoRank: d.trancoRank };

@@ -7,7 +7,7 @@ import { v } from "../../../deps.ts";
 import { defineTool, type ToolDef, ToolError } from "../../shared/mcp/tool.ts";
 import type { SeoConfig } from "../config.ts";
 import { type Idea, keywordIdeas } from "../keywords/ideas.ts";
-import { labelledSchema, PROVENANCE_SCHEMA } from "../provenance.ts";
+import { labelledSchema, PROVENANCE_REF, withProvenanceDefs } from "../provenance.ts";
 import { SOURCES_SCHEMA, show } from "../providers/labels.ts";
 import type { ProviderDeps } from "../providers/types.ts";
 import { responseFormat } from "../tool-input.ts";
@@ -65,26 +65,26 @@ const IDEA_SCHEMA = {
   type: "object",
   properties: {
     keyword: { type: "string" },
-    provenance: PROVENANCE_SCHEMA,
+    provenance: PROVENANCE_REF,
     alsoFrom: { type: "array", items: { type: "string" } },
     searchConsole: { type: "object" },
-    bingWeeklyImpressions: labelledSchema({ type: "number" }),
+    bingWeeklyImpressions: labelledSchema("number"),
   },
   required: ["keyword", "provenance"],
 };
 
-const OUTPUT = {
+const OUTPUT = withProvenanceDefs({
   type: "object",
   properties: {
     query: { type: "string" },
-    seedBingWeeklyImpressions: labelledSchema({ type: "number" }),
+    seedBingWeeklyImpressions: labelledSchema("number"),
     ideas: { type: "array", items: IDEA_SCHEMA },
     totalIdeas: { type: "integer" },
     sources: SOURCES_SCHEMA,
     expansionQueries: { type: "integer" },
   },
   required: ["query", "ideas", "totalIdeas", "sources"],
-};
+});
 
 function line(idea: Idea): string {
   const gsc = idea.searchConsole;

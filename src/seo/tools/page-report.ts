@@ -8,7 +8,7 @@ import { v } from "../../../deps.ts";
 import { defineTool, type ToolDef, ToolError } from "../../shared/mcp/tool.ts";
 import type { SeoConfig } from "../config.ts";
 import type { PageReport } from "../page-report/report.ts";
-import { type Labelled, labelledSchema } from "../provenance.ts";
+import { type Labelled, labelledSchema, withProvenanceDefs } from "../provenance.ts";
 import { SOURCES_SCHEMA, show } from "../providers/labels.ts";
 import type { PageSpeedRun, Strategy } from "../providers/pagespeed.ts";
 import type { ProviderDeps } from "../providers/types.ts";
@@ -33,7 +33,7 @@ const Input = v.object({
   response_format: responseFormat,
 });
 
-const OUTPUT = {
+const OUTPUT = withProvenanceDefs({
   type: "object",
   properties: {
     url: { type: "string" },
@@ -50,7 +50,7 @@ const OUTPUT = {
     sources: SOURCES_SCHEMA,
   },
   required: ["url", "page", "findings", "totalFindings", "pageSpeed", "fieldData", "sources"],
-};
+});
 
 const CONCISE_FACTS = [
   "finalUrl",

@@ -7,7 +7,7 @@ import { v } from "../../../deps.ts";
 import { defineTool, type ToolDef, ToolError } from "../../shared/mcp/tool.ts";
 import { normaliseDomain } from "../authority/domains.ts";
 import type { SeoConfig } from "../config.ts";
-import { labelledSchema } from "../provenance.ts";
+import { labelledSchema, withProvenanceDefs } from "../provenance.ts";
 import { SOURCES_SCHEMA, show } from "../providers/labels.ts";
 import type { ProviderDeps } from "../providers/types.ts";
 import { checkRank } from "../rank/check.ts";
@@ -36,28 +36,28 @@ const Input = v.object({
 const ENGINE_SCHEMA = {
   type: "object",
   properties: {
-    position: labelledSchema({ type: "number" }),
-    clicks: labelledSchema({ type: "number" }),
-    impressions: labelledSchema({ type: "number" }),
+    position: labelledSchema("number"),
+    clicks: labelledSchema("number"),
+    impressions: labelledSchema("number"),
     property: { type: "string" },
     topPages: { type: "array", items: { type: "object" } },
   },
   required: ["position"],
 };
 
-const OUTPUT = {
+const OUTPUT = withProvenanceDefs({
   type: "object",
   properties: {
     keyword: { type: "string" },
     domain: { type: "string" },
-    position: labelledSchema({ type: "number" }),
+    position: labelledSchema("number"),
     engine: { enum: ["google", "bing"] },
     google: ENGINE_SCHEMA,
     bing: ENGINE_SCHEMA,
     sources: SOURCES_SCHEMA,
   },
   required: ["keyword", "domain", "position", "sources"],
-};
+});
 
 const brief = (e: EngineRank) => ({ position: e.position, ...(e.property ? { property: e.property } : {}) });
 
