@@ -333,15 +333,17 @@ export async function crawlSite(
 
 function truncationReasons(frontier: Frontier, outOfTime: boolean, cancelled: boolean): string[] {
   const reasons: string[] = [];
-  if (cancelled) reasons.push("cancelled");
-  if (outOfTime) reasons.push("max_seconds");
   let queuedPages = 0;
+  let queuedResources = 0;
   let deep = 0;
   for (const entry of frontier.entries.values()) {
-    if (entry.state === "queued" && entry.kind === "page") queuedPages++;
+    if (entry.state === "queued") entry.kind === "page" ? queuedPages++ : queuedResources++;
     if (entry.reason === "max_depth") deep++;
   }
-  if (queuedPages > 0 && !outOfTime && !cancelled) reasons.push("max_pages");
+  if (cancelled) reasons.push("cancelled");
+  // Pages come before subresources: a budget that ran out on resources only says so.
+  else if (outOfTime) reasons.push(queuedPages > 0 ? "max_seconds" : "max_seconds_resources_unchecked");
+  else if (queuedPages > 0) reasons.push("max_pages");
   if (deep > 0) reasons.push("max_depth");
   if (frontier.dropped > 0) reasons.push("frontier_full");
   return reasons;

@@ -222,3 +222,26 @@ test("the minimum interval spaces requests per host; the node:http primitive dec
     http.close();
   }
 });
+
+test("a cancelled crawl returns what it has, marked cancelled", () =>
+  withSite(
+    (req, res) => {
+      if (req.url === "/robots.txt") return void res.writeHead(404).end();
+      const n = Number(req.url?.slice(3) || 0);
+      setTimeout(() => html(res, `<a href="/c/${n + 1}">next</a>`), 50);
+    },
+    async (site) => {
+      const controller = new AbortController();
+      const result = await crawlSite(
+        `${site.origin}/c/0`,
+        fast({ concurrency: 1 }),
+        { ...deps, signal: controller.signal },
+        (page) => {
+          if (page.url.endsWith("/c/2")) controller.abort();
+          return follow(page);
+        },
+      );
+      assert.equal(result.pages, 3);
+      assert.deepEqual(result.truncated, ["cancelled"]);
+    },
+  ));
