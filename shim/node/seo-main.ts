@@ -10,9 +10,11 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { StdioServerTransport } from "../../deps.ts";
 import { ConfigError, loadConfig, redact, type SeoConfig } from "../../src/seo/config.ts";
+import type { HttpRequest } from "../../src/seo/crawl/fetch-page.ts";
 import { abortableSleep } from "../../src/seo/providers/types.ts";
 import { createSeoMcp, SERVER_NAME } from "../../src/seo/server.ts";
 import { VERSION } from "../../src/shared/build-info.ts";
+import type { NodeHttp } from "./crawl-request.ts";
 import { fileReportStore } from "./report-store.ts";
 import { fileRankStore } from "./tranco-store.ts";
 
@@ -36,6 +38,15 @@ function readConfig(log: (line: string) => void): SeoConfig {
   return loadConfig({ env: process.env, readText: (path) => readFileSync(path, "utf8"), warn: log });
 }
 
+// The crawler's node:http client, loaded on the first crawl: node:https costs start-up time.
+function lazyCrawlRequest(): HttpRequest {
+  let client: Promise<NodeHttp> | undefined;
+  return async (url, init) => {
+    client ??= import("./crawl-request.ts").then((m) => m.nodeHttpRequest(16));
+    return (await client).request(url, init);
+  };
+}
+
 async function serveStdio(): Promise<void> {
   let secrets: readonly string[] = [];
   const log = (line: string) => process.stderr.write(`${SERVER_NAME}: ${redact(line, secrets)}\n`);
@@ -45,6 +56,7 @@ async function serveStdio(): Promise<void> {
     provider: { fetch: globalThis.fetch, now: () => new Date(), sleep: abortableSleep },
     config,
     reports: fileReportStore(join(cacheDir(), "reports")),
+    crawlRequest: lazyCrawlRequest(),
     rankStore: fileRankStore(cacheDir()),
     log,
   });
@@ -60,19 +72,29 @@ async function serveStdio(): Promise<void> {
 }
 
 async function runAudit(args: string[]): Promise<number> {
-  const { runAuditCli } = await import("../../src/seo/cli/audit.ts");
+  const [{ runAuditCli }, { nodeHttpRequest }] = await Promise.all([
+    import("../../src/seo/cli/audit.ts"),
+    import("./crawl-request.ts"),
+  ]);
+  const http = nodeHttpRequest(16);
   const controller = new AbortController();
   process.once("SIGINT", () => controller.abort(new Error("interrupted")));
-  return runAuditCli(args, {
-    stdout: (s) => process.stdout.write(s),
-    stderr: (s) => process.stderr.write(s),
-    fetch: globalThis.fetch,
-    reports: fileReportStore(join(cacheDir(), "reports")),
-    now: () => new Date(),
-    isTTY: process.stderr.isTTY === true,
-    readText: (path) => readFile(path, "utf8"),
-    signal: controller.signal,
-  });
+  try {
+    return await runAuditCli(args, {
+      stdout: (s) => process.stdout.write(s),
+      stderr: (s) => process.stderr.write(s),
+      fetch: globalThis.fetch,
+      request: http.request,
+      reports: fileReportStore(join(cacheDir(), "reports")),
+      now: () => new Date(),
+      isTTY: process.stderr.isTTY === true,
+      readText: (path) => readFile(path, "utf8"),
+      signal: controller.signal,
+    });
+  } finally {
+    // Idle keep-alive sockets would otherwise hold the process open.
+    http.close();
+  }
 }
 
 async function main(args: string[]): Promise<number> {

@@ -5,6 +5,7 @@
 import type { ToolDef } from "../../shared/mcp/tool.ts";
 import type { ReportStore } from "../audit/report-store.ts";
 import type { SeoConfig } from "../config.ts";
+import type { HttpRequest } from "../crawl/fetch-page.ts";
 import type { RankStore } from "../providers/tranco.ts";
 import type { ProviderDeps } from "../providers/types.ts";
 import { createAuditSiteTool } from "./audit-site.ts";
@@ -19,6 +20,8 @@ export interface SeoToolDeps {
   config: SeoConfig;
   /** Where audits are kept for re-audit comparisons (the Node shim keeps them on disk). */
   reports: ReportStore;
+  /** A lighter HTTP client for the crawl (the Node shim's node:http one); default: `provider.fetch`. */
+  crawlRequest?: HttpRequest;
   /** Persistent Tranco answers (the Node shim keeps them on disk); optional. */
   rankStore?: RankStore;
   log(line: string): void;
@@ -28,6 +31,7 @@ export function createSeoTools(deps: SeoToolDeps): ToolDef[] {
   return [
     createAuditSiteTool({
       fetch: deps.provider.fetch,
+      ...(deps.crawlRequest ? { request: deps.crawlRequest } : {}),
       now: deps.provider.now,
       reports: deps.reports,
       log: deps.log,

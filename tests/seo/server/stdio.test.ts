@@ -212,3 +212,16 @@ test("CLI: --version, --help, unknown commands and a bad endpoint exit cleanly w
   assert.match(auditHelp.stdout, /Usage: seo-audit-mcp audit <url>/);
   assert.equal(execFileSync(process.execPath, [BUNDLE, "-v"], { encoding: "utf8" }), version.stdout);
 });
+
+test("CLI: audit <url> --json crawls with the node:http client, prints JSON on stdout and exits", async () => {
+  const { execFile } = await import("node:child_process");
+  const { promisify } = await import("node:util");
+  const { stdout, stderr } = await promisify(execFile)(
+    process.execPath,
+    [BUNDLE, "audit", `${site.url}/page`, "--max-pages", "2", "--min-interval-ms", "0", "--json"],
+    { env: { PATH: process.env.PATH ?? "", SEO_CACHE_DIR: cache }, timeout: 30_000 },
+  );
+  const report = JSON.parse(stdout) as { report_id: string; target: string };
+  assert.match(report.report_id, /^audit-/);
+  assert.match(stderr, /auditing http:\/\/127\.0\.0\.1:\d+\/page/);
+});
