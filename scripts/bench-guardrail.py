@@ -15,10 +15,12 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import os
 import random
 import re
 import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -240,6 +242,68 @@ def _connect(port: int) -> http.client.HTTPConnection:
     return connection
 
 
+def hooks(requests: int) -> None:
+    """CPU time of the adapter's own hooks per request (runs inside a LiteLLM venv): what the
+    guardrail adds to a round trip, independent of other load on the machine."""
+    import asyncio
+    import copy
+
+    from litellm.types.utils import ModelResponse
+
+    from reversible_mask.guardrail import ReversibleMaskGuardrail
+
+    rng = random.Random(11)
+    terms = make_terms(1000, rng)
+    prompt = make_prompt(terms, rng)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "dictionary.yaml"
+        path.write_text(yaml.safe_dump({"categories": {"clients": terms}}), encoding="utf-8")
+        guard = ReversibleMaskGuardrail(
+            guardrail_name="g", dictionary_path=str(path), org_key=KEY.decode(), default_on=True
+        )
+    stages: dict[str, list[float]] = {"pre_call": [], "post_call": [], "logging": [], "total": []}
+
+    async def one(index: int) -> None:
+        content = f"request {index}: {prompt}"
+        data = {"model": "m", "messages": [{"role": "user", "content": content}], "metadata": {}}
+        body = copy.copy(data)  # what the proxy keeps as proxy_server_request.body
+        spent = time.thread_time()
+        await guard.async_pre_call_hook(None, None, data, "acompletion")
+        stages["pre_call"].append(time.thread_time() - spent)
+        masked = data["messages"][0]["content"]
+        response = ModelResponse(choices=[{"index": 0, "finish_reason": "stop",
+                                           "message": {"role": "assistant", "content": f"ECHO: {masked}"}}])  # fmt: skip
+        start = time.thread_time()
+        await guard.async_post_call_success_hook(data, None, response)
+        stages["post_call"].append(time.thread_time() - start)
+        kwargs = {
+            "messages": data["messages"],
+            "standard_logging_object": {
+                "messages": data["messages"],
+                "response": response.model_dump(),
+            },
+            "litellm_params": {"proxy_server_request": {"body": body}, "metadata": {}},
+            "additional_args": {"complete_input_dict": {"messages": data["messages"]}},
+            "original_response": json.dumps(
+                {"choices": [{"message": {"content": f"ECHO: {masked}"}}]}
+            ),
+        }
+        start = time.thread_time()
+        await guard.async_logging_hook(kwargs, response, "acompletion")
+        stages["logging"].append(time.thread_time() - start)
+        stages["total"].append(time.thread_time() - spent)
+
+    async def run() -> None:
+        for index in range(requests):
+            await one(index)
+
+    asyncio.run(run())
+    print("\nadapter hooks, CPU time per chat request with a 20 KB prompt (1k terms)")
+    print(f"{'stage':>10} {'p50 ms':>9} {'p99 ms':>9}")
+    for name, values in stages.items():
+        print(f"{name:>10} {pct(values, 0.5) * 1e3:>9.3f} {pct(values, 0.99) * 1e3:>9.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", default="1000,100000")
@@ -248,9 +312,18 @@ def main() -> None:
     parser.add_argument("--litellm-version", default="1.104.5")
     parser.add_argument("--skip-proxy", action="store_true")
     parser.add_argument("--delays-ms", default="0,200", help="simulated upstream latencies")
+    parser.add_argument("--hooks-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.hooks_only:
+        hooks(args.requests)
+        return
     engine([int(s) for s in args.sizes.split(",")], args.runs)
     if not args.skip_proxy:
+        venv_python = REPO / ".venvs" / f"litellm-{args.litellm_version}" / "bin" / "python"
+        log("timing the adapter hooks inside the LiteLLM venv")
+        env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+        command = [str(venv_python), __file__, "--hooks-only", "--requests", str(args.requests)]
+        subprocess.run(command, check=True, env=env)
         for delay in args.delays_ms.split(","):
             requests = args.requests if float(delay) == 0 else max(20, args.requests // 5)
             round_trip(args.litellm_version, requests, float(delay))

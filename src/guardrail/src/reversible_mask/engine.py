@@ -56,6 +56,7 @@ class Masker:
         self._forms: list[_Form] = []
         self._memo: OrderedDict[tuple[str, frozenset[str] | None], str] = OrderedDict()
         self._memo_lock = threading.Lock()
+        self._all_categories = dictionary.categories
         self._automata = {flag: self._build(flag) for flag in (False, True)}
 
     @property
@@ -72,6 +73,8 @@ class Masker:
 
     def mask(self, text: str, categories: frozenset[str] | None = None) -> str:
         """Replace every dictionary term in `text` (restricted to `categories` when given)."""
+        if categories is not None and categories >= self._all_categories:
+            categories = None  # one memo key for "everything", whoever asks
         if len(text) < MEMO_MIN_CHARS:
             return self._mask(text, categories) if text else text
         # The logging hook sees the same large texts several times (messages, the standard
