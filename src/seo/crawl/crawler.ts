@@ -5,12 +5,12 @@
  * dropped: only the frontier's compact entries outlive a page.
  * @module
  */
-import { RobotsCache, type RobotsInfo } from "../robots/robots-cache.ts";
+import type { RobotsInfo } from "../robots/robots-cache.ts";
 import { discoverSitemaps, type SitemapResult } from "../sitemap/discover.ts";
 import { type CrawlBounds, POLICY } from "./bounds.ts";
-import { type FetchedPage, fetchBytes, fetchPage, type HttpRequest } from "./fetch-page.ts";
+import type { FetchedPage, HttpRequest } from "./fetch-page.ts";
 import { Frontier, type QueueName, type UrlEntry } from "./frontier.ts";
-import { HostGate, retryAfterMs } from "./host-gate.ts";
+import { PoliteClient } from "./polite-client.ts";
 import { isLoopback, isSameSite, normaliseUrl, sitePrefixes } from "./url.ts";
 
 export interface CrawlDeps {
@@ -66,8 +66,6 @@ export class CrawlRefused extends Error {
   }
 }
 
-const retriable = (status: number) => status === 0 || status === 429 || status >= 500;
-
 export async function crawlSite(
   startUrl: string,
   bounds: CrawlBounds,
@@ -87,34 +85,20 @@ export async function crawlSite(
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), bounds.maxSeconds * 1000);
   const signal = deps.signal ? AbortSignal.any([deps.signal, deadline.signal]) : deadline.signal;
-  const gate = new HostGate(deps.politenessOff ? 0 : bounds.minIntervalMs, POLICY.stopHostAfter);
   const inScope = (url: URL) => isSameSite(url, root);
   const prefixes = sitePrefixes(root);
   const inScopeText = (normalised: string) => prefixes.some((prefix) => normalised.startsWith(prefix));
-  const request = {
+  const client = new PoliteClient({
     fetch: deps.fetch,
     ...(deps.request ? { request: deps.request } : {}),
-    signal,
-    timeoutMs: bounds.timeoutMs,
     userAgent: deps.userAgent,
-  };
-  const politeGet = async (url: string, limits: { maxRedirects: number; maxBytes: number }) => {
-    await gate.take(new URL(url).origin, signal);
-    return fetchPage(url, {
-      ...request,
-      ...limits,
-      beforeHop: async (hop) => void (await gate.take(hop.origin, signal)),
-    });
-  };
-  const robots = new RobotsCache({ productToken: deps.productToken, get: politeGet });
-  const robotsFor = async (origin: string) => {
-    const info = await robots.info(origin);
-    if (info.crawlDelaySeconds !== undefined && !deps.politenessOff) {
-      gate.raiseInterval(origin, Math.min(info.crawlDelaySeconds * 1000, POLICY.crawlDelayCapMs));
-    }
-    return info;
-  };
-  const startRobots = await robotsFor(root.origin);
+    productToken: deps.productToken,
+    bounds,
+    signal,
+    politenessOff: deps.politenessOff === true,
+    inScope,
+  });
+  const startRobots = await client.robotsFor(root.origin);
   if (startRobots.status === 0) {
     clearTimeout(timer);
     throw new CrawlRefused("UNREACHABLE", `could not reach ${root.origin} (${startRobots.reason})`);
@@ -144,32 +128,7 @@ export async function crawlSite(
   frontier.enqueue(first, "links");
   if (bounds.sitemaps) {
     result.sitemaps = await discoverSitemaps(startRobots.sitemaps, root.origin, {
-      get: async (url) => {
-        const target = new URL(url);
-        const allowed = inScope(target)
-          ? (await robotsFor(target.origin)).robots.isAllowed(`${target.pathname}${target.search}`)
-          : false;
-        if (!allowed && !startRobots.sitemaps.includes(url))
-          return {
-            url,
-            finalUrl: url,
-            status: 0,
-            headers: new Headers(),
-            redirects: [],
-            body: "",
-            truncated: false,
-            bytes: 0,
-            timingMs: 0,
-            error: "blocked by robots.txt or off-site",
-          };
-        await gate.take(target.origin, signal);
-        result.requests++;
-        return fetchBytes(url, {
-          ...request,
-          maxBytes: POLICY.sitemapBytes,
-          maxRedirects: bounds.maxRedirects,
-        });
-      },
+      get: (url) => client.fetchSitemap(url, startRobots.sitemaps.includes(url)),
       inScope,
       maxFiles: POLICY.maxSitemapFiles,
       maxUrls: Math.min(POLICY.maxSitemapUrls, bounds.maxPages * 10),
@@ -219,49 +178,13 @@ export async function crawlSite(
     notify();
   };
 
-  const fetchEntry = async (entry: UrlEntry): Promise<FetchedPage | undefined> => {
-    const url = new URL(entry.url);
-    const isResource = entry.kind === "resource";
-    for (let attempt = 0; ; attempt++) {
-      await gate.take(url.origin, signal);
-      if (signal.aborted) return undefined;
-      const page = await fetchPage(entry.url, {
-        ...request,
-        maxBytes: isResource ? 0 : bounds.maxBytes,
-        maxRedirects: bounds.maxRedirects,
-        beforeHop: async (hop) => {
-          if (!inScope(hop)) return "off-site redirect";
-          if (!(await robotsFor(hop.origin)).robots.isAllowed(`${hop.pathname}${hop.search}`))
-            return "redirect target blocked by robots.txt";
-          await gate.take(hop.origin, signal);
-          return undefined;
-        },
-      });
-      if (signal.aborted) return undefined;
-      result.requests += 1 + page.redirects.length;
-      const stopped = gate.record(url.origin, page.status);
-      if (stopped) result.stoppedHosts.push(url.origin);
-      if (!retriable(page.status) || attempt >= bounds.retries || gate.isStopped(url.origin)) return page;
-      gate.pause(
-        url.origin,
-        retryAfterMs(
-          page.headers.get("retry-after"),
-          Date.now(),
-          POLICY.defaultBackoffMs,
-          POLICY.retryAfterCapMs,
-        ),
-      );
-    }
-  };
-
   const process = async (entry: UrlEntry): Promise<void> => {
     const url = new URL(entry.url);
-    if (gate.isStopped(url.origin))
+    if (client.gate.isStopped(url.origin))
       return void Object.assign(entry, { state: "skipped", reason: "host stopped after repeated 5xx/429" });
-    if (!(await robotsFor(url.origin)).robots.isAllowed(`${url.pathname}${url.search}`)) {
+    if (!(await client.isAllowed(url)))
       return void Object.assign(entry, { state: "blocked", reason: "robots.txt" });
-    }
-    const page = await fetchEntry(entry);
+    const page = await client.fetchEntry(entry.url, entry.kind === "resource");
     if (!page) return void Object.assign(entry, { state: "queued" });
     Object.assign(entry, {
       state: "done",
@@ -325,7 +248,9 @@ export async function crawlSite(
   const workers = Array.from({ length: bounds.concurrency }, worker);
   await Promise.all(workers);
   clearTimeout(timer);
-  result.robots = await robots.all();
+  result.robots = await client.robots.all();
+  result.requests = client.requests;
+  result.stoppedHosts = client.stoppedHosts;
   result.truncated = truncationReasons(frontier, deadline.signal.aborted, deps.signal?.aborted === true);
   result.durationMs = performance.now() - started;
   return result;
@@ -334,10 +259,9 @@ export async function crawlSite(
 function truncationReasons(frontier: Frontier, outOfTime: boolean, cancelled: boolean): string[] {
   const reasons: string[] = [];
   let queuedPages = 0;
-  let queuedResources = 0;
   let deep = 0;
   for (const entry of frontier.entries.values()) {
-    if (entry.state === "queued") entry.kind === "page" ? queuedPages++ : queuedResources++;
+    if (entry.state === "queued" && entry.kind === "page") queuedPages++;
     if (entry.reason === "max_depth") deep++;
   }
   if (cancelled) reasons.push("cancelled");
