@@ -9,6 +9,7 @@ import {
   json,
   prepareJson,
   preparedJson,
+  preparedText,
 } from "../../src/shared/http/respond.ts";
 
 test("serve() carries method, URL, headers, streamed body and client address to the handler", async () => {
@@ -157,7 +158,34 @@ test("bodyOf() remembers json()/preparedJson() bodies until they are read; custo
 
 test("joinPrepared() concatenates prepared parts and strings as text and UTF-8 bytes", () => {
   const joined = joinPrepared(["[", prepareJson({ city: "Zürich" }), ",", prepareJson("Łódź"), "]"]);
-  assert.equal(joined.text, '[{"city":"Zürich"},"Łódź"]');
-  assert.deepEqual(joined.bytes, new TextEncoder().encode(joined.text));
-  assert.deepEqual(JSON.parse(joined.text), [{ city: "Zürich" }, "Łódź"]);
+  assert.equal(preparedText(joined), '[{"city":"Zürich"},"Łódź"]');
+  assert.deepEqual(joined.bytes, new TextEncoder().encode('[{"city":"Zürich"},"Łódź"]'));
+});
+
+test("preparedJson() responses read like any Response in-process, once, and clone while unread", async () => {
+  const prepared = prepareJson({ city: "Zürich" });
+  const make = () => preparedJson(prepared, { status: 201, headers: { "x-a": "1" } });
+  const res = make();
+  assert.ok(res instanceof Response);
+  assert.equal(res.status, 201);
+  assert.equal(res.headers.get("x-a"), "1");
+  assert.equal(res.headers.get("content-type"), "application/json; charset=utf-8");
+  assert.equal(res.bodyUsed, false);
+  const copy = res.clone();
+  assert.deepEqual(await res.json(), { city: "Zürich" });
+  assert.equal(res.bodyUsed, true);
+  assert.equal(bodyOf(res), undefined, "adapters no longer see a used body");
+  assert.throws(() => res.clone(), /already been read/);
+  await assert.rejects(res.text());
+  assert.equal(await copy.text(), '{"city":"Zürich"}');
+  assert.equal(new TextDecoder().decode(await make().arrayBuffer()), '{"city":"Zürich"}');
+  assert.equal(await (await make().blob()).text(), '{"city":"Zürich"}');
+  const bytes = await (make() as unknown as { bytes(): Promise<Uint8Array> }).bytes();
+  assert.deepEqual(bytes, prepared.bytes);
+  await assert.rejects(make().formData());
+  const streamed = await new Response(make().body).text();
+  assert.equal(streamed, '{"city":"Zürich"}');
+  const rewrapped = new Response(make().body, make());
+  assert.equal(rewrapped.status, 201);
+  assert.equal(await rewrapped.text(), '{"city":"Zürich"}');
 });

@@ -33,13 +33,13 @@ export function json(data: unknown, init: ResponseInit = {}): Response {
   return response;
 }
 
-/** A JSON value serialised once, as text (for readers of the Response) and UTF-8 bytes (for adapters). */
+/** A JSON value serialised once to UTF-8 bytes, to be answered many times. */
 export interface PreparedJson {
-  text: string;
-  bytes: Uint8Array;
+  bytes: Uint8Array<ArrayBuffer>;
 }
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 /** Serialises `data` once, to be answered many times with `preparedJson`. */
 export function prepareJson(data: unknown): PreparedJson {
@@ -48,13 +48,15 @@ export function prepareJson(data: unknown): PreparedJson {
 
 /** Prepares JSON text assembled by the caller (it must be valid JSON). */
 export function prepareText(text: string): PreparedJson {
-  return { text, bytes: encoder.encode(text) };
+  return { bytes: encoder.encode(text) };
 }
 
-/**
- * Joins JSON fragments into one prepared answer. Prepared parts are copied as bytes, never
- * encoded again; plain strings (short punctuation, small values) are encoded here.
- */
+/** The JSON text of a prepared value (for tests and logs). */
+export function preparedText(prepared: PreparedJson): string {
+  return decoder.decode(prepared.bytes);
+}
+
+/** Joins JSON fragments into one prepared answer; prepared parts are copied, never re-encoded. */
 export function joinPrepared(parts: readonly (string | PreparedJson)[]): PreparedJson {
   const prepared = parts.map((part) => (typeof part === "string" ? prepareText(part) : part));
   let size = 0;
@@ -65,15 +67,83 @@ export function joinPrepared(parts: readonly (string | PreparedJson)[]): Prepare
     bytes.set(part.bytes, at);
     at += part.bytes.byteLength;
   }
-  return { text: prepared.map((part) => part.text).join(""), bytes };
+  return { bytes };
 }
 
+const readable = new WeakMap<Response, Response>();
+
 /**
- * A JSON response from a prepared value. The Response body is the text (undici encodes it
- * only if someone reads it in-process); adapters write the prepared bytes as they are.
+ * The body of a prepared response as an ordinary Response, built on first use. A Response
+ * constructed with a body builds a ReadableStream at once, the costliest part of it; the
+ * runtime adapter writes the prepared bytes and never needs one, so it is made only when
+ * someone reads the body in-process.
+ */
+function readableOf(response: Response): Response {
+  let real = readable.get(response);
+  if (real === undefined) {
+    const bytes = bodies.get(response) as Uint8Array<ArrayBuffer>;
+    const { status, statusText, headers } = response;
+    real = new Response(bytes, { status, statusText, headers });
+    readable.set(response, real);
+  }
+  return real;
+}
+
+class PreparedResponse extends Response {
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    return readableOf(this).arrayBuffer();
+  }
+  override blob(): Promise<Blob> {
+    return readableOf(this).blob();
+  }
+  override formData(): Promise<FormData> {
+    return readableOf(this).formData();
+  }
+  override json(): Promise<unknown> {
+    return readableOf(this).json();
+  }
+  override text(): Promise<string> {
+    return readableOf(this).text();
+  }
+  override clone(): Response {
+    if (this.bodyUsed) throw new TypeError("Response.clone: the body has already been read");
+    const copy = new PreparedResponse(null, {
+      status: this.status,
+      statusText: this.statusText,
+      headers: this.headers,
+    });
+    bodies.set(copy, bodies.get(this) as Uint8Array);
+    return copy;
+  }
+}
+
+// `body` and `bodyUsed` are accessors on Response.prototype; they are redefined the same way.
+Object.defineProperties(PreparedResponse.prototype, {
+  body: {
+    get(this: Response) {
+      return readableOf(this).body;
+    },
+  },
+  bodyUsed: {
+    get(this: Response) {
+      return readable.get(this)?.bodyUsed ?? false;
+    },
+  },
+  bytes: {
+    value(this: Response) {
+      return readableOf(this)
+        .arrayBuffer()
+        .then((buffer) => new Uint8Array(buffer));
+    },
+  },
+});
+
+/**
+ * A JSON response from a prepared value: adapters write its bytes as they are, and an
+ * in-process reader gets them through the usual body methods.
  */
 export function preparedJson(prepared: PreparedJson, init: ResponseInit = {}): Response {
-  const response = new Response(prepared.text, withJsonType(init));
+  const response = new PreparedResponse(null, withJsonType(init));
   bodies.set(response, prepared.bytes);
   return response;
 }

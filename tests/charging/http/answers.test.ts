@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createAnswers } from "../../../src/charging/answers.ts";
 import { createStore } from "../../../src/charging/store.ts";
+import { preparedText } from "../../../src/shared/http/respond.ts";
 import { SITES } from "./sites.ts";
 
 const store = createStore(SITES);
@@ -18,16 +19,15 @@ test("createAnswers() assembles exactly the JSON of the values, whatever its cac
         const { data, total, attribution } = store.search(query);
         const page = { limit: query.limit, offset: query.offset, total };
         const answer = answers.sites(data, page, attribution);
-        assert.equal(answer.text, JSON.stringify({ data, page, attribution }));
-        assert.deepEqual(answer.bytes, new TextEncoder().encode(answer.text));
+        assert.equal(preparedText(answer), JSON.stringify({ data, page, attribution }));
       }
       const site = store.get("osm:way/20");
       assert.ok(site);
-      assert.equal(answers.site(site).text, JSON.stringify({ data: site }));
+      assert.equal(preparedText(answers.site(site)), JSON.stringify({ data: site }));
     }
   }
   const empty = createAnswers(store).sites([], { limit: 20, offset: 0, total: 0 }, []);
-  assert.deepEqual(JSON.parse(empty.text), {
+  assert.deepEqual(JSON.parse(preparedText(empty)), {
     data: [],
     page: { limit: 20, offset: 0, total: 0 },
     attribution: [],
