@@ -1,7 +1,9 @@
 /**
  * Node adapter: carries a Fetch handler on `node:http`. Request bodies stream (with
  * `duplex: "half"`), the client's disconnect aborts `request.signal`, JSON bodies built by
- * `json()` are written without a stream round-trip, and SIGINT/SIGTERM drain in-flight work.
+ * `json()` or `preparedJson()` are written without a stream round-trip (prepared ones as the
+ * bytes they already are), and SIGINT/SIGTERM drain in-flight work. Service-agnostic: the
+ * charging API and the SEO gateway both run on it.
  * @module
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
