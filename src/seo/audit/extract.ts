@@ -226,7 +226,7 @@ export function extractHtml(html: string): HtmlFacts {
 
   function anchor(attrs: Record<string, string>): void {
     anchorDepth++;
-    if (anchorDepth === 1) startCapture("a");
+    if (anchorDepth === 1 && capture === undefined) startCapture("a");
     const href = attrs.href?.trim();
     const target = href === undefined && (attrs.name !== undefined || attrs.id !== undefined);
     if (!target && (href === undefined || href === "" || /^javascript:/i.test(href))) {

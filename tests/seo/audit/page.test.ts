@@ -92,6 +92,7 @@ test("extraction: JSON-LD @graph types, words outside nav/footer, base href, lin
   assert.deepEqual(facts.links, [{ href: "a", nofollow: false }]);
   assert.deepEqual(facts.genericLinkTexts, ["read more"]);
   assert.deepEqual(facts.uncrawlableLinks, ['<a href="javascript:void(0)">']);
+  assert.deepEqual(extractHtml('<h1>Shop <a href="/s">shoes</a> now</h1>').h1, ["Shop shoes now"]);
   const audited = auditPage(
     page("https://example.com/", "<html><title>x</title><body>hello</body></html>"),
     "2026-01-01T00:00:00Z",
