@@ -202,12 +202,6 @@ export async function crawlSite(
     for (const target of found.targets) add(target, "page", "targets", undefined, undefined);
     if (bounds.maxResources > 0)
       for (const res of new Set(found.resources)) add(res, "resource", "resources", owner, undefined);
-    deps.onProgress?.({
-      pages: result.pages,
-      maxPages: bounds.maxPages,
-      queued: frontier.pending("links") + frontier.pending("sitemap"),
-      url: entry.url,
-    });
   };
 
   /** The URL whose content this response is, if nobody else has claimed it. */
@@ -223,6 +217,14 @@ export async function crawlSite(
     return final;
   };
 
+  const progress = (url: string) =>
+    deps.onProgress?.({
+      pages: result.pages,
+      maxPages: bounds.maxPages,
+      queued: frontier.pending("links") + frontier.pending("sitemap"),
+      url,
+    });
+
   const worker = async (): Promise<void> => {
     while (!signal.aborted) {
       const entry = frontier.next(allowed);
@@ -237,6 +239,7 @@ export async function crawlSite(
       try {
         await process(entry);
         if (entry.state === "done") entry.kind === "resource" ? result.resources++ : result.pages++;
+        if (entry.state === "done" && entry.kind === "page") progress(entry.url);
         else if (entry.kind === "page" && entry.state !== "queued") pagesStarted--;
       } finally {
         inFlight--;
