@@ -9,7 +9,7 @@
  * @module
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,7 +17,7 @@ import { parseArgs } from "node:util";
 import { startBuilt, stop } from "./smoke.ts";
 
 interface CannonResult {
-  requests: { average: number };
+  requests: { average: number; total: number };
   latency: { p50: number; p99: number };
   throughput: { average: number };
   non2xx: number;
@@ -66,10 +66,33 @@ server.listen(0, "127.0.0.1", () => process.stderr.write("listening on http://12
 process.once("SIGTERM", () => server.close(() => process.exit(0)));
 `;
 
-async function load(url: string, seconds: number): Promise<CannonResult> {
-  const result = await autocannon({ url, connections: 50, duration: seconds });
+const TICKS_PER_SECOND = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100;
+
+/** CPU time (user + system, ms) a process has used so far, from /proc; undefined elsewhere. */
+function cpuMs(pid: number | undefined): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Run extends CannonResult {
+  /** Server CPU microseconds per answered request (undefined without /proc). */
+  cpuPerRequest?: number;
+}
+
+async function load(url: string, seconds: number, pid?: number): Promise<Run> {
+  const before = cpuMs(pid);
+  const result: Run = await autocannon({ url, connections: 50, duration: seconds });
+  const after = cpuMs(pid);
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${url}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
+  }
+  if (before !== undefined && after !== undefined) {
+    result.cpuPerRequest = ((after - before) * 1000) / result.requests.total;
   }
   return result;
 }
@@ -81,6 +104,18 @@ const median = (xs: number[]) => {
     ? (sorted[mid] as number)
     : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 };
+
+/**
+ * Server CPU per request is what the adapter and handler cost, whatever else shares the
+ * machine; the req/s ratio moves with the load of other processes, this one much less.
+ */
+function cpuLine(figures: { charging: Run[]; bare: Run[] }): string[] {
+  const cpu = (rs: Run[]) => median(rs.map((r) => r.cpuPerRequest ?? Number.NaN));
+  const ratio = cpu(figures.bare) / cpu(figures.charging);
+  return Number.isNaN(ratio)
+    ? []
+    : [`CPU efficiency bare/charging = ${ratio.toFixed(3)} (server CPU per request)`];
+}
 
 async function main(): Promise<void> {
   if (!existsSync("dist/charging.js")) {
@@ -108,13 +143,13 @@ async function main(): Promise<void> {
     say(`${path} answers ${body.byteLength} bytes; warm-up ${warmup} s each`);
     await load(charging.url + path, warmup);
     await load(bare.url + path, warmup);
-    const figures = { charging: [] as CannonResult[], bare: [] as CannonResult[] };
+    const figures = { charging: [] as Run[], bare: [] as Run[] };
     for (let run = 1; run <= runs; run++) {
-      for (const [name, url] of [
-        ["charging", charging.url],
-        ["bare", bare.url],
+      for (const [name, server] of [
+        ["charging", charging],
+        ["bare", bare],
       ] as const) {
-        const result = await load(url + path, duration);
+        const result = await load(server.url + path, duration, server.child.pid);
         figures[name].push(result);
         say(`run ${run}/${runs} ${name}: ${result.requests.average.toFixed(0)} req/s`);
       }
@@ -124,14 +159,18 @@ async function main(): Promise<void> {
       const rs = figures[name];
       const all = rs.map((r) => r.requests.average.toFixed(0)).join(" / ");
       const p = `p50 ${median(rs.map((r) => r.latency.p50))} ms, p99 ${median(rs.map((r) => r.latency.p99))} ms`;
-      return `${name.padEnd(8)} median ${rate(name).toFixed(0)} req/s (runs ${all}; ${p})`;
+      const cpu = rs.every((r) => r.cpuPerRequest !== undefined)
+        ? `; server CPU ${median(rs.map((r) => r.cpuPerRequest as number)).toFixed(1)} µs/request`
+        : "";
+      return `${name.padEnd(8)} median ${rate(name).toFixed(0)} req/s (runs ${all}; ${p}${cpu})`;
     });
     process.stdout.write(
       [
         `GET ${path} (${body.byteLength} bytes, 20 sites), autocannon 50 connections, ${runs} x ${duration} s`,
         ...lines,
         `ratio charging/bare = ${(rate("charging") / rate("bare")).toFixed(3)}`,
-        `paired ratio median = ${median(figures.charging.map((r, i) => r.requests.average / (figures.bare[i] as CannonResult).requests.average)).toFixed(3)} (each run against the bare run right after it)`,
+        `paired ratio median = ${median(figures.charging.map((r, i) => r.requests.average / (figures.bare[i] as Run).requests.average)).toFixed(3)} (each run against the bare run right after it)`,
+        ...cpuLine(figures),
         "",
       ].join("\n"),
     );

@@ -85,7 +85,7 @@ export function createChargingHandler(options: ChargingHandlerOptions): FetchHan
       log,
     ),
   );
-  const router = chargingRoutes(options, mcp);
+  const routes = chargingRoutes(options, mcp);
 
   const guarded = async (request: Request, peer: string | undefined): Promise<Response> => {
     const preflight = cors.preflight(request);
@@ -102,7 +102,8 @@ export function createChargingHandler(options: ChargingHandlerOptions): FetchHan
       );
     }
     // Liveness probes carry no key: /healthz stays open (it reveals only the stage number).
-    if (gate && new URL(request.url).pathname !== "/healthz") {
+    const url = new URL(request.url);
+    if (gate && url.pathname !== "/healthz") {
       const verdict = await gate(request);
       if (verdict !== "ok") {
         throw new ApiError(
@@ -115,7 +116,7 @@ export function createChargingHandler(options: ChargingHandlerOptions): FetchHan
       }
     }
     const capped = request.body ? await withBodyCap(request, maxBodyBytes) : request;
-    const response = await router.fetch(capped as Parameters<typeof router.fetch>[0]);
+    const response = await routes(capped, url);
     if (!response) throw new ApiError("NOT_FOUND", NO_ROUTE);
     return response;
   };

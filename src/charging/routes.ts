@@ -1,5 +1,6 @@
 /**
- * The REST routes, as an itty-router table. Ids arrive percent-encoded (`ocm%3A123`,
+ * The REST routes: five fixed paths, matched by prefix (a route table library would cost
+ * more per request than the matching itself). Ids arrive percent-encoded (`ocm%3A123`,
  * `osm%3Anode%2F123`) or decoded (`osm:node/123`); both reach the same lookup.
  * A known path with a method it does not serve answers 405 METHOD_NOT_ALLOWED with `allow`.
  * The dataset never changes while serving, so successful search answers are kept serialised
@@ -7,7 +8,6 @@
  * no validation and no serialisation.
  * @module
  */
-import { Router } from "../../deps.ts";
 import { STAGE } from "../shared/build-info.ts";
 import { ApiError, errorResponse } from "../shared/errors.ts";
 import { Lru } from "../shared/http/lru.ts";
@@ -15,9 +15,6 @@ import { json, type PreparedJson, preparedJson } from "../shared/http/respond.ts
 import { createAnswers } from "./answers.ts";
 import { parseSitesQuery } from "./query.ts";
 import type { ChargingServices } from "./services.ts";
-
-type RoutedRequest = Request & { params: Record<string, string> };
-type Route = (request: RoutedRequest) => Promise<Response> | Response;
 
 /** Search answers kept (text and bytes of at most 100 sites each: well under 50 MB). */
 const ANSWER_CACHE_ENTRIES = 128;
@@ -48,24 +45,37 @@ function notFound(id: string): ApiError {
   );
 }
 
-const methodNotAllowed = (allow: string) => () =>
-  errorResponse("METHOD_NOT_ALLOWED", `This route answers ${allow} only`, { allow });
+const methodNotAllowed = () =>
+  errorResponse("METHOD_NOT_ALLOWED", "This route answers GET and HEAD only", { allow: "GET, HEAD" });
 
-/** Builds the route table; `mcp` serves `/mcp` for every method (it answers 405 itself). */
-export function chargingRoutes(services: ChargingServices, mcp: (request: Request) => Promise<Response>) {
+type Target = { kind: "health" | "sites" } | { kind: "site" | "status"; id: string };
+
+const SITE_PREFIX = "/api/v1/sites/";
+const STATUS_PREFIX = "/api/v1/status/";
+
+function targetOf(path: string): Target | undefined {
+  if (path === "/healthz") return { kind: "health" };
+  if (path === "/api/v1/sites" || path === SITE_PREFIX) return { kind: "sites" };
+  if (path.startsWith(SITE_PREFIX)) return { kind: "site", id: path.slice(SITE_PREFIX.length) };
+  if (path.startsWith(STATUS_PREFIX) && path.length > STATUS_PREFIX.length) {
+    return { kind: "status", id: path.slice(STATUS_PREFIX.length) };
+  }
+  return undefined;
+}
+
+/** Routes one request: a response, or undefined when no route has that path. */
+export type Routes = (request: Request, url: URL) => Promise<Response> | Response | undefined;
+
+/** Builds the routes; `mcp` serves `/mcp` for every method (it answers 405 itself). */
+export function chargingRoutes(
+  services: ChargingServices,
+  mcp: (request: Request) => Promise<Response>,
+): Routes {
   const { store, status } = services;
-  const router = Router<RoutedRequest, [], Response>();
-  const readOnly = (path: string, route: Route) => {
-    router.get(path, route);
-    router.head(path, route);
-    router.all(path, methodNotAllowed("GET, HEAD"));
-  };
-
-  readOnly("/healthz", () => json({ ok: true, stage: STAGE }));
   const render = createAnswers(store);
   const answers = new Lru<string, PreparedJson>(ANSWER_CACHE_ENTRIES);
-  readOnly("/api/v1/sites", (request) => {
-    const search = new URL(request.url).search;
+
+  const sites = (search: string): Response => {
     const cached = answers.get(search);
     if (cached) return preparedJson(cached);
     const query = parseSitesQuery(new URLSearchParams(search));
@@ -73,17 +83,31 @@ export function chargingRoutes(services: ChargingServices, mcp: (request: Reques
     const prepared = render.sites(data, { limit: query.limit, offset: query.offset, total }, attribution);
     answers.set(search, prepared);
     return preparedJson(prepared);
-  });
-  readOnly("/api/v1/sites/:id+", (request) => {
-    const id = siteIdOf(request.params.id);
-    const site = store.get(id);
-    if (!site) throw notFound(id);
-    return preparedJson(render.site(site));
-  });
-  readOnly("/api/v1/status/:id+", async (request) => {
-    const id = siteIdOf(request.params.id);
-    return json({ data: await status.statusOf(id, request.signal) });
-  });
-  router.all("/mcp", mcp);
-  return router;
+  };
+
+  const site = (raw: string): Response => {
+    const id = siteIdOf(raw);
+    const found = store.get(id);
+    if (!found) throw notFound(id);
+    return preparedJson(render.site(found));
+  };
+
+  return (request, url) => {
+    if (url.pathname === "/mcp") return mcp(request);
+    const target = targetOf(url.pathname);
+    if (target === undefined) return undefined;
+    if (request.method !== "GET" && request.method !== "HEAD") return methodNotAllowed();
+    switch (target.kind) {
+      case "health":
+        return json({ ok: true, stage: STAGE });
+      case "sites":
+        return sites(url.search);
+      case "site":
+        return site(target.id);
+      case "status": {
+        const id = siteIdOf(target.id);
+        return status.statusOf(id, request.signal).then((record) => json({ data: record }));
+      }
+    }
+  };
 }

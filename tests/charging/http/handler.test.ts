@@ -157,7 +157,16 @@ test("GET /api/v1/status/:id answers the status record, stale after the 60-minut
 
 test("unknown routes answer NOT_FOUND; wrong methods 405 with allow; HEAD works; GET /mcp is a JSON-RPC 405", async () => {
   const handler = make();
-  for (const path of ["/", "/api/v1", "/api/v2/sites", "/api/v1/sitesx", "/healthz/x"]) {
+  assert.equal((await call(handler, "/api/v1/sites/")).status, 200, "a trailing slash lists sites");
+  for (const path of [
+    "/",
+    "/api/v1",
+    "/api/v2/sites",
+    "/api/v1/sitesx",
+    "/healthz/x",
+    "/api/v1/status/",
+    "/mcp/x",
+  ]) {
     const { status: code, body } = await call(handler, path);
     assert.equal(code, 404, path);
     assert.equal((body as Envelope).error.code, "NOT_FOUND", path);
