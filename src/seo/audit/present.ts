@@ -54,7 +54,15 @@ export function presentReport(
       ),
     },
     top_fixes: fixes,
-    findings: detailed ? report.findings : report.findings.map(({ examples: _e, fix: _f, ...rest }) => rest),
+    // concise: what each finding is and how many URLs; the ranked fixes above carry the detail
+    findings: detailed
+      ? report.findings
+      : report.findings.map((f) => ({
+          id: f.id,
+          severity: f.severity,
+          count: f.count,
+          provenance: f.provenance,
+        })),
   };
   if (comparison) out.comparison = derived(comparison, "by check id and URL against the earlier report");
   if (detailed) {
@@ -111,7 +119,7 @@ export const REPORT_OUTPUT_SCHEMA = {
       items: {
         type: "object",
         properties: { id: { type: "string" }, count: { type: "integer" }, provenance: { type: "object" } },
-        required: ["id", "category", "severity", "count", "provenance"],
+        required: ["id", "severity", "count", "provenance"],
       },
     },
     comparison: LABELLED,

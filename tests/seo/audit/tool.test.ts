@@ -85,6 +85,7 @@ test("concise and detailed audits of the problems site, with progress and proven
   for (const value of Object.values(s.summary)) assert.ok(value.provenance.kind);
   assert.match(JSON.stringify(concise.content), /Fixes, highest priority first/);
   assert.ok(progress.length >= 1);
+  const conciseSize = JSON.stringify(concise.structuredContent).length;
 
   const detailed = await call({
     url: `${problems.origin}/`,
@@ -102,6 +103,9 @@ test("concise and detailed audits of the problems site, with progress and proven
   assert.equal(d.pages.provenance.kind, "measured");
   assert.equal(d.crawl.robots.provenance.kind, "measured");
   assert.ok(d.findings.some((f) => f.provenance.kind === "rule-of-thumb"));
+  const detailedSize = JSON.stringify(detailed.structuredContent).length;
+  console.log(`concise ${conciseSize} chars, detailed ${detailedSize} chars`);
+  assert.ok(conciseSize * 3 < detailedSize, "concise is a summary, not the payload");
 });
 
 test("bad inputs come back as isError results that say what to do", async () => {
