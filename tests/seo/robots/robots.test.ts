@@ -83,3 +83,31 @@ test("crawl-delay, sitemaps, parse limit, percent-encoding case", () => {
   assert.equal(patternMatches("/a*b$", "/axxbc"), false);
   assert.equal(patternMatches("*$", "/anything"), true);
 });
+
+test("robots.txt outcomes per RFC 9309 §2.3.1: 2xx parsed, 4xx allow, 5xx/429/unreachable disallow, too many redirects", async () => {
+  const { robotsInfoOf } = await import("../../../src/seo/robots/robots-cache.ts");
+  const page = (status: number, body = "", error?: string) => ({
+    url: "http://a/robots.txt",
+    finalUrl: "http://a/robots.txt",
+    status,
+    headers: new Headers(),
+    redirects: [],
+    body,
+    truncated: false,
+    bytes: body.length,
+    timingMs: 1,
+    ...(error ? { error } : {}),
+  });
+  const outcome = (p: ReturnType<typeof page>) => {
+    const info = robotsInfoOf("http://a/robots.txt", p, "SeoAuditMcp");
+    return [info.outcome, info.robots.isAllowed("/x")];
+  };
+  assert.deepEqual(outcome(page(200, "User-agent: *\nDisallow: /x\n")), ["parsed", false]);
+  assert.deepEqual(outcome(page(404)), ["allow-all", true]);
+  assert.deepEqual(outcome(page(403)), ["allow-all", true]);
+  assert.deepEqual(outcome(page(429)), ["disallow-all", false]);
+  assert.deepEqual(outcome(page(503)), ["disallow-all", false]);
+  assert.deepEqual(outcome(page(0, "", "ECONNREFUSED")), ["disallow-all", false]);
+  assert.deepEqual(outcome(page(301, "", "more than 5 redirects")), ["allow-all", true]);
+  assert.equal(robotsInfoOf("http://a/robots.txt", page(503), "x").robots.isAllowed("/robots.txt"), true);
+});
