@@ -1,11 +1,28 @@
-/** Builds the charging bundles once when a test run finds them missing (npm test builds first). */
+/**
+ * Builds the charging bundles when a test run finds them missing (npm test builds first).
+ * Test files run in parallel, so one builds while the others wait for its lock to go.
+ */
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+
+const LOCK = "dist/.charging-build-lock";
+const built = () => existsSync("dist/charging.js") && existsSync("dist/charging-cli.js");
+const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 export function ensureBuilt(): void {
-  if (existsSync("dist/charging.js") && existsSync("dist/charging-cli.js")) return;
-  const run = spawnSync(process.execPath, ["scripts/build.ts", "charging", "charging-cli"], {
-    stdio: "inherit",
-  });
-  if (run.status !== 0) throw new Error("building dist/charging.js and dist/charging-cli.js failed");
+  if (built()) return;
+  mkdirSync("dist", { recursive: true });
+  try {
+    mkdirSync(LOCK);
+  } catch {
+    for (let waited = 0; existsSync(LOCK) && waited < 120_000; waited += 100) sleep(100);
+    if (built()) return;
+    throw new Error("another test file was building dist/charging*.js and did not finish");
+  }
+  try {
+    const run = spawnSync(process.execPath, ["scripts/build.ts", "charging", "charging-cli"], { stdio: "inherit" });
+    if (run.status !== 0) throw new Error("building dist/charging.js and dist/charging-cli.js failed");
+  } finally {
+    rmSync(LOCK, { recursive: true, force: true });
+  }
 }
