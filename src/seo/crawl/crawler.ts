@@ -5,66 +5,16 @@
  * dropped: only the frontier's compact entries outlive a page.
  * @module
  */
-import type { RobotsInfo } from "../robots/robots-cache.ts";
-import { discoverSitemaps, type SitemapResult } from "../sitemap/discover.ts";
+import { discoverSitemaps } from "../sitemap/discover.ts";
 import { type CrawlBounds, POLICY } from "./bounds.ts";
-import type { FetchedPage, HttpRequest } from "./fetch-page.ts";
+import { type CrawlDeps, CrawlRefused, type CrawlResult, type Visitor } from "./crawl-types.ts";
+import type { FetchedPage } from "./fetch-page.ts";
 import { Frontier, type QueueName, type UrlEntry } from "./frontier.ts";
 import { PoliteClient } from "./polite-client.ts";
 import { isLoopback, isSameSite, normaliseUrl, sitePrefixes } from "./url.ts";
 
-export interface CrawlDeps {
-  fetch: typeof fetch;
-  /** A lighter HTTP primitive than `fetch`, when the runtime has one. */
-  request?: HttpRequest;
-  userAgent: string;
-  /** The robots.txt product token (the first word of the user agent). */
-  productToken: string;
-  signal?: AbortSignal;
-  onProgress?(progress: CrawlProgress): void;
-  /** No gap between requests: refused unless the target is a loopback address. */
-  politenessOff?: boolean;
-}
-
-export interface CrawlProgress {
-  pages: number;
-  maxPages: number;
-  queued: number;
-  url: string;
-}
-
-/** What a visited page leads to. */
-export interface PageVisit {
-  links: string[];
-  resources: string[];
-  /** Canonical and hreflang targets: fetched (as pages) to verify them, without a depth. */
-  targets: string[];
-}
-
-/** Called once per fetched page; `analyseAs` is the URL the content belongs to, if it should be analysed. */
-export type Visitor = (page: FetchedPage, entry: UrlEntry, analyseAs: string | undefined) => PageVisit;
-
-export interface CrawlResult {
-  start: string;
-  entries: Map<string, UrlEntry>;
-  robots: RobotsInfo[];
-  sitemaps: SitemapResult | undefined;
-  /** Bounds hit, e.g. "max_pages"; empty when the crawl finished. */
-  truncated: string[];
-  stoppedHosts: string[];
-  pages: number;
-  resources: number;
-  requests: number;
-  durationMs: number;
-}
-
-export class CrawlRefused extends Error {
-  readonly code: "ROBOTS_DISALLOWED" | "POLITENESS_OFF_NOT_LOOPBACK" | "UNREACHABLE";
-  constructor(code: CrawlRefused["code"], message: string) {
-    super(message);
-    this.code = code;
-  }
-}
+export type { CrawlDeps, CrawlProgress, CrawlResult, PageVisit, Visitor } from "./crawl-types.ts";
+export { CrawlRefused } from "./crawl-types.ts";
 
 export async function crawlSite(
   startUrl: string,
@@ -254,24 +204,7 @@ export async function crawlSite(
   result.robots = await client.robots.all();
   result.requests = client.requests;
   result.stoppedHosts = client.stoppedHosts;
-  result.truncated = truncationReasons(frontier, deadline.signal.aborted, deps.signal?.aborted === true);
+  result.truncated = frontier.truncation(deadline.signal.aborted, deps.signal?.aborted === true);
   result.durationMs = performance.now() - started;
   return result;
-}
-
-function truncationReasons(frontier: Frontier, outOfTime: boolean, cancelled: boolean): string[] {
-  const reasons: string[] = [];
-  let queuedPages = 0;
-  let deep = 0;
-  for (const entry of frontier.entries.values()) {
-    if (entry.state === "queued" && entry.kind === "page") queuedPages++;
-    if (entry.reason === "max_depth") deep++;
-  }
-  if (cancelled) reasons.push("cancelled");
-  // Pages come before subresources: a budget that ran out on resources only says so.
-  else if (outOfTime) reasons.push(queuedPages > 0 ? "max_seconds" : "max_seconds_resources_unchecked");
-  else if (queuedPages > 0) reasons.push("max_pages");
-  if (deep > 0) reasons.push("max_depth");
-  if (frontier.dropped > 0) reasons.push("frontier_full");
-  return reasons;
 }

@@ -97,4 +97,22 @@ export class Frontier {
   pending(name: QueueName): number {
     return this.#queues[name].size;
   }
+
+  /** The bounds a finished crawl hit, for the report (empty when it ran to completion). */
+  truncation(outOfTime: boolean, cancelled: boolean): string[] {
+    const reasons: string[] = [];
+    let queuedPages = 0;
+    let deep = 0;
+    for (const entry of this.entries.values()) {
+      if (entry.state === "queued" && entry.kind === "page") queuedPages++;
+      if (entry.reason === "max_depth") deep++;
+    }
+    if (cancelled) reasons.push("cancelled");
+    // Pages come before subresources: a budget that ran out on resources only says so.
+    else if (outOfTime) reasons.push(queuedPages > 0 ? "max_seconds" : "max_seconds_resources_unchecked");
+    else if (queuedPages > 0) reasons.push("max_pages");
+    if (deep > 0) reasons.push("max_depth");
+    if (this.dropped > 0) reasons.push("frontier_full");
+    return reasons;
+  }
 }

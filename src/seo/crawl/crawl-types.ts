@@ -1,0 +1,61 @@
+/**
+ * The crawler's contract: what it needs, what it calls per page, and what it returns.
+ * @module
+ */
+import type { RobotsInfo } from "../robots/robots-cache.ts";
+import type { SitemapResult } from "../sitemap/discover.ts";
+import type { FetchedPage, HttpRequest } from "./fetch-page.ts";
+import type { UrlEntry } from "./frontier.ts";
+
+export interface CrawlDeps {
+  fetch: typeof fetch;
+  /** A lighter HTTP primitive than `fetch`, when the runtime has one. */
+  request?: HttpRequest;
+  userAgent: string;
+  /** The robots.txt product token (the first word of the user agent). */
+  productToken: string;
+  signal?: AbortSignal;
+  onProgress?(progress: CrawlProgress): void;
+  /** No gap between requests: refused unless the target is a loopback address. */
+  politenessOff?: boolean;
+}
+
+export interface CrawlProgress {
+  pages: number;
+  maxPages: number;
+  queued: number;
+  url: string;
+}
+
+/** What a visited page leads to. */
+export interface PageVisit {
+  links: string[];
+  resources: string[];
+  /** Canonical and hreflang targets: fetched (as pages) to verify them, without a depth. */
+  targets: string[];
+}
+
+/** Called once per fetched page; `analyseAs` is the URL the content belongs to, if it should be analysed. */
+export type Visitor = (page: FetchedPage, entry: UrlEntry, analyseAs: string | undefined) => PageVisit;
+
+export interface CrawlResult {
+  start: string;
+  entries: Map<string, UrlEntry>;
+  robots: RobotsInfo[];
+  sitemaps: SitemapResult | undefined;
+  /** Bounds hit, e.g. "max_pages"; empty when the crawl finished. */
+  truncated: string[];
+  stoppedHosts: string[];
+  pages: number;
+  resources: number;
+  requests: number;
+  durationMs: number;
+}
+
+export class CrawlRefused extends Error {
+  readonly code: "ROBOTS_DISALLOWED" | "POLITENESS_OFF_NOT_LOOPBACK" | "UNREACHABLE";
+  constructor(code: CrawlRefused["code"], message: string) {
+    super(message);
+    this.code = code;
+  }
+}
