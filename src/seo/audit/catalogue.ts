@@ -90,6 +90,7 @@ const ROWS: Row[] = [
   ["hreflang-missing-x-default", "international", "low", "hreflang set without x-default", 'Add hreflang="x-default" for the fallback page'],
   ["sitemap-missing", "sitemaps", "low", "No sitemap found (robots.txt Sitemap: lines or /sitemap.xml)", "Publish a sitemap and list it in robots.txt"],
   ["sitemap-invalid", "sitemaps", "high", "Sitemap could not be used (status, XML, format or size)", "Serve a valid <urlset> or <sitemapindex> (≤50,000 URLs, ≤50 MB) with status 200"],
+  ["sitemap-lastmod-invalid", "sitemaps", "low", "Sitemap <lastmod> values that are not W3C Datetime or lie in the future", "Write lastmod as W3C Datetime (e.g. 2026-01-31 or 2026-01-31T10:00:00Z) with the page's real last change"],
   ["sitemap-non-200", "sitemaps", "medium", "Sitemap lists URLs that are not 200", "List only live, final URLs"],
   ["sitemap-noindex", "sitemaps", "medium", "Sitemap lists noindex pages", "Remove noindex pages from the sitemap, or drop the noindex"],
   ["sitemap-non-canonical", "sitemaps", "low", "Sitemap lists pages that canonicalise elsewhere", "List the canonical URLs only"],

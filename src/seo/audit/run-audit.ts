@@ -75,6 +75,7 @@ export async function runAudit(url: string, options: AuditOptions): Promise<Audi
       fetch: options.fetch,
       ...(options.request ? { request: options.request } : {}),
       userAgent: options.userAgent ?? USER_AGENT,
+      now: options.now,
       productToken: PRODUCT_TOKEN,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),

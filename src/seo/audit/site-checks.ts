@@ -154,6 +154,12 @@ function sitemapChecks(crawl: CrawlResult, pages: Map<string, PageSummary>, add:
   const sitemaps = crawl.sitemaps;
   if (!sitemaps) return;
   for (const file of sitemaps.files) {
+    if (file.badLastmod)
+      add({
+        id: "sitemap-lastmod-invalid",
+        url: file.url,
+        evidence: `<lastmod> not W3C Datetime or in the future: ${file.badLastmod.join(", ")}`,
+      });
     if (file.kind === "invalid")
       add({
         id: "sitemap-invalid",

@@ -16,6 +16,8 @@ export interface CrawlDeps {
   productToken: string;
   signal?: AbortSignal;
   onProgress?(progress: CrawlProgress): void;
+  /** The clock, for date checks (sitemap lastmod); defaults to the system clock. */
+  now?(): Date;
   /** No gap between requests: refused unless the target is a loopback address. */
   politenessOff?: boolean;
 }

@@ -82,6 +82,7 @@ export async function crawlSite(
       inScope,
       maxFiles: POLICY.maxSitemapFiles,
       maxUrls: Math.min(POLICY.maxSitemapUrls, bounds.maxPages * 10),
+      now: (deps.now?.() ?? new Date()).getTime(),
     });
     for (const url of result.sitemaps.urls) {
       const entry = frontier.entry(url, "page");

@@ -16,6 +16,8 @@ export interface SitemapFile {
   urls: number;
   gzip: boolean;
   error?: string;
+  /** <lastmod> values that are not W3C Datetime or lie in the future (up to 5). */
+  badLastmod?: string[];
 }
 
 export interface SitemapResult {
@@ -33,6 +35,8 @@ export interface DiscoverOptions {
   inScope(url: URL): boolean;
   maxFiles: number;
   maxUrls: number;
+  /** Current time (ms), for the future-lastmod check. */
+  now?: number;
 }
 
 export async function discoverSitemaps(
@@ -95,7 +99,7 @@ async function readFile(url: string, via: SitemapFile["via"], options: DiscoverO
       listed: [],
     };
   }
-  const parsed = await parseSitemap(page.raw);
+  const parsed = await parseSitemap(page.raw, options.now);
   if (parsed.kind === "invalid")
     return {
       file: { ...base, gzip: parsed.gzip, kind: "invalid" as const, error: parsed.error },
@@ -110,6 +114,7 @@ async function readFile(url: string, via: SitemapFile["via"], options: DiscoverO
     };
   }
   const file: SitemapFile = { ...base, gzip: parsed.gzip, kind: "urlset", urls: parsed.urls.length };
+  if (parsed.badLastmod.length > 0) file.badLastmod = parsed.badLastmod;
   if (parsed.overLimit) {
     file.kind = "invalid";
     file.error = "more than 50,000 URLs (only the first 50,000 were read)";

@@ -9,7 +9,7 @@ export const SITEMAP_URL_LIMIT = 50_000;
 export const SITEMAP_BYTE_LIMIT = 50 * 1024 * 1024;
 
 export type ParsedSitemap =
-  | { kind: "urlset"; urls: string[]; overLimit: boolean }
+  | { kind: "urlset"; urls: string[]; overLimit: boolean; badLastmod: string[] }
   | { kind: "index"; sitemaps: string[] }
   | { kind: "invalid"; error: string };
 
@@ -61,8 +61,27 @@ const locs = (items: unknown): string[] =>
     return typeof loc === "string" && loc.trim() ? [loc.trim()] : [];
   });
 
-/** Parses a sitemap file's bytes (gzip or plain XML). */
-export async function parseSitemap(bytes: Uint8Array): Promise<ParsedSitemap & { gzip: boolean }> {
+/** W3C Datetime (the profile of ISO 8601 the sitemaps protocol requires for <lastmod>). */
+const W3C_DATETIME = /^\d{4}(-\d{2}(-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?)?)?$/;
+
+/** <lastmod> values that are not W3C Datetime or lie more than a day after `now` (examples, capped). */
+function badLastmods(items: unknown, now: number | undefined): string[] {
+  const bad: string[] = [];
+  for (const item of Array.isArray(items) ? items : []) {
+    const value = fieldsOf(item).lastmod;
+    if (typeof value !== "string") continue;
+    const text = value.trim();
+    const future = now !== undefined && Date.parse(text) > now + 86_400_000;
+    if ((!W3C_DATETIME.test(text) || future) && bad.length < 5) bad.push(text);
+  }
+  return bad;
+}
+
+/** Parses a sitemap file's bytes (gzip or plain XML); `now` (ms) enables the future-lastmod check. */
+export async function parseSitemap(
+  bytes: Uint8Array,
+  now?: number,
+): Promise<ParsedSitemap & { gzip: boolean }> {
   const gzip = isGzip(bytes);
   let plain = bytes;
   if (gzip) {
@@ -90,6 +109,7 @@ export async function parseSitemap(bytes: Uint8Array): Promise<ParsedSitemap & {
     const urls = locs(fieldsOf(urlset).url);
     return {
       kind: "urlset",
+      badLastmod: badLastmods(fieldsOf(urlset).url, now),
       urls: urls.slice(0, SITEMAP_URL_LIMIT),
       overLimit: urls.length > SITEMAP_URL_LIMIT,
       gzip,

@@ -72,6 +72,7 @@ const EXPECTED: Record<string, string[]> = {
   "hreflang-missing-self": ["/hreflang-bad"],
   "hreflang-missing-x-default": ["/hreflang-de"],
   "sitemap-invalid": ["/sitemap-broken.xml"],
+  "sitemap-lastmod-invalid": ["/sitemap-pages.xml.gz"],
   "sitemap-non-200": ["/missing-in-sitemap", "/redirect-chain"],
   "sitemap-noindex": ["/noindex"],
   "sitemap-non-canonical": ["/canon-other"],

@@ -14,8 +14,12 @@ test("parseSitemap: urlset, index, gzip, a single URL, invalid XML and roots", a
     kind: "urlset",
     urls: ["https://a.example/x"],
     overLimit: false,
+    badLastmod: [],
     gzip: false,
   });
+  const dated = `<urlset>${["2026-01-01", "2026-01-31T10:00:00+01:00", "2026-01-31T10:00Z", "01/02/2026", "2026-1-5", "2999-01-01"].map((d, i) => `<url><loc>https://a.example/${i}</loc><lastmod>${d}</lastmod></url>`).join("")}</urlset>`;
+  const checked = await parseSitemap(bytes(dated), Date.parse("2026-11-21T00:00:00Z"));
+  assert.deepEqual(checked.kind === "urlset" && checked.badLastmod, ["01/02/2026", "2026-1-5", "2999-01-01"]);
   const index = await parseSitemap(
     gzipSync(
       `<sitemapindex><sitemap><loc> https://a.example/s1.xml </loc></sitemap><sitemap><loc>https://a.example/s2.xml</loc></sitemap></sitemapindex>`,
@@ -36,6 +40,7 @@ test("parseSitemap: urlset, index, gzip, a single URL, invalid XML and roots", a
     kind: "urlset",
     urls: [],
     overLimit: false,
+    badLastmod: [],
     gzip: false,
   });
 });
