@@ -16,8 +16,7 @@ export {
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
 export { toJsonSchema } from "@valibot/to-json-schema";
-export { Router } from "itty-router";
-// --- shared: validation and routing ---
+// --- shared: validation ---
 export * as v from "valibot";
 
 // --- charging ---

@@ -189,7 +189,10 @@ export async function crawlSite(
       else pagesStarted++;
       try {
         await process(entry);
-        if (entry.state === "done") entry.kind === "resource" ? result.resources++ : result.pages++;
+        if (entry.state === "done") {
+          if (entry.kind === "resource") result.resources++;
+          else result.pages++;
+        }
         if (entry.state === "done" && entry.kind === "page") progress(entry.url);
         else if (entry.kind === "page" && entry.state !== "queued") pagesStarted--;
       } finally {
