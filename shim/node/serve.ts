@@ -35,13 +35,23 @@ function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): R
     init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
     init.duplex = "half";
   }
-  const request = new Request(origin + (req.url ?? "/"), init);
+  const target = req.url ?? "/";
+  // Absolute-form targets (`GET http://host/path`) keep their path; the origin stays ours.
+  const path = target.startsWith("/") ? target : new URL(target).pathname + new URL(target).search;
+  const request = new Request(origin + path, init);
   // `new Request(url, {signal})` makes undici follow the signal through listeners and a
   // finalization registry, the costliest step of the conversion (about a third of the
   // adapter's time). Handlers read `request.signal`, so it is set as an own property
   // instead; only a clone of the request would miss the disconnect.
   Object.defineProperty(request, "signal", { value: signal });
   return request;
+}
+
+const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/** The request's own origin when its Host header is well-formed, else the listening one. */
+function originOf(host: string | undefined, fallback: string): string {
+  return host !== undefined && HOST.test(host) ? `http://${host}` : fallback;
 }
 
 function headersOf(response: Response): Record<string, string | string[]> {
@@ -88,8 +98,14 @@ export function serve(handler: FetchHandler, options: ServeOptions = {}): Promis
     res.once("close", () => {
       if (!res.writableFinished) controller.abort();
     });
-    const host = req.headers.host;
-    const request = toRequest(req, host ? `http://${host}` : origin, controller.signal);
+    let request: Request;
+    try {
+      request = toRequest(req, originOf(req.headers.host, origin), controller.signal);
+    } catch {
+      // A client-made Host or request target that is no URL must not take the process down.
+      void writeResponse(errorResponse("INVALID_ARGUMENTS", "Malformed request target or Host header"), res, false);
+      return;
+    }
     handler(request, { clientAddress: req.socket.remoteAddress })
       .catch(() => errorResponse("INTERNAL", "Internal error; the request was not completed"))
       .then((response) => writeResponse(response, res, req.method === "HEAD"))

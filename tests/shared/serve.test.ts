@@ -189,3 +189,30 @@ test("preparedJson() responses read like any Response in-process, once, and clon
   assert.equal(rewrapped.status, 201);
   assert.equal(await rewrapped.text(), '{"city":"Zürich"}');
 });
+
+test("serve() answers 400 to a malformed Host or request target and keeps serving", async () => {
+  const { connect } = await import("node:net");
+  const serving = await serve(async (req) => json({ url: req.url }), { port: 0 });
+  const port = Number(new URL(serving.url).port);
+  const raw = (text: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = connect(port, "127.0.0.1", () => socket.end(text));
+      let out = "";
+      socket.on("data", (chunk) => (out += chunk));
+      socket.on("close", () => resolve(out));
+      socket.on("error", reject);
+    });
+  try {
+    const badHost = await raw("GET /x HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n");
+    assert.match(badHost, /^HTTP\/1\.1 200/);
+    assert.match(badHost, /"url":"http:\/\/127\.0\.0\.1:\d+\/x"/);
+    const absolute = await raw("GET http://elsewhere.example/y?q=1 HTTP/1.1\r\nHost: ok.example\r\nConnection: close\r\n\r\n");
+    assert.match(absolute, /"url":"http:\/\/ok\.example\/y\?q=1"/);
+    const badTarget = await raw("GET http://[zz/ HTTP/1.1\r\nHost: ok.example\r\nConnection: close\r\n\r\n");
+    assert.match(badTarget, /^HTTP\/1\.1 400/);
+    assert.match(badTarget, /INVALID_ARGUMENTS/);
+    assert.equal((await fetch(`${serving.url}/alive`)).status, 200);
+  } finally {
+    await serving.close();
+  }
+});
