@@ -4,6 +4,7 @@
  * JSON unwrapped), OCM reference data, Overpass JSON or overpass-turbo GeoJSON.
  * @module
  */
+import { gunzip, isGzip } from "../../shared/stream/bytes.ts";
 import { isOcmReference } from "./ocm-reference.ts";
 import { isOcmPoi } from "./ocm.ts";
 import { isGeoJson, isOverpass } from "./osm-formats.ts";
@@ -18,14 +19,8 @@ export interface DetectedFile {
 
 export class FormatError extends Error {}
 
-const isGzip = (bytes: Uint8Array) => bytes[0] === 0x1f && bytes[1] === 0x8b;
-
-async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
-  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>])
-    .stream()
-    .pipeThrough(new DecompressionStream("gzip"));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
-}
+/** Raw open-data exports run to tens of MB; a gzip member expanding past this is refused. */
+const MAX_GUNZIPPED_BYTES = 512 * 1024 * 1024;
 
 /**
  * MongoDB extended JSON (as mongoexport writes it) to plain JSON: `{"$date": x}` -> x,
@@ -78,10 +73,11 @@ function classify(json: unknown): DetectedFile | undefined {
 /** Detects a file's format; throws FormatError naming what was expected. */
 export async function detectFile(bytes: Uint8Array): Promise<DetectedFile> {
   const raw = isGzip(bytes)
-    ? await gunzip(bytes).catch(() => {
+    ? await gunzip(bytes, MAX_GUNZIPPED_BYTES).catch(() => {
         throw new FormatError("gzip data is corrupt");
       })
     : bytes;
+  if (raw === "too-large") throw new FormatError(`gzip data expands past ${MAX_GUNZIPPED_BYTES} bytes`);
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(raw).replace(/^\uFEFF/, "");

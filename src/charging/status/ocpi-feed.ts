@@ -9,6 +9,7 @@
 import { v } from "../../../deps.ts";
 import { ApiError } from "../../shared/errors.ts";
 import { type EgressPolicy, guardedFetch } from "../../shared/net/egress.ts";
+import { readCapped } from "../../shared/stream/bytes.ts";
 import type { Attribution } from "../model.ts";
 import type { LiveFeed, LiveObservation } from "./service.ts";
 import { aggregateStatus } from "./vocabulary.ts";
@@ -53,28 +54,11 @@ function unavailable(message: string): ApiError {
 }
 
 /** Reads at most `maxBytes` of the body, cancelling the stream beyond that. */
-async function readCapped(response: Response, maxBytes: number): Promise<string> {
-  const reader = response.body?.getReader();
-  if (!reader) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw unavailable(`response larger than ${maxBytes} bytes`);
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return new TextDecoder().decode(all);
+async function readCappedText(response: Response, maxBytes: number): Promise<string> {
+  if (!response.body) return "";
+  const bytes = await readCapped(response.body, maxBytes);
+  if (bytes === "too-large") throw unavailable(`response larger than ${maxBytes} bytes`);
+  return new TextDecoder().decode(bytes);
 }
 
 export function createOcpiFeed(config: OcpiFeedConfig): LiveFeed {
@@ -109,7 +93,7 @@ export function createOcpiFeed(config: OcpiFeedConfig): LiveFeed {
       await response.body?.cancel();
       throw unavailable(`HTTP ${response.status}`);
     }
-    const body = await readCapped(response, maxBytes).catch((err: unknown) => {
+    const body = await readCappedText(response, maxBytes).catch((err: unknown) => {
       throw err instanceof ApiError
         ? err
         : unavailable(timeout.aborted ? `no answer within ${timeoutMs} ms` : "body read failed");

@@ -4,6 +4,7 @@
  * @module
  */
 import { XMLParser } from "../../../deps.ts";
+import { gunzip, isGzip } from "../../shared/stream/bytes.ts";
 
 export const SITEMAP_URL_LIMIT = 50_000;
 export const SITEMAP_BYTE_LIMIT = 50 * 1024 * 1024;
@@ -19,38 +20,6 @@ const parser = new XMLParser({
   parseTagValue: false,
   isArray: (name) => name === "url" || name === "sitemap",
 });
-
-const isGzip = (bytes: Uint8Array) => bytes[0] === 0x1f && bytes[1] === 0x8b;
-
-/** Gunzips with a size cap so a small bomb cannot expand without bound. */
-export async function gunzip(
-  bytes: Uint8Array,
-  limit = SITEMAP_BYTE_LIMIT,
-): Promise<Uint8Array | "too-large"> {
-  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>])
-    .stream()
-    .pipeThrough(new DecompressionStream("gzip"));
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      return "too-large";
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
-}
 
 const fieldsOf = (node: unknown): Record<string, unknown> =>
   node && typeof node === "object" ? (node as Record<string, unknown>) : {};
@@ -86,7 +55,7 @@ export async function parseSitemap(
   let plain = bytes;
   if (gzip) {
     try {
-      const out = await gunzip(bytes);
+      const out = await gunzip(bytes, SITEMAP_BYTE_LIMIT);
       if (out === "too-large") return { kind: "invalid", error: "more than 50 MB uncompressed", gzip };
       plain = out;
     } catch (err) {

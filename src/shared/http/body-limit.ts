@@ -5,6 +5,7 @@
  * @module
  */
 import { ApiError } from "../errors.ts";
+import { readCapped } from "../stream/bytes.ts";
 
 function tooLarge(maxBytes: number): ApiError {
   return new ApiError(
@@ -24,29 +25,12 @@ export async function withBodyCap(request: Request, maxBytes: number): Promise<R
     await request.body.cancel().catch(() => {});
     throw tooLarge(maxBytes);
   }
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, at);
-    at += chunk.byteLength;
-  }
+  const body = await readCapped(request.body, maxBytes);
+  if (body === "too-large") throw tooLarge(maxBytes);
   return new Request(request.url, {
     method: request.method,
     headers: request.headers,
-    body,
+    body: body as Uint8Array<ArrayBuffer>,
     signal: request.signal,
   });
 }

@@ -3,7 +3,8 @@ import { test } from "node:test";
 import { gzipSync } from "node:zlib";
 import type { FetchedBytes } from "../../../src/seo/crawl/fetch-page.ts";
 import { discoverSitemaps } from "../../../src/seo/sitemap/discover.ts";
-import { gunzip, parseSitemap } from "../../../src/seo/sitemap/sitemap.ts";
+import { gunzip } from "../../../src/shared/stream/bytes.ts";
+import { parseSitemap } from "../../../src/seo/sitemap/sitemap.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const urlset = (locs: string[]) =>
