@@ -1,12 +1,16 @@
 /**
  * The one place third-party packages enter the TypeScript code. Each service imports
  * from here, so the dependency surface of the whole repository is visible at a glance.
- * Keep each service's imports in its own section; add, never reorder, to avoid edit races.
  * @module
  */
 
+// --- shared: validation ---
+export * as v from "valibot";
+export { toJsonSchema } from "@valibot/to-json-schema";
+
 // --- shared: MCP (official SDK v1.x) ---
 export { Server as McpServer } from "@modelcontextprotocol/sdk/server/index.js";
+export { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 export { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 export type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 export {
@@ -15,16 +19,14 @@ export {
   ListToolsRequestSchema,
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
-export { toJsonSchema } from "@valibot/to-json-schema";
-// --- shared: validation ---
-export * as v from "valibot";
 
-// --- charging ---
-export { around as geoAround, distance as geoDistance } from "geokdbush";
+// --- shared: IP address ranges (egress guard, private-address checks) ---
 export { default as ipaddr } from "ipaddr.js";
-export { default as KDBush } from "kdbush";
 
-export { XMLParser } from "fast-xml-parser";
-// --- seo ---
+// --- charging: spatial index ---
+export { default as KDBush } from "kdbush";
+export { around as geoAround, distance as geoDistance } from "geokdbush";
+
+// --- seo: streaming HTML and XML parsers ---
 export { Parser as HtmlParser } from "htmlparser2";
-export { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+export { XMLParser } from "fast-xml-parser";

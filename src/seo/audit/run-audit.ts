@@ -14,7 +14,7 @@ import { type AuditReport, pageRows } from "./report.ts";
 import { categoryScores, overallScore, rankFixes } from "./score.ts";
 import { siteHits } from "./site-checks.ts";
 
-export const USER_AGENT = "SeoAuditMcp/0.1 (+https://github.com/seo-audit-mcp; robots.txt token SeoAuditMcp)";
+export const USER_AGENT = "SeoAuditMcp/0.1 (+https://www.npmjs.com/package/seo-audit-mcp; robots.txt token SeoAuditMcp)";
 export const PRODUCT_TOKEN = "SeoAuditMcp";
 
 export interface AuditOptions {
