@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Python side of the repo (the LiteLLM guardrail): .venv with the package (editable) and the test
 # tools, and one .venvs/litellm-<version>/ per pinned LiteLLM with litellm[proxy] and the package
-# installed as a user would (pip install ./src/guardrail). Idempotent and fast when nothing
-# changed: each step is skipped while its stamp matches. Progress goes to stderr.
+# installed as a user would (pip install ./src/guardrail). A version with a file in
+# src/guardrail/litellm-overrides/ gets litellm[proxy] through uv with those pins overridden
+# (the file says why). Idempotent and fast when nothing changed: each step is skipped while its
+# stamp matches. Progress goes to stderr.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 pkg="$repo/src/guardrail"
@@ -42,12 +44,23 @@ src_stamp=$(sources_hash)
 grep -v '^#' "$pkg/litellm-versions.txt" | while read -r version; do
   [ -n "$version" ] || continue
   venv="$repo/.venvs/litellm-$version"
-  if [ "$(cat "$venv/.litellm-stamp" 2>/dev/null)" != "$version" ]; then
-    say "installing litellm[proxy]==$version into .venvs/litellm-$version (a few minutes, once)"
+  overrides="$pkg/litellm-overrides/$version.txt"
+  stamp="$version"
+  [ ! -f "$overrides" ] || stamp="$version $(hash_of "$overrides")"
+  if [ "$(cat "$venv/.litellm-stamp" 2>/dev/null)" != "$stamp" ]; then
     [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
-    "$venv/bin/pip" install "${pip_flags[@]}" "litellm[proxy]==$version" pytest==9.2.0 \
-      hypothesis==6.170.15 hatchling==1.33.0 >&2
-    echo "$version" >"$venv/.litellm-stamp"
+    requirements=("litellm[proxy]==$version" pytest==9.2.0 hypothesis==6.170.15 hatchling==1.33.0)
+    if [ -f "$overrides" ]; then
+      # pip has no way to override a dependency's pin; uv (from .venv) has, see the file's comment.
+      # --system-certs: trust the machine's CA store as pip does, not only uv's bundled roots.
+      say "installing litellm[proxy]==$version into .venvs/litellm-$version with uv and $(basename "$overrides")"
+      "$repo/.venv/bin/uv" pip install --quiet --system-certs --python "$venv/bin/python" \
+        --override "$overrides" "${requirements[@]}" >&2
+    else
+      say "installing litellm[proxy]==$version into .venvs/litellm-$version (a few minutes, once)"
+      "$venv/bin/pip" install "${pip_flags[@]}" "${requirements[@]}" >&2
+    fi
+    echo "$stamp" >"$venv/.litellm-stamp"
     rm -f "$venv/.package-stamp"
   fi
   if [ "$(cat "$venv/.package-stamp" 2>/dev/null)" != "$src_stamp" ]; then
