@@ -9,6 +9,7 @@
  */
 import { v } from "../../deps.ts";
 import { ApiError } from "../shared/errors.ts";
+import type { SiteQuery } from "./store.ts";
 
 export const LIMIT_MIN = 1;
 export const LIMIT_MAX = 100;
@@ -18,16 +19,8 @@ export const CONNECTOR_MAX = 64;
 export const RADIUS_MAX_KM = 500;
 export const RADIUS_DEFAULT_KM = 10;
 
-/** What a search asks the store for (the shape of the store's `SiteQuery`). */
-export interface SearchInput {
-  bbox?: [number, number, number, number];
-  connector?: string;
-  minPower?: number;
-  openOnly?: boolean;
-  near?: { lat: number; lon: number; radiusKm: number };
-  limit: number;
-  offset: number;
-}
+/** What a search asks the store for. */
+export type SearchInput = SiteQuery;
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 const INTEGER = /^\d+$/;
