@@ -26,3 +26,14 @@ export function ensureBuilt(): void {
     rmSync(LOCK, { recursive: true, force: true });
   }
 }
+
+/** GET (or any method) through a real socket; the body parsed as JSON when there is one. */
+export async function getJson(url: string, init?: RequestInit) {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  return {
+    response,
+    status: response.status,
+    body: text ? (JSON.parse(text) as Record<string, unknown>) : null,
+  };
+}

@@ -7,22 +7,12 @@ import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { before, test } from "node:test";
 import { startBuilt, stop } from "../../../scripts/smoke.ts";
-import { ensureBuilt } from "../built.ts";
+import { ensureBuilt, getJson as get } from "../built.ts";
 
 type Envelope = { error: { code: string; message: string } };
 const KNOWN_ID = "ocm:2388";
 
 before(() => ensureBuilt());
-
-async function get(url: string, init?: RequestInit) {
-  const response = await fetch(url, init);
-  const text = await response.text();
-  return {
-    response,
-    status: response.status,
-    body: text ? (JSON.parse(text) as Record<string, unknown>) : null,
-  };
-}
 
 test("RATE_LIMITED with retry-after after the per-IP limit, CORS headers kept", async () => {
   const limited = await startBuilt({ CHARGING_RATE_LIMIT: "3" });

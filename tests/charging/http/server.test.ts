@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { startBuilt, stop } from "../../../scripts/smoke.ts";
-import { ensureBuilt } from "../built.ts";
+import { ensureBuilt, getJson as get } from "../built.ts";
 import { INVALID } from "./cases.ts";
 
 type Envelope = { error: { code: string; message: string } };
@@ -26,16 +26,6 @@ before(async () => {
   main = await startBuilt({ CHARGING_RATE_LIMIT: "100000" });
 });
 after(() => stop(main.child));
-
-async function get(url: string, init?: RequestInit) {
-  const response = await fetch(url, init);
-  const text = await response.text();
-  return {
-    response,
-    status: response.status,
-    body: text ? (JSON.parse(text) as Record<string, unknown>) : null,
-  };
-}
 
 test("dist/charging.js logs its URL and site count and serves every route", async () => {
   assert.match(main.stderr(), /charging: listening on http:\/\/127\.0\.0\.1:\d+ \(\d{3,} sites\)/);
