@@ -24,6 +24,17 @@ export interface CallResult {
   structured: Record<string, unknown> & { [k: string]: unknown };
 }
 
+/** Calls a tool and flattens its result for assertions. */
+export async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<CallResult> {
+  const result = await client.callTool({ name, arguments: args });
+  const content = result.content as { type: string; text: string }[];
+  return {
+    ...(result.isError ? { isError: true } : {}),
+    text: content.map((c) => c.text).join("\n"),
+    structured: (result.structuredContent ?? {}) as CallResult["structured"],
+  };
+}
+
 export async function connect(config: SeoConfig, extra: Partial<SeoToolDeps> = {}): Promise<Connected> {
   const logs: string[] = [];
   const definition = createSeoMcp({
@@ -41,15 +52,7 @@ export async function connect(config: SeoConfig, extra: Partial<SeoToolDeps> = {
   return {
     client,
     logs,
-    async call(name, args) {
-      const result = await client.callTool({ name, arguments: args });
-      const content = result.content as { type: string; text: string }[];
-      return {
-        ...(result.isError ? { isError: true } : {}),
-        text: content.map((c) => c.text).join("\n"),
-        structured: (result.structuredContent ?? {}) as CallResult["structured"],
-      };
-    },
+    call: (name, args) => callTool(client, name, args),
     async close() {
       await client.close();
       await server.close();

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { CallResult } from "./client.ts";
+import { type CallResult, callTool } from "./client.ts";
 
 export const BUNDLE = "dist/seo.js";
 
@@ -76,15 +76,7 @@ export async function spawnServer(env: Record<string, string>): Promise<StdioSer
     client,
     stderr: () => stderr,
     errors,
-    async call(name, args) {
-      const result = await client.callTool({ name, arguments: args });
-      const content = result.content as { type: string; text: string }[];
-      return {
-        ...(result.isError ? { isError: true } : {}),
-        text: content.map((c) => c.text).join("\n"),
-        structured: (result.structuredContent ?? {}) as CallResult["structured"],
-      };
-    },
+    call: (name, args) => callTool(client, name, args),
     close: () => client.close(),
   };
 }
