@@ -54,7 +54,9 @@ function resolveAll(hrefs: string[], base: string): string[] {
 
 /** Analyses a fetched page: signals, page-level hits, and the URLs it leads to. */
 export function analysePage(page: FetchedPage): PageAnalysis {
-  const isHtml = page.status === 200 && page.body !== "" && isHtmlType(page.headers.get("content-type"));
+  // An empty 200 HTML page is audited (a blank page is a problem); a body that failed mid-read is not.
+  const isHtml =
+    page.status === 200 && page.error === undefined && isHtmlType(page.headers.get("content-type"));
   const html = isHtml ? extractHtml(page.body) : undefined;
   const base = normaliseUrl(html?.base ?? "", page.finalUrl) ?? page.finalUrl;
   const header = page.headers.get("x-robots-tag");

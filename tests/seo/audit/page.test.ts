@@ -119,6 +119,14 @@ test("status-level findings: 4xx, 5xx, fetch failure, truncation, slow and heavy
   );
 });
 
+test("an empty 200 HTML page is audited as a blank page, not skipped", () => {
+  const blank = ids(page("https://example.com/", ""));
+  for (const id of ["title-missing", "h1-missing", "thin-content", "meta-description-missing"])
+    assert.ok(blank.includes(id), `${id} in ${blank.join(",")}`);
+  assert.deepEqual(ids(page("https://example.com/", "", {}, { error: "body read failed" })), []);
+  assert.deepEqual(ids(page("https://example.com/f.pdf", "", { "content-type": "application/pdf" })), []);
+});
+
 test("SimHash: near-identical texts are close, different texts far; groups stay linear", () => {
   const hash = (text: string) => {
     const h = new SimHasher();
