@@ -152,3 +152,12 @@ test("a POI present in several files is kept once: the newest copy, on a tie the
   assert.equal(rows.find((r) => r.id === "ocm:4638")?.lastUpdated, "2025-11-11T12:38:00.000Z");
   assert.equal(new Set(rows.map((r) => r.id)).size, rows.length);
 });
+
+test("DC-only plugs stay DC when an OCM row states AC for them (ocm:2728 CHAdeMO 40 kW)", async () => {
+  const { byId, sites } = await fullImport();
+  const chademo = byId.get("ocm:2728")?.connectors.find((c) => c.type === "chademo");
+  assert.deepEqual(chademo && [chademo.label, chademo.powerKw, chademo.current], ["CHAdeMO", 40, "DC"]);
+  const dcOnly = new Set(["ccs1", "ccs2", "chademo", "gbt_dc"]);
+  const slips = sites.flatMap((s) => s.connectors.filter((c) => dcOnly.has(c.type) && c.current !== "DC"));
+  assert.deepEqual(slips, []);
+});
