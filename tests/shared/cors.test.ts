@@ -73,3 +73,14 @@ test("cors.preflight() answers 204 with methods and headers, only to preflights"
   );
   assert.equal(bare?.status, 204);
 });
+
+test("a preflight passed through apply() names origin in vary once", () => {
+  const cors = createCors({ origins: ["https://map.example"] });
+  for (const origin of ["https://map.example", "https://evil.example"]) {
+    const request = from(origin, { method: "OPTIONS", headers: { "access-control-request-method": "GET" } });
+    const res = cors.apply(cors.preflight(request) as Response, request);
+    assert.equal(res.headers.get("vary"), "origin");
+  }
+  const res = cors.apply(json({}, { headers: { vary: "Accept-Encoding" } }), from("https://map.example"));
+  assert.equal(res.headers.get("vary"), "Accept-Encoding, origin");
+});

@@ -21,11 +21,15 @@ export interface Cors {
   apply(response: Response, request: Request): Response;
 }
 
+/** Whether a `vary` header value already names `field` (a preflight passes through `apply` too). */
+const varies = (vary: string | null, field: string) =>
+  vary !== null && vary.split(",").some((name) => name.trim().toLowerCase() === field);
+
 function setAll(response: Response, headers: Record<string, string>): Response {
   try {
     for (const [name, value] of Object.entries(headers)) {
-      if (name === "vary") response.headers.append(name, value);
-      else response.headers.set(name, value);
+      if (name !== "vary") response.headers.set(name, value);
+      else if (!varies(response.headers.get("vary"), value)) response.headers.append(name, value);
     }
     return response;
   } catch {
