@@ -7,7 +7,7 @@
 import { type BoundsInput, boundsFrom, LIMITS } from "../crawl/bounds.ts";
 import { type CrawlProgress, CrawlRefused } from "../crawl/crawler.ts";
 import type { HttpRequest } from "../crawl/fetch-page.ts";
-import { isLoopback, normaliseUrl } from "../crawl/url.ts";
+import { isLoopback, isSameSite, normaliseUrl } from "../crawl/url.ts";
 import { type Comparison, compareReports } from "./compare.ts";
 import type { AuditReport } from "./report.ts";
 import type { ReportStore } from "./report-store.ts";
@@ -85,6 +85,11 @@ async function loadBaseline(
   return stored;
 }
 
+/** The start URL redirected out of the site: its chain stopped before the off-site request. */
+function offSite(finalUrl: string | undefined, start: URL): boolean {
+  return finalUrl !== undefined && URL.canParse(finalUrl) && !isSameSite(new URL(finalUrl), start);
+}
+
 export interface AuditOutcome {
   report: AuditReport;
   comparison?: Comparison;
@@ -98,7 +103,15 @@ export async function performAudit(request: AuditRequest, deps: PerformDeps): Pr
       `"${request.url.slice(0, 200)}" is not an absolute http(s) URL; pass one like https://example.com/ or http://localhost:3000/`,
     );
   }
-  const loopback = isLoopback(new URL(start));
+  const startUrl = new URL(start);
+  if (startUrl.username !== "" || startUrl.password !== "") {
+    // Credentials would be echoed in the report, the logs and the stored report file.
+    throw new AuditError(
+      "INVALID_URL",
+      "the URL contains a user name or password; remove the user:password@ part (the crawl sends no credentials)",
+    );
+  }
+  const loopback = isLoopback(startUrl);
   if (
     !loopback &&
     request.min_interval_ms !== undefined &&
@@ -142,6 +155,12 @@ export async function performAudit(request: AuditRequest, deps: PerformDeps): Pr
     throw new AuditError(
       "UNREACHABLE",
       `could not fetch ${report.target} (${error}); check the URL and that the server is running (for a local site, start its dev server first), then retry`,
+    );
+  }
+  if (report.stats.pages_crawled <= 1 && offSite(first?.final_url, startUrl)) {
+    throw new AuditError(
+      "OFF_SITE_REDIRECT",
+      `${report.target} redirects to ${first?.final_url}, outside the site being audited (same host with or without www., same port), so nothing was audited; audit ${first?.final_url} instead`,
     );
   }
   const id = await deps.reports.save(report);

@@ -33,10 +33,13 @@ const Input = v.object({
   ...boundsInput,
   compare_to: v.optional(
     v.pipe(
-      v.union([
-        v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
-        v.looseObject({ findings: v.array(v.looseObject({ id: v.string(), count: v.number() })) }),
-      ]),
+      v.union(
+        [
+          v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
+          v.looseObject({ findings: v.array(v.looseObject({ id: v.string(), count: v.number() })) }),
+        ],
+        "must be a report_id string or the earlier report object (with findings: [{id, count}, ...])",
+      ),
       v.description(
         "An earlier audit to compare with: its report_id, or the earlier structured result itself",
       ),

@@ -142,6 +142,38 @@ test("bad inputs come back as isError results that say what to do", async () => 
   }
 });
 
+test("a start URL with credentials, one that redirects off-site, a malformed compare_to: isError with a next step", async () => {
+  const site = await serveSite((req, res) => {
+    if (req.url === "/moved") res.writeHead(301, { location: "https://elsewhere.invalid/new" });
+    else res.writeHead(req.url === "/robots.txt" ? 404 : 200, { "content-type": "text/html" });
+    res.end("<title>x</title>");
+  });
+  try {
+    const withCredentials = site.origin.replace("http://", "http://admin:s3cret@");
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ url: `${withCredentials}/` }, /INVALID_URL: the URL contains a user name or password; remove/],
+      [
+        { url: `${site.origin}/moved`, min_interval_ms: 0 },
+        /OFF_SITE_REDIRECT: .*\/moved redirects to https:\/\/elsewhere\.invalid\/new, outside .*audit https:\/\/elsewhere\.invalid\/new instead/,
+      ],
+      [
+        { url: `${site.origin}/`, compare_to: { findings: [{ id: 1 }] } },
+        /INVALID_ARGUMENTS: compare_to: must be a report_id string or the earlier report object/,
+      ],
+    ];
+    for (const [args, pattern] of cases) {
+      const result = await call(args);
+      assert.equal(result.isError, true, JSON.stringify(args));
+      assert.match(JSON.stringify(result.content), pattern);
+      assert.doesNotMatch(JSON.stringify(result.content), /s3cret/);
+    }
+    assert.ok(!logged.some((line) => line.includes("s3cret")));
+    assert.ok(!site.paths().includes("/"), "nothing is requested for a URL with credentials");
+  } finally {
+    await site.close();
+  }
+});
+
 test("re-audit: compare_to by report id or report object gives fixed, new and persisting", async () => {
   let fixed = false;
   const site = await serveSite((req, res) => {
