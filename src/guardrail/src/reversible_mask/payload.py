@@ -62,15 +62,18 @@ def _is_tool_input(key: str, value: dict[str, Any]) -> bool:
     return key == "input" and not ({"role", "type", "content"} & set(value))
 
 
-def _mask_all(value: Any, mask: Fn) -> Any:
+def _mask_all(value: Any, mask: Fn, *, objects: bool = False) -> Any:
+    """Masks every string inside JSON-shaped data; with `objects`, inside object attributes too."""
     if isinstance(value, str):
         return mask(value)
     if isinstance(value, list):
         for index, item in enumerate(value):
-            value[index] = _mask_all(item, mask)
+            value[index] = _mask_all(item, mask, objects=objects)
     elif isinstance(value, dict):
         for child in list(value):
-            value[child] = _mask_all(value[child], mask)
+            value[child] = _mask_all(value[child], mask, objects=objects)
+    elif objects and hasattr(value, "__dict__") and not isinstance(value, type):
+        _mask_attributes(value, mask)
     return value
 
 
@@ -132,23 +135,9 @@ def mask_copy(value: Any, mask: Fn) -> Any:
     if isinstance(value, dict):
         return {key: mask_copy(item, mask) for key, item in value.items()}
     if callable(getattr(value, "model_copy", None)):
-        return _mask_all_objects(value.model_copy(deep=True), mask)
+        return _mask_all(value.model_copy(deep=True), mask, objects=True)
     return value  # streams, coroutines and other non-data objects are not log content
 
 
 def _mask_attributes(obj: Any, mask: Fn) -> None:
-    _visit_fields(obj, lambda value, _name: _mask_all_objects(value, mask))
-
-
-def _mask_all_objects(value: Any, mask: Fn) -> Any:
-    if isinstance(value, str):
-        return mask(value)
-    if isinstance(value, list):
-        for index, item in enumerate(value):
-            value[index] = _mask_all_objects(item, mask)
-    elif isinstance(value, dict):
-        for child in list(value):
-            value[child] = _mask_all_objects(value[child], mask)
-    elif hasattr(value, "__dict__") and not isinstance(value, type):
-        _mask_attributes(value, mask)
-    return value
+    _visit_fields(obj, lambda value, _name: _mask_all(value, mask, objects=True))
