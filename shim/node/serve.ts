@@ -6,9 +6,9 @@
  * charging API and the SEO gateway both run on it.
  * @module
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Readable } from "node:stream";
+import { type Duplex, Readable } from "node:stream";
 import { errorResponse } from "../../src/shared/errors.ts";
 import { bodyOf, type FetchHandler } from "../../src/shared/http/respond.ts";
 
@@ -35,6 +35,9 @@ function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): R
     init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
     init.duplex = "half";
   }
+  // RFC 9112 3.2: an HTTP/1.1 request without Host is answered 400 (node's own check would
+  // answer without the JSON envelope, so it is off and this one applies).
+  if (req.headers.host === undefined && req.httpVersion === "1.1") throw new Error("no Host header");
   const target = req.url ?? "/";
   // Absolute-form targets (`GET http://host/path`) keep their path; the origin stays ours.
   const path = target.startsWith("/") ? target : new URL(target).pathname + new URL(target).search;
@@ -89,11 +92,35 @@ async function writeResponse(response: Response, res: ServerResponse, isHead: bo
   res.end();
 }
 
+/**
+ * Requests node's parser refuses (garbage, bad headers, both content-length and chunked, a
+ * 16 KiB header overflow) never reach the handler; they still get the JSON envelope.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === "ECONNRESET" || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+    socket.end("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n");
+    return;
+  }
+  const [status, code, message] =
+    err.code === "HPE_HEADER_OVERFLOW"
+      ? [431, "PAYLOAD_TOO_LARGE", "Request headers are over the 16 KiB limit"]
+      : [400, "INVALID_ARGUMENTS", "Malformed HTTP request"];
+  const body = JSON.stringify({ error: { code, message } });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
+
 /** Starts serving `handler`; resolves once the socket listens. */
 export function serve(handler: FetchHandler, options: ServeOptions = {}): Promise<Serving> {
   const { port = 8787, hostname = "127.0.0.1", drainMs = 5000 } = options;
   const origin = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
-  const server = createServer((req, res) => {
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
     const controller = new AbortController();
     res.once("close", () => {
       if (!res.writableFinished) controller.abort();
@@ -111,6 +138,7 @@ export function serve(handler: FetchHandler, options: ServeOptions = {}): Promis
       .then((response) => writeResponse(response, res, req.method === "HEAD"))
       .catch(() => res.destroy());
   });
+  server.on("clientError", answerClientError);
   server.keepAliveTimeout = 5000;
   return new Promise((resolve, reject) => {
     server.once("error", reject);

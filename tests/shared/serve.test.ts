@@ -216,3 +216,36 @@ test("serve() answers 400 to a malformed Host or request target and keeps servin
     await serving.close();
   }
 });
+
+test("serve() answers requests node's parser refuses with the JSON envelope, and keeps serving", async () => {
+  const { connect } = await import("node:net");
+  const serving = await serve(async (req) => json({ url: req.url }), { port: 0 });
+  const port = Number(new URL(serving.url).port);
+  const raw = (text: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = connect(port, "127.0.0.1", () => socket.write(text));
+      let out = "";
+      socket.on("data", (chunk) => (out += chunk));
+      socket.on("close", () => resolve(out));
+      socket.on("error", reject);
+    });
+  try {
+    for (const request of [
+      "GARBAGE\r\n\r\n",
+      "GET /x HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+      "GET /x HTTP/1.1\r\nConnection: close\r\n\r\n",
+    ]) {
+      const answer = await raw(request);
+      assert.match(answer, /^HTTP\/1\.1 400 /, request);
+      assert.match(answer, /\{"error":\{"code":"INVALID_ARGUMENTS","message":"[^"]+"\}\}/, request);
+    }
+    const huge = await raw(`GET /x HTTP/1.1\r\nHost: a\r\nx-big: ${"a".repeat(20_000)}\r\n\r\n`);
+    assert.match(huge, /^HTTP\/1\.1 431 /);
+    assert.match(huge, /\r\n\r\n\{"error":\{"code":"PAYLOAD_TOO_LARGE","message":"[^"]+"\}\}$/);
+    const old = await raw("GET /x HTTP/1.0\r\n\r\n");
+    assert.match(old, /^HTTP\/1\.1 200 /, "HTTP/1.0 needs no Host");
+    assert.equal((await fetch(`${serving.url}/alive`)).status, 200);
+  } finally {
+    await serving.close();
+  }
+});
