@@ -4,6 +4,7 @@
  * read as a stream up to a byte cap so a huge page cannot exhaust memory.
  * @module
  */
+import { decodeBody } from "./charset.ts";
 
 export interface FetchedPage {
   /** The URL asked for. */
@@ -118,15 +119,6 @@ async function readCapped(body: AsyncIterable<Uint8Array>, maxBytes: number): Pr
   return { bytes, truncated };
 }
 
-function decoderFor(contentType: string | null): TextDecoder {
-  const charset = /charset\s*=\s*"?([\w-]+)/i.exec(contentType ?? "")?.[1];
-  try {
-    return new TextDecoder(charset ?? "utf-8");
-  } catch {
-    return new TextDecoder("utf-8");
-  }
-}
-
 function describe(err: unknown, timedOut: boolean): string {
   if (timedOut) return "timeout";
   if (err instanceof Error) {
@@ -232,7 +224,7 @@ async function follow(
         status: response.status,
         headers: response.headers,
         ttfbMs,
-        body: options.anyContentType ? "" : decoderFor(type).decode(raw.bytes),
+        body: options.anyContentType ? "" : decodeBody(raw.bytes, type),
         bytes: raw.bytes.byteLength,
         truncated: raw.truncated,
         ...(options.anyContentType ? { raw: raw.bytes } : {}),

@@ -87,6 +87,38 @@ test("fetchPage: byte cap, timeout, charset, non-text bodies, network errors", a
   assert.equal(cancelled.status, 0);
 });
 
+test("fetchPage decodes like a browser: BOM, then Content-Type charset, then <meta charset>, else UTF-8", async () => {
+  const latin1 = (html: string) => Buffer.from(html, "latin1");
+  const bodies: Record<string, [string, Buffer]> = {
+    "/meta": ["text/html", latin1('<html><head><meta charset="iso-8859-1"><title>Caf\xe9</title>')],
+    "/http-equiv": [
+      "text/html",
+      latin1('<meta http-equiv="Content-Type" content="text/html; charset=windows-1252"><title>cr\xe8me</title>'),
+    ],
+    "/header-wins": ["text/html; charset=utf-8", Buffer.from('<meta charset="iso-8859-1"><title>Café</title>')],
+    "/bom": ["text/html; charset=iso-8859-1", Buffer.from("\ufeff<title>Café</title>")],
+    "/utf16-meta": ["text/html", Buffer.from('<meta charset="utf-16"><title>Café</title>')],
+    "/bad-label": ["text/html", Buffer.from('<meta charset="no-such"><title>Café</title>')],
+  };
+  const site = await serveSite((req, res) => {
+    const [type, body] = bodies[req.url ?? ""] ?? ["text/plain", Buffer.from("")];
+    res.writeHead(200, { "content-type": type });
+    res.end(body);
+  });
+  try {
+    const title = async (path: string) =>
+      /<title>(.*?)<\/title>/.exec((await fetchPage(`${site.origin}${path}`, { fetch })).body)?.[1];
+    assert.equal(await title("/meta"), "Café");
+    assert.equal(await title("/http-equiv"), "crème");
+    assert.equal(await title("/header-wins"), "Café");
+    assert.equal(await title("/bom"), "Café");
+    assert.equal(await title("/utf16-meta"), "Café");
+    assert.equal(await title("/bad-label"), "Café");
+  } finally {
+    await site.close();
+  }
+});
+
 test("URL normalisation, same-site scope and address classes", () => {
   assert.equal(
     normaliseUrl("HTTP://Example.COM:80/a/%7euser/%2f?q=1#top"),
