@@ -19,7 +19,8 @@ import type { ChargingServices } from "./services.ts";
 /** Search answers kept (text and bytes of at most 100 sites each: well under 50 MB). */
 const ANSWER_CACHE_ENTRIES = 128;
 
-const ID_SHAPE = /^(ocm:\d+|osm:(node|way|relation)\/\d+)$/;
+// 20 digits hold any OCM or OSM id (both under 2^64); a longer number is echoed clipped.
+const ID_SHAPE = /^(ocm:\d{1,20}|osm:(node|way|relation)\/\d{1,20})$/;
 
 /** The site id in a route's `id` parameter; NOT_FOUND when it cannot be one. */
 export function siteIdOf(raw: string | undefined): string {
@@ -106,6 +107,7 @@ export function chargingRoutes(
         return site(target.id);
       case "status": {
         const id = siteIdOf(target.id);
+        if (!store.get(id)) throw notFound(id);
         return status.statusOf(id, request.signal).then((record) => json({ data: record }));
       }
     }

@@ -214,3 +214,17 @@ test("assembled answers are byte-for-byte the JSON of the same values", async ()
   const one = await handler(new Request(`${base}/api/v1/sites/ocm%3A1`));
   assert.equal(await one.text(), JSON.stringify({ data: store.get("ocm:1") }));
 });
+
+test("an unknown id gets the same NOT_FOUND guidance on both id routes; a huge id is not echoed whole", async () => {
+  const handler = make();
+  const site = await call(handler, "/api/v1/sites/ocm%3A999");
+  const status = await call(handler, "/api/v1/status/ocm%3A999");
+  assert.equal(status.status, 404);
+  assert.deepEqual(status.body, site.body);
+  assert.match((status.body as Envelope).error.message, /Search with GET \/api\/v1\/sites first/);
+  for (const route of ["sites", "status"]) {
+    const { status: code, body } = await call(handler, `/api/v1/${route}/ocm%3A${"9".repeat(5000)}`);
+    assert.equal(code, 404);
+    assert.ok((body as Envelope).error.message.length < 300, route);
+  }
+});
