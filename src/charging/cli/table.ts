@@ -26,6 +26,10 @@ function connectorsText(connectors: readonly Connector[]): string {
   return types.length > 0 ? types.join(",") : "-";
 }
 
+export const REGISTRY_NOTE =
+  "STATUS is the open data's registry status (listed as working or not), not live occupancy; " +
+  "see charging status <id>";
+
 /** A page of sites as a table, with the page line and attribution. */
 export function renderSites(
   data: readonly Site[],
@@ -48,7 +52,9 @@ export function renderSites(
       ? `no sites (total ${page.total}, offset ${page.offset})`
       : `sites ${page.offset + 1}-${page.offset + data.length} of ${page.total}`;
   const credits = attribution.map((a) => `data: ${a.text} (${a.url})`);
-  return [...(data.length > 0 ? [renderTable(header, rows)] : []), shown, ...credits].join("\n");
+  // Registry AVAILABLE means "listed as working", and a table reader must not take it for "free now".
+  const registry = data.some((s) => s.statusKind === "registry") ? [REGISTRY_NOTE] : [];
+  return [...(data.length > 0 ? [renderTable(header, rows)] : []), shown, ...registry, ...credits].join("\n");
 }
 
 /** Aligned `key  value` lines, skipping empty values. */

@@ -57,6 +57,7 @@ test("runCli() search renders a table with the page line and attribution", async
   assert.match(text, /^ID\s+NAME\s+KW\s+CONNECTORS\s+STATUS\s+PLACE$/m);
   assert.match(text, /^ocm:2\s+Site ocm:2\s+150\s+ccs2\s+OUTOFORDER\s+-$/m);
   assert.match(text, /^sites 1-1 of 1$/m);
+  assert.match(text, /^STATUS is the open data's registry status .*, not live occupancy; see charging status <id>$/m);
   assert.match(text, /^data: /m);
 });
 
