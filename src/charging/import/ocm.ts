@@ -93,7 +93,8 @@ function connectorOf(
   const label = clean(c.ConnectionType?.Title) ?? ref?.connectionTypes.get(id) ?? kind.name;
   // CCS, CHAdeMO and GB/T DC carry DC only: an "AC" on them is a data-entry slip (OCM has
   // CHAdeMO rows at 40-50 kW marked "AC (Single-Phase)"), not a plug a driver can use on AC.
-  const stated = c.CurrentTypeID === 30 ? "DC" : c.CurrentTypeID === 10 || c.CurrentTypeID === 20 ? "AC" : null;
+  const stated =
+    c.CurrentTypeID === 30 ? "DC" : c.CurrentTypeID === 10 || c.CurrentTypeID === 20 ? "AC" : null;
   const current = kind.current === "DC" ? "DC" : (stated ?? kind.current);
   return {
     type: kind.type,
