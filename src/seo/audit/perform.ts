@@ -4,6 +4,7 @@
  * `AuditError`s whose message says what to do next.
  * @module
  */
+import { v } from "../../../deps.ts";
 import { type BoundsInput, boundsFrom, LIMITS } from "../crawl/bounds.ts";
 import { type CrawlProgress, CrawlRefused } from "../crawl/crawler.ts";
 import type { HttpRequest } from "../crawl/fetch-page.ts";
@@ -36,6 +37,10 @@ export interface AuditRequest extends BoundsInput {
   compare_to?: string | Record<string, unknown> | undefined;
 }
 
+const BaselineShape = v.looseObject({
+  findings: v.array(v.looseObject({ id: v.string(), count: v.number() })),
+});
+
 /** Accepts a stored report or a tool's structured output (scores may be labelled). */
 function comparable(value: Record<string, unknown>): Partial<AuditReport> {
   const scores = value.scores as { overall?: unknown } | undefined;
@@ -67,10 +72,11 @@ async function loadBaseline(
 ): Promise<Partial<AuditReport> | undefined> {
   if (compareTo === undefined) return undefined;
   if (typeof compareTo !== "string") {
-    if (!Array.isArray(compareTo.findings)) {
+    // The MCP input schema checks this shape too; the CLI's --compare file arrives unchecked.
+    if (!v.is(BaselineShape, compareTo)) {
       throw new AuditError(
         "INVALID_ARGUMENTS",
-        "compare_to must be a report id or an earlier audit report object (with its findings array)",
+        "compare_to must be a report id or an earlier audit report object (with findings: [{id, count}, ...]), such as a file written by audit --json",
       );
     }
     return comparable(compareTo);

@@ -122,3 +122,19 @@ test("bad usage exits 2 with the usage; audit failures exit 1; --help exits 0", 
   assert.equal(await runAuditCli(["--help"], help.io), 0);
   assert.match(help.out.join(""), /--max-pages N/);
 });
+
+test("--compare with a JSON file that is not a report exits 1 with what to pass, before any crawl", async () => {
+  for (const [name, text] of [
+    ["null.json", "null"],
+    ["array.json", "[1, 2]"],
+    ["numbers.json", '{"findings": [1, 2]}'],
+  ] as const) {
+    const file = join(dir, name);
+    writeFileSync(file, text);
+    const c = io();
+    const requestsBefore = site.paths().length;
+    assert.equal(await runAuditCli([`${site.origin}/`, "--compare", file], c.io), 1, name);
+    assert.match(c.err.join(""), /INVALID_ARGUMENTS: compare_to must be a report id or an earlier audit report/);
+    assert.equal(site.paths().length, requestsBefore, `${name}: nothing crawled`);
+  }
+});
