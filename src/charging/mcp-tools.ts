@@ -44,7 +44,18 @@ const filters = {
   ),
 };
 
-const idInput = v.object({
+/**
+ * Tool inputs are strict objects: as with the REST query, a misspelt argument (`minPower` for
+ * `minPowerKw`) must be refused rather than silently widen a search.
+ */
+const unknownArgument = (issue: v.BaseIssue<unknown>) =>
+  issue.expected === "never"
+    ? "unknown argument; use only the names in the input schema"
+    : issue.message;
+
+const strict = <E extends v.ObjectEntries>(entries: E) => v.strictObject(entries, unknownArgument);
+
+const idInput = strict({
   id: described(
     v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
     `Site id from a search result; ${ID_HELP}`,
@@ -86,10 +97,10 @@ export function chargingTools(services: ChargingServices): ToolDef[] {
       title: "Search charging sites",
       description:
         "Searches open-data EV charging sites (Open Charge Map and OpenStreetMap) by bounding box, connector, minimum power and AVAILABLE status. Returns one page of sites (id, name, coordinates, address, operator, connectors with kW, status) with the total match count and the attribution to show. Page with offset while offset + limit < total. Use find_nearby_sites for a point and radius.",
-      input: v.object({
+      input: strict({
         bbox: v.optional(
           described(
-            v.object({ minLon: lon, minLat: lat, maxLon: lon, maxLat: lat }),
+            strict({ minLon: lon, minLat: lat, maxLon: lon, maxLat: lat }),
             "Bounding box in degrees; minLat <= maxLat, and minLon > maxLon means a box across the antimeridian",
           ),
         ),
@@ -122,7 +133,7 @@ export function chargingTools(services: ChargingServices): ToolDef[] {
       title: "Find charging sites near a point",
       description:
         "Finds open-data EV charging sites within radiusKm of a point, nearest first, each with distanceKm. Optional connector, minimum power and AVAILABLE filters. Use it for 'chargers near X' once you have X's coordinates (this server does no geocoding).",
-      input: v.object({
+      input: strict({
         lat,
         lon,
         radiusKm: v.optional(

@@ -123,3 +123,21 @@ test("get_site_status reports UPSTREAM_BLOCKED with a next step when the live fe
     );
   });
 });
+
+test("a misspelt tool argument is refused, not ignored (minPower for minPowerKw would widen a search)", async () => {
+  await withClient(undefined, async (client) => {
+    const tools = (await client.listTools()).tools;
+    for (const tool of tools) assert.equal(tool.inputSchema.additionalProperties, false, tool.name);
+    for (const [name, args] of [
+      ["search_sites", { minPower: 50 }],
+      ["search_sites", { bbox: { minLon: 0, minLat: 0, maxLon: 1, maxLat: 1, srs: "3857" } }],
+      ["find_nearby_sites", { lat: 48.85, lon: 2.35, radius: 2 }],
+      ["get_site", { id: "ocm:1", verbose: true }],
+      ["get_site_status", { id: "ocm:1", live: true }],
+    ] as const) {
+      const result = await client.callTool({ name, arguments: args });
+      assert.equal(result.isError, true, name);
+      assert.match(text(result), /INVALID_ARGUMENTS: (bbox\.)?(minPower|srs|radius|verbose|live): unknown argument/);
+    }
+  });
+});
