@@ -12,6 +12,7 @@ import type { Finding } from "./finding.ts";
 import type { AuditReport } from "./report.ts";
 
 const SCORE_BASIS = "100 × Π(1 − severity weight × (0.5 + 0.5 × share of pages affected)); see AUDIT.md";
+const OVERALL_BASIS = `mean of the category scores (0 when no page answered 200 HTML); categories: ${SCORE_BASIS}`;
 const PRIORITY_BASIS = "severity impact (critical 16, high 8, medium 4, low 1) × URLs affected";
 const CONCISE_FIXES = 10;
 const CONCISE_EXAMPLES = 3;
@@ -40,6 +41,7 @@ export function presentReport(
       truncated: m(report.truncated),
       truncation_reasons: m(report.truncation_reasons),
       pages_crawled: m(s.pages_crawled),
+      html_pages_audited: m(s.html_pages),
       resources_checked: m(s.resources_checked),
       urls_discovered: m(s.urls_discovered),
       blocked_by_robots: m(s.blocked_by_robots),
@@ -48,7 +50,7 @@ export function presentReport(
       findings: derived(report.findings.length),
     },
     scores: {
-      overall: derived(report.scores.overall, SCORE_BASIS),
+      overall: derived(report.scores.overall, OVERALL_BASIS),
       categories: Object.fromEntries(
         Object.entries(report.scores.categories).map(([c, v]) => [c, derived(v, SCORE_BASIS)]),
       ),
@@ -146,6 +148,10 @@ export function reportText(report: AuditReport, format: ResponseFormat, comparis
     );
   const cats = Object.entries(report.scores.categories).map(([c, v]) => `${c} ${v}`);
   lines.push(`Score ${report.scores.overall}/100 [derived]: ${cats.join(", ")}`);
+  if (s.html_pages === 0 && s.pages_crawled > 0)
+    lines.push(
+      "No crawled URL answered 200 with HTML, so no page could be audited (overall score 0): fix the errors below, or start from the site's HTML home page.",
+    );
   if (s.blocked_by_robots > 0) lines.push(`${s.blocked_by_robots} URL(s) skipped: disallowed by robots.txt.`);
   const byId = new Map(report.findings.map((f) => [f.id, f]));
   const fixes = format === "detailed" ? report.fixes : report.fixes.slice(0, CONCISE_FIXES);

@@ -48,6 +48,8 @@ export interface AuditReport {
     requests: number;
     duration_ms: number;
     sitemap_urls: number;
+    /** Pages that answered 200 with HTML, so their markup could be audited. */
+    html_pages: number;
   };
   robots: RobotsSummary[];
   sitemaps: SitemapFile[];

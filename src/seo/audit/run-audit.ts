@@ -86,6 +86,8 @@ export async function runAudit(url: string, options: AuditOptions): Promise<Audi
   siteHits(crawl, collector.summaries, (hit) => collector.add(hit));
   const findings = findingsOf(collector, options.exampleCap ?? 50);
   const categories = categoryScores(findings, Math.max(1, crawl.pages));
+  let htmlPages = 0;
+  for (const summary of collector.summaries.values()) if (summary.isHtml) htmlPages++;
   const affected: Record<string, string[]> = {};
   for (const [id, slot] of collector.byCheck) affected[id] = slot.hits.map((h) => h.url);
   return {
@@ -96,7 +98,7 @@ export async function runAudit(url: string, options: AuditOptions): Promise<Audi
     bounds: options.bounds,
     truncated: crawl.truncated.length > 0,
     truncation_reasons: crawl.truncated,
-    stats: stats(crawl),
+    stats: { ...stats(crawl), html_pages: htmlPages },
     robots: crawl.robots.map((r) => ({
       url: r.url,
       status: r.status,
@@ -106,7 +108,8 @@ export async function runAudit(url: string, options: AuditOptions): Promise<Audi
       sitemaps: r.sitemaps,
     })),
     sitemaps: crawl.sitemaps?.files ?? [],
-    scores: { overall: overallScore(categories), categories },
+    // Categories judged from page markup stay at 100 when no page had markup to judge.
+    scores: { overall: htmlPages === 0 ? 0 : overallScore(categories), categories },
     fixes: rankFixes(findings),
     findings,
     affected,

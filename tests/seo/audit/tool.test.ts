@@ -174,6 +174,31 @@ test("a start URL with credentials, one that redirects off-site, a malformed com
   }
 });
 
+test("a site with no page answering 200 HTML scores 0 overall and says so, instead of a near-perfect score", async () => {
+  const site = await serveSite((req, res) => {
+    if (req.url === "/file.pdf") res.writeHead(200, { "content-type": "application/pdf" });
+    else res.writeHead(req.url === "/ok" ? 200 : 404, { "content-type": "text/html" });
+    res.end(req.url === "/ok" ? "<title>fine</title>" : "%PDF-1.4");
+  });
+  try {
+    for (const path of ["/gone", "/file.pdf"]) {
+      const result = await call({ url: `${site.origin}${path}`, min_interval_ms: 0 });
+      const s = result.structuredContent as { summary: Record<string, Labelled>; scores: { overall: Labelled } };
+      assert.equal(s.scores.overall.value, 0, path);
+      assert.equal(s.summary.html_pages_audited?.value, 0);
+      assert.equal(s.summary.html_pages_audited?.provenance.kind, "measured");
+      assert.match(JSON.stringify(result.content), /No crawled URL answered 200 with HTML/);
+    }
+    const fine = await call({ url: `${site.origin}/ok`, min_interval_ms: 0 });
+    const s = fine.structuredContent as { summary: Record<string, Labelled>; scores: { overall: Labelled } };
+    assert.equal(s.summary.html_pages_audited?.value, 1);
+    assert.ok((s.scores.overall.value as number) > 0);
+    assert.doesNotMatch(JSON.stringify(fine.content), /No crawled URL answered 200 with HTML/);
+  } finally {
+    await site.close();
+  }
+});
+
 test("re-audit: compare_to by report id or report object gives fixed, new and persisting", async () => {
   let fixed = false;
   const site = await serveSite((req, res) => {
