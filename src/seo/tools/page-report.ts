@@ -181,6 +181,13 @@ export function createPageReportTool(deps: { provider: ProviderDeps; config: Seo
           `"${input.url.slice(0, 200)}" is not an absolute http(s) URL; pass one like https://example.com/page`,
         );
       }
+      if (url.username !== "" || url.password !== "") {
+        // The URL goes to PageSpeed Insights and CrUX and into the result: credentials must not.
+        throw new ToolError(
+          "INVALID_ARGUMENTS",
+          "the URL contains a user name or password; remove the user:password@ part (pages are fetched without credentials)",
+        );
+      }
       const strategies: Strategy[] = input.strategy === "both" ? ["mobile", "desktop"] : [input.strategy];
       // Loaded on first use: the fetch and audit engine stay out of the server's start-up.
       const { buildPageReport } = await import("../page-report/report.ts");

@@ -178,3 +178,19 @@ test("seo_page_report answers bad and unreachable URLs with isError and a next s
     await mcp.close();
   }
 });
+
+test("seo_page_report refuses a URL with user:password@ before anything is fetched or sent to a provider", async () => {
+  const mcp = await connect(configFor(fakes, true), routedDeps());
+  try {
+    const requestsBefore = fakes.log.length;
+    const sitesBefore = site.requests.length;
+    const r = await mcp.call("seo_page_report", { url: "https://admin:s3cret@shop.example/page" });
+    assert.equal(r.isError, true);
+    assert.match(r.text, /INVALID_ARGUMENTS: the URL contains a user name or password; remove/);
+    assert.doesNotMatch(r.text, /s3cret/);
+    assert.equal(fakes.log.length, requestsBefore, "no provider saw the URL");
+    assert.equal(site.requests.length, sitesBefore);
+  } finally {
+    await mcp.close();
+  }
+});
