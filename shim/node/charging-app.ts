@@ -13,6 +13,8 @@ import type { Site } from "../../src/charging/model.ts";
 import { type ChargingServices, createChargingServices } from "../../src/charging/services.ts";
 import { createOcpiFeed } from "../../src/charging/status/ocpi-feed.ts";
 import type { LiveFeed } from "../../src/charging/status/service.ts";
+import { createGuardedLookup } from "../../src/shared/net/lookup.ts";
+import { pinnedFetch } from "./pinned-fetch.ts";
 import { closeOnSignals, serve, type Serving } from "./serve.ts";
 
 export type Dataset = { header: DatasetHeader; sites: Site[] };
@@ -45,12 +47,15 @@ async function resolveAll(host: string): Promise<string[]> {
 function liveFeed(config: ChargingConfig): LiveFeed | undefined {
   const live = config.live;
   if (!live) return undefined;
+  const policy = { allowHosts: live.allowHosts, allowAddresses: live.allowAddresses, resolve: resolveAll };
   return createOcpiFeed({
     baseUrl: live.baseUrl,
     ...(live.token ? { token: live.token } : {}),
     timeoutMs: live.timeoutMs,
-    policy: { allowHosts: live.allowHosts, allowAddresses: live.allowAddresses, resolve: resolveAll },
-    fetchImpl: fetch,
+    policy,
+    // Connections resolve through the same policy, so a DNS answer that changes after the
+    // check (rebinding to a private address) gets no connection.
+    fetchImpl: pinnedFetch(createGuardedLookup(policy)),
     now: () => new Date(),
   });
 }

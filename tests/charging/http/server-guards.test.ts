@@ -154,3 +154,24 @@ test("a live feed on a trusted address answers a fresh live status", async () =>
     feed.server.close();
   }
 });
+
+test("a live feed named by a host name connects through the guarded connect-time lookup", async () => {
+  const feed = await countingListener(() => ({
+    status_code: 1000,
+    timestamp: new Date().toISOString(),
+    data: { evses: [{ uid: "1", status: "AVAILABLE" }] },
+  }));
+  const live = await startBuilt({
+    CHARGING_LIVE_URL: `http://localhost:${feed.port}/ocpi/locations`,
+    CHARGING_LIVE_ALLOW_ADDRESSES: "127.0.0.1/32,::1/128",
+  });
+  try {
+    const res = await get(`${live.url}/api/v1/status/${encodeURIComponent(KNOWN_ID)}`);
+    assert.equal(res.status, 200);
+    assert.equal((res.body?.data as Record<string, unknown>).kind, "live");
+    assert.equal(feed.connections(), 1);
+  } finally {
+    await stop(live.child);
+    feed.server.close();
+  }
+});
