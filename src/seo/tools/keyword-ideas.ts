@@ -7,7 +7,7 @@ import { v } from "../../../deps.ts";
 import { defineTool, type ToolDef, ToolError } from "../../shared/mcp/tool.ts";
 import type { SeoConfig } from "../config.ts";
 import { type Idea, keywordIdeas } from "../keywords/ideas.ts";
-import { labelledSchema, PROVENANCE_REF, withProvenanceDefs } from "../provenance.ts";
+import { derived, labelledSchema, PROVENANCE_REF, withProvenanceDefs } from "../provenance.ts";
 import { SOURCES_SCHEMA, show } from "../providers/labels.ts";
 import type { ProviderDeps } from "../providers/types.ts";
 import { responseFormat } from "../tool-input.ts";
@@ -79,7 +79,7 @@ const OUTPUT = withProvenanceDefs({
     query: { type: "string" },
     seedBingWeeklyImpressions: labelledSchema("number"),
     ideas: { type: "array", items: IDEA_SCHEMA },
-    totalIdeas: { type: "integer" },
+    totalIdeas: labelledSchema("number"),
     sources: SOURCES_SCHEMA,
     expansionQueries: { type: "integer" },
   },
@@ -130,7 +130,7 @@ export function createKeywordIdeasTool(deps: { provider: ProviderDeps; config: S
           ? { seedBingWeeklyImpressions: report.seedBingWeeklyImpressions }
           : {}),
         ideas: shown,
-        totalIdeas: report.ideas.length,
+        totalIdeas: derived(report.ideas.length, "distinct ideas from every source, after deduplication"),
         sources: report.sources,
         ...(detailed ? { expansionQueries: report.expansionQueries } : {}),
       };

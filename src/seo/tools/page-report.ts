@@ -8,7 +8,7 @@ import { v } from "../../../deps.ts";
 import { defineTool, type ToolDef, ToolError } from "../../shared/mcp/tool.ts";
 import type { SeoConfig } from "../config.ts";
 import type { PageReport } from "../page-report/report.ts";
-import { type Labelled, labelledSchema, withProvenanceDefs } from "../provenance.ts";
+import { derived, type Labelled, labelledSchema, withProvenanceDefs } from "../provenance.ts";
 import { SOURCES_SCHEMA, show } from "../providers/labels.ts";
 import type { PageSpeedRun, Strategy } from "../providers/pagespeed.ts";
 import type { ProviderDeps } from "../providers/types.ts";
@@ -40,7 +40,7 @@ const OUTPUT = withProvenanceDefs({
     fetchedAt: { type: "string", description: "when the page was fetched (concise: once, not per fact)" },
     page: { type: "object" },
     findings: { type: "array", items: { type: "object", required: ["id", "severity", "title"] } },
-    totalFindings: { type: "integer" },
+    totalFindings: labelledSchema("number"),
     pageSpeed: { type: "object", additionalProperties: labelledSchema() },
     fieldData: {
       type: "object",
@@ -116,7 +116,7 @@ function shape(report: PageReport, detailed: boolean) {
           fix: f.fix,
           provenance: f.provenance,
         })),
-    totalFindings: report.findings.length,
+    totalFindings: derived(report.findings.length, "page-level audit checks that fired on this page"),
     pageSpeed: detailed
       ? report.pageSpeed
       : Object.fromEntries(Object.entries(report.pageSpeed).map(([s, r]) => [s, concisePsi(r)])),

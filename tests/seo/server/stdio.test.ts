@@ -70,7 +70,7 @@ test("stdio without keys: every tool answers, keyed values say which key would h
   try {
     const ideas = await server.call("seo_keyword_ideas", { query: "ev charging", expand: false });
     assert.equal(ideas.isError, undefined, ideas.text);
-    assert.ok((ideas.structured.totalIdeas as number) >= 4);
+    assert.ok((ideas.structured.totalIdeas as { value: number }).value >= 4);
     const detailedIdeas = await server.call("seo_keyword_ideas", {
       query: "ev charging",
       response_format: "detailed",

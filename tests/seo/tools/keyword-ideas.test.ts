@@ -43,7 +43,10 @@ test("seo_keyword_ideas without keys: autocomplete ideas, deduplicated, each wit
     assert.equal(ideas.filter((i) => i.keyword === "heat pump near me").length, 1);
     // Ideas two engines agree on come first.
     assert.ok((ideas[0]?.alsoFrom?.length ?? 0) >= 1);
-    assert.equal(r.structured.totalIdeas, 5);
+    assert.deepEqual(r.structured.totalIdeas, {
+      value: 5,
+      provenance: { kind: "derived", basis: "distinct ideas from every source, after deduplication" },
+    });
     assert.deepEqual(
       (r.structured.sources as { source: string; status: string }[]).map((s) => `${s.source}:${s.status}`),
       ["google-autocomplete:ok", "bing-autocomplete:ok", "duckduckgo-autocomplete:ok"],
@@ -59,7 +62,7 @@ test("seo_keyword_ideas expands and bounds: concise shows 25, detailed up to the
   try {
     const concise = await mcp.call("seo_keyword_ideas", { query: "solar panel", limit: 60 });
     assert.equal((concise.structured.ideas as Idea[]).length, 25);
-    assert.ok((concise.structured.totalIdeas as number) === 60);
+    assert.ok((concise.structured.totalIdeas as { value: number }).value === 60);
     assert.match(concise.text, /35 more with response_format=detailed/);
     const detailed = await mcp.call("seo_keyword_ideas", {
       query: "solar panel",

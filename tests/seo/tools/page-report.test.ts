@@ -51,6 +51,7 @@ test("seo_page_report without keys on a local page: measured facts and findings;
     const page = r.structured.page as Record<string, Label>;
     assert.deepEqual(page.status, { value: 200, provenance: { kind: "measured" } });
     assert.match(String(r.structured.fetchedAt), /^\d{4}-\d\d-\d\dT/);
+    assert.equal((r.structured.totalFindings as { provenance: { kind: string } }).provenance.kind, "derived");
     assert.equal(page.title?.value, "EV charging near you | Example");
     assert.equal((page.redirects?.value as { status: number }[] | undefined)?.[0]?.status, 301);
     assert.equal(page.openGraph, undefined, "concise keeps the high-signal facts only");
