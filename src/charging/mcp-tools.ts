@@ -29,7 +29,12 @@ const lon = described(v.pipe(v.number(), v.minValue(-180), v.maxValue(180)), "Lo
 const filters = {
   connector: v.optional(
     described(
-      v.pipe(v.string(), v.minLength(1), v.maxLength(CONNECTOR_MAX)),
+      v.pipe(
+        v.string(),
+        v.minLength(1),
+        v.maxLength(CONNECTOR_MAX),
+        v.regex(/\S/, "connector must not be blank"),
+      ),
       "Case-insensitive substring of a connector type or label, e.g. ccs, type2, chademo",
     ),
   ),

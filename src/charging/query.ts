@@ -73,7 +73,16 @@ const SitesQuerySchema = v.object({
     ),
   ),
   connector: v.optional(
-    v.pipe(v.string(), v.maxLength(CONNECTOR_MAX, `connector must be at most ${CONNECTOR_MAX} characters`)),
+    v.pipe(
+      v.string(),
+      // A blank needle would match every label with a space in it: no filter at all.
+      v.check((text) => text.trim() !== "", "connector must not be blank"),
+      // Characters, not UTF-16 code units: "ü" and "🔌" count one each.
+      v.check(
+        (text) => [...text].length <= CONNECTOR_MAX,
+        `connector must be at most ${CONNECTOR_MAX} characters`,
+      ),
+    ),
   ),
   minPower: v.optional(
     v.pipe(decimal("minPower", "kW, at least 0, e.g. 50"), v.minValue(0, "minPower must be at least 0 kW")),

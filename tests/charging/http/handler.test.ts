@@ -228,3 +228,12 @@ test("an unknown id gets the same NOT_FOUND guidance on both id routes; a huge i
     assert.ok((body as Envelope).error.message.length < 300, route);
   }
 });
+
+test("connector length counts characters: 64 plugs or umlauts pass, like 64 ASCII letters", async () => {
+  const handler = make();
+  for (const text of ["%F0%9F%94%8C", "%C3%BC", "x"]) {
+    const { status: code, body } = await call(handler, `/api/v1/sites?connector=${text.repeat(64)}`);
+    assert.equal(code, 200, text);
+    assert.equal((body?.page as { total: number }).total, 0, text);
+  }
+});

@@ -141,3 +141,11 @@ test("a misspelt tool argument is refused, not ignored (minPower for minPowerKw 
     }
   });
 });
+
+test("a blank connector is refused by the tools as by REST (it would match every label with a space)", async () => {
+  await withClient(undefined, async (client) => {
+    const result = await client.callTool({ name: "search_sites", arguments: { connector: "  " } });
+    assert.equal(result.isError, true);
+    assert.match(text(result), /INVALID_ARGUMENTS: connector: connector must not be blank/);
+  });
+});
