@@ -126,7 +126,8 @@ export function createChargingHandler(options: ChargingHandlerOptions): FetchHan
     try {
       response = await guarded(request, context?.clientAddress);
     } catch (err) {
-      if (!(err instanceof ApiError))
+      // A client that hung up mid-body is ordinary traffic, not an unexpected failure.
+      if (!(err instanceof ApiError) && !request.signal.aborted)
         log(`charging: unexpected ${err instanceof Error ? err.message : String(err)}`);
       response = toErrorResponse(err);
     }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createChargingHandler } from "../../../src/charging/handler.ts";
-import { call, type Envelope, make, status, store } from "./harness.ts";
+import { base, call, type Envelope, make, status, store } from "./harness.ts";
 
 test("the rate limit answers RATE_LIMITED with retry-after per client address", async () => {
   let now = 0;
@@ -121,4 +121,23 @@ test("the handler never throws: unexpected failures answer INTERNAL without deta
   assert.equal((body as Envelope).error.code, "INTERNAL");
   assert.doesNotMatch(JSON.stringify(body), /secret/);
   assert.match(lines.join("\n"), /disk secret/);
+});
+
+test("a client hanging up mid-body is not logged as an unexpected failure; a broken body still is", async () => {
+  const lines: string[] = [];
+  const handler = make({ log: (l) => lines.push(l) });
+  const post = (signal: AbortSignal) =>
+    new Request(`${base}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: new ReadableStream({ pull: (controller) => controller.error(new Error("aborted")) }),
+      duplex: "half",
+      signal,
+    } as RequestInit);
+  const gone = new AbortController();
+  gone.abort();
+  assert.equal((await handler(post(gone.signal))).status, 500);
+  assert.deepEqual(lines, []);
+  assert.equal((await handler(post(new AbortController().signal))).status, 500);
+  assert.match(lines.join("\n"), /unexpected aborted/);
 });
