@@ -32,6 +32,8 @@ export function parseArgs(argv: readonly string[], known: Readonly<Record<string
       options.help = true;
       continue;
     }
+    // Short options other than -h do not exist; "-l 5" must not pass as a site id.
+    if (/^-[^-]/.test(arg)) throw new UsageError(`unknown option ${arg}`);
     if (!arg.startsWith("--")) {
       positionals.push(arg);
       continue;

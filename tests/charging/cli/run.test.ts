@@ -115,6 +115,8 @@ test("runCli() bad flags and values exit 2 with the flag named", async () => {
     [["--limit", "3"], /put the command first/],
     [["search", "--url", "ftp://x"], /--url must be an http\(s\) URL/],
     [["serve", "now"], /serve takes no arguments/],
+    [["search", "-l", "5"], /unknown option -l; see charging --help/],
+    [["site", "-j", "ocm:1"], /unknown option -j/],
   ];
   for (const [argv, message] of cases) {
     const h = harness();
