@@ -3,6 +3,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { test } from "node:test";
 import { pinnedFetch } from "../../shim/node/pinned-fetch.ts";
+import { ApiError } from "../../src/shared/errors.ts";
 import { type EgressPolicy, guardedFetch } from "../../src/shared/net/egress.ts";
 import { createGuardedLookup } from "../../src/shared/net/lookup.ts";
 
@@ -39,6 +40,7 @@ test("pinnedFetch() behind guardedFetch refuses a host re-resolved to 127.0.0.1 
       () => assert.fail("connected"),
       (e: Error & { code?: string }) => e,
     );
+    assert.ok(err instanceof ApiError, "refused like the pre-request check, so the route answers 403");
     assert.equal(err.code, "UPSTREAM_BLOCKED");
     assert.equal(upstream.connections(), 0, "no connection was opened");
 
