@@ -164,7 +164,9 @@ async function query(deps: CliDeps, command: string, argv: readonly string[]): P
   try {
     response = await ask(deps, target, url);
   } catch (err) {
-    if (err instanceof UsageError) throw err;
+    // Without --url nothing was reached for: a local data failure (a bad CHARGING_DATA file)
+    // goes up to the entry point, which names it and exits 2 for a configuration error.
+    if (err instanceof UsageError || url === undefined) throw err;
     deps.stderr(`charging: cannot reach ${url}: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;
   }

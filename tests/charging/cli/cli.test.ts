@@ -142,3 +142,14 @@ test("charging import dispatches to the importer", () => {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("an unreadable CHARGING_DATA file is named and exits 2 in-process", () => {
+  const run = spawnSync(process.execPath, ["dist/charging-cli.js", "search", "--limit", "1"], {
+    encoding: "utf8",
+    timeout: 30_000,
+    env: { ...process.env, CHARGING_DATA: "/nonexistent/sites.json" },
+  });
+  assert.equal(run.status, 2);
+  assert.equal(run.stdout, "");
+  assert.match(run.stderr, /^charging: CHARGING_DATA: cannot read \/nonexistent\/sites\.json \(ENOENT\)\n$/);
+});

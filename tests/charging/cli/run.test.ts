@@ -174,3 +174,10 @@ test("renderTable() aligns columns and does not pad the last one", () => {
     "A    BB\nxyz  1\nq    22",
   );
 });
+
+test("runCli() lets a local data failure through to the entry point instead of 'cannot reach undefined'", async () => {
+  const broken = new Error("CHARGING_DATA: /x.json: charging dataset is malformed");
+  const h = harness({ local: () => Promise.reject(broken) });
+  await assert.rejects(h.run("search", "--limit", "1"), (err) => err === broken);
+  assert.doesNotMatch(h.errors(), /cannot reach/);
+});
