@@ -20,8 +20,11 @@ export function fileReportStore(dir = defaultReportDir(), limit = 50): ReportSto
       await mkdir(dir, { recursive: true });
       const id = newReportId(new Date());
       await writeFile(join(dir, `${id}.json`), JSON.stringify({ ...report, id }));
-      const files = (await readdir(dir)).filter((f) => REPORT_ID.test(f.replace(/\.json$/, ""))).sort();
-      for (const old of files.slice(0, Math.max(0, files.length - limit)))
+      // Ids order by second only: never prune the report just saved, whatever its random suffix.
+      const others = (await readdir(dir))
+        .filter((f) => f !== `${id}.json` && REPORT_ID.test(f.replace(/\.json$/, "")))
+        .sort();
+      for (const old of others.slice(0, Math.max(0, others.length + 1 - limit)))
         await rm(join(dir, old), { force: true });
       return id;
     },

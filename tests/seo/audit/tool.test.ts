@@ -252,6 +252,21 @@ test("re-audit: compare_to by report id or report object gives fixed, new and pe
   assert.match(logged.join("\n"), /audit audit-/);
 });
 
+test("file report store: the report just saved is always kept, even among others of the same second", async () => {
+  const own = mkdtempSync(join(tmpdir(), "seo-reports-same-second-"));
+  try {
+    const store = fileReportStore(own, 2);
+    const report = { version: 1 } as unknown as Parameters<typeof store.save>[0];
+    for (let i = 0; i < 30; i++) {
+      const id = await store.save(report);
+      assert.ok(await store.load(id), `report ${i} (${id}) was pruned as soon as it was saved`);
+    }
+    assert.equal(readdirSync(own).length, 2);
+  } finally {
+    rmSync(own, { recursive: true, force: true });
+  }
+});
+
 test("report stores: memory store bounds its size; file store refuses ids that are not report ids", async () => {
   const memory = memoryReportStore(2);
   const report = { version: 1 } as unknown as Parameters<typeof memory.save>[0];
