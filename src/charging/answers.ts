@@ -15,7 +15,6 @@ export const SITE_PARTS_KEPT = 20_000;
 
 const OPEN_DATA = prepareText('{"data":[');
 const COMMA = prepareText(",");
-const CLOSE_SITE = prepareText("}");
 
 export interface Answers {
   /** `{"data":[...],"page":...,"attribution":[...]}` */
@@ -24,7 +23,7 @@ export interface Answers {
     page: { limit: number; offset: number; total: number },
     attribution: readonly Attribution[],
   ): PreparedJson;
-  /** `{"data":{...}}` */
+  /** `{"data":{...},"attribution":{...}}` */
   site(site: Site): PreparedJson;
 }
 
@@ -51,6 +50,12 @@ export function createAnswers(store: Store, kept = SITE_PARTS_KEPT): Answers {
       pieces.push(`],"page":${JSON.stringify(page)},"attribution":${JSON.stringify(attribution)}}`);
       return joinPrepared(pieces);
     },
-    site: (site) => joinPrepared(['{"data":', sitePart(site), CLOSE_SITE]),
+    // The credit line travels with the row (CC BY and ODbL ask for it wherever the data is shown).
+    site: (site) =>
+      joinPrepared([
+        '{"data":',
+        sitePart(site),
+        `,"attribution":${JSON.stringify(store.attributionFor(site))}}`,
+      ]),
   };
 }

@@ -88,6 +88,7 @@ test("runCli() site and status print fields; unknown ids exit 1 with the error o
   assert.match(site.text(), /^id\s+ocm:2$/m);
   assert.match(site.text(), /^status\s+OUTOFORDER \(registry data, not live occupancy\)$/m);
   assert.match(site.text(), /^ccs2\s+CCS \(Type 2\)\s+150\s+4\s+DC$/m);
+  assert.match(site.text(), /^attribution\s+\S.* \(https?:\/\/\S+\)$/m, "the row's credit line is shown");
   const status = harness();
   assert.equal(await status.run("status", "osm:node/10"), 0);
   assert.match(status.text(), /^stale\s+true$/m);

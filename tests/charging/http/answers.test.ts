@@ -23,7 +23,10 @@ test("createAnswers() assembles exactly the JSON of the values, whatever its cac
       }
       const site = store.get("osm:way/20");
       assert.ok(site);
-      assert.equal(preparedText(answers.site(site)), JSON.stringify({ data: site }));
+      assert.equal(
+        preparedText(answers.site(site)),
+        JSON.stringify({ data: site, attribution: store.attributionFor(site) }),
+      );
     }
   }
   const empty = createAnswers(store).sites([], { limit: 20, offset: 0, total: 0 }, []);

@@ -212,7 +212,9 @@ test("assembled answers are byte-for-byte the JSON of the same values", async ()
     );
   }
   const one = await handler(new Request(`${base}/api/v1/sites/ocm%3A1`));
-  assert.equal(await one.text(), JSON.stringify({ data: store.get("ocm:1") }));
+  const site = store.get("ocm:1");
+  assert.ok(site);
+  assert.equal(await one.text(), JSON.stringify({ data: site, attribution: store.attributionFor(site) }));
 });
 
 test("an unknown id gets the same NOT_FOUND guidance on both id routes; a huge id is not echoed whole", async () => {
@@ -236,4 +238,12 @@ test("connector length counts characters: 64 plugs or umlauts pass, like 64 ASCI
     assert.equal(code, 200, text);
     assert.equal((body?.page as { total: number }).total, 0, text);
   }
+});
+
+test("GET /api/v1/sites/:id carries the row's credit line, as the status record and get_site do", async () => {
+  const { body } = await call(make(), "/api/v1/sites/osm%3Anode%2F10");
+  assert.deepEqual(body?.attribution, {
+    text: "© OpenStreetMap contributors, ODbL 1.0",
+    url: "https://www.openstreetmap.org/copyright",
+  });
 });
