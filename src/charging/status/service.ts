@@ -80,7 +80,9 @@ export function createStatusService(store: Store, deps: StatusDeps): StatusServi
     } catch (err) {
       if (err instanceof ApiError && err.code === "UPSTREAM_BLOCKED") throw err;
       if (cached && ageMs(cached) <= REFRESH_SLO_MS) return { seen: cached };
-      return { why: `live feed unavailable: ${err instanceof Error ? err.message : "unknown error"}` };
+      // Feed errors name themselves ("Live feed: HTTP 500"); the reason says it once.
+      const detail = err instanceof Error ? err.message.replace(/^live feed:\s*/i, "") : "unknown error";
+      return { why: `live feed unavailable: ${detail}` };
     }
   };
 

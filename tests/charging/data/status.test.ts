@@ -278,6 +278,7 @@ test("OCPI feed failures (500, timeout, malformed, OCPI error, oversize) fall ba
       const r = await service.statusOf("ocm:1");
       assert.deepEqual([r.kind, r.status, r.stale], ["registry", "OUTOFORDER", true], name);
       assert.match(r.staleReason ?? "", why, name);
+      assert.match(r.staleReason ?? "", /\(live feed unavailable: (?!Live feed)/, name);
     });
   }
 });
