@@ -26,6 +26,10 @@ function connectorsText(connectors: readonly Connector[]): string {
   return types.length > 0 ? types.join(",") : "-";
 }
 
+/** Town (or, failing that, region: many London OCM rows have no town) and country. */
+const placeOf = (a: Site["address"]) =>
+  [a?.town ?? a?.region, a?.countryCode].filter(Boolean).join(", ") || "-";
+
 export const REGISTRY_NOTE =
   "STATUS is the open data's registry status (listed as working or not), not live occupancy; " +
   "see charging status <id>";
@@ -45,7 +49,7 @@ export function renderSites(
     clip(connectorsText(s.connectors), 28),
     s.status,
     ...(near ? [s.distanceKm === undefined ? "-" : s.distanceKm.toFixed(2)] : []),
-    clip([s.address?.town, s.address?.countryCode].filter(Boolean).join(", ") || "-", 30),
+    clip(placeOf(s.address), 30),
   ]);
   const shown =
     data.length === 0

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { parseArgs, UsageError } from "../../../src/charging/cli/args.ts";
 import { type CliDeps, runCli, USAGE } from "../../../src/charging/cli/run.ts";
-import { renderTable } from "../../../src/charging/cli/table.ts";
+import { renderSites, renderTable } from "../../../src/charging/cli/table.ts";
 import { createChargingHandler } from "../../../src/charging/handler.ts";
 import { createStatusService } from "../../../src/charging/status/service.ts";
 import { createStore } from "../../../src/charging/store.ts";
@@ -181,4 +181,11 @@ test("runCli() lets a local data failure through to the entry point instead of '
   const h = harness({ local: () => Promise.reject(broken) });
   await assert.rejects(h.run("search", "--limit", "1"), (err) => err === broken);
   assert.doesNotMatch(h.errors(), /cannot reach/);
+});
+
+test("renderSites() places a site without a town by its region", () => {
+  const site = SITES[0] as (typeof SITES)[number];
+  const address = { line1: null, line2: null, town: null, region: "London", postcode: null, countryCode: "GB" };
+  const text = renderSites([{ ...site, address }], { limit: 1, offset: 0, total: 1 }, []);
+  assert.match(text, /\sLondon, GB$/m);
 });
