@@ -65,6 +65,13 @@ function describeStatus(req: ProviderRequest, status: number, detail: string): P
   if (req.noDataStatuses?.includes(status)) {
     return fail(source, "no-data", `${name} has no data for this input (HTTP ${status})`);
   }
+  if (status >= 300 && status < 400) {
+    return fail(
+      source,
+      "provider-down",
+      `${name} redirected the request (HTTP ${status}); keys are not sent on to another address, so check the provider's endpoint (SEO_*_ENDPOINT) and retry`,
+    );
+  }
   if (status === 429) {
     return fail(source, "quota", `${name} rate limit or quota exhausted (HTTP 429${detail}); retry later`);
   }
@@ -85,7 +92,8 @@ async function attempt(deps: ProviderDeps, req: ProviderRequest): Promise<Respon
   const timeout = AbortSignal.timeout(req.timeoutMs);
   const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
   try {
-    return await deps.fetch(req.url, { ...req.init, signal, redirect: "follow" });
+    // A keyed request is not followed to another address: its key (a header or the query) would go along.
+    return await deps.fetch(req.url, { ...req.init, signal, redirect: req.keyVar ? "manual" : "follow" });
   } catch (err) {
     if (req.signal?.aborted) throw req.signal.reason;
     return timeout.aborted ? "timeout" : err instanceof Error ? err : new Error(String(err));

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
 import { after, before, test } from "node:test";
 import { MAX_RETRY_WAIT_MS, requestJson, retryAfterMs } from "../../../src/seo/providers/request.ts";
 import { type Fakes, startFakes } from "../fakes/providers.ts";
@@ -120,4 +122,35 @@ test("requestJson() stops when the caller aborts", async () => {
   setTimeout(() => controller.abort(new Error("cancelled by client")), 50);
   await assert.rejects(pending, /cancelled by client/);
   fakes.mode.tranco = "ok";
+});
+
+test("requestJson() does not follow a keyed request's redirect, so the key never reaches another address", async () => {
+  const seen: { url: string; headers: IncomingHttpHeaders }[] = [];
+  const elsewhere = createServer((r, res) => {
+    seen.push({ url: r.url ?? "", headers: r.headers });
+    res.writeHead(200, { "content-type": "application/json" }).end("{}");
+  });
+  await new Promise<void>((done) => elsewhere.listen(0, "127.0.0.1", done));
+  const target = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}/collect`;
+  const redirecting = createServer((_r, res) => void res.writeHead(307, { location: target }).end());
+  await new Promise<void>((done) => redirecting.listen(0, "127.0.0.1", done));
+  const origin = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}`;
+  try {
+    const keyed = await requestJson(recordingDeps(), {
+      ...req(""),
+      url: `${origin}/api?key=${SECRET}`,
+      init: { headers: { "API-OPR": SECRET } },
+    });
+    assert.equal(keyed.ok, false);
+    assert.equal(!keyed.ok && keyed.code, "provider-down");
+    assert.match(!keyed.ok ? keyed.reason : "", /redirected the request \(HTTP 307\).*SEO_\*_ENDPOINT/);
+    assert.deepEqual(seen, [], "the redirect target heard nothing");
+    const { keyVar: _none, ...keyless } = req("");
+    const open = await requestJson(recordingDeps(), { ...keyless, url: `${origin}/ac?q=x` });
+    assert.equal(open.ok, true, "keyless requests (autocomplete) still follow redirects");
+    assert.equal(seen.length, 1);
+  } finally {
+    elsewhere.close();
+    redirecting.close();
+  }
 });
