@@ -193,9 +193,11 @@ export function createPageReportTool(deps: { provider: ProviderDeps; config: Seo
       const { buildPageReport } = await import("../page-report/report.ts");
       const report = await buildPageReport(deps, { url: url.href, strategies }, context.signal);
       if (report.fetchError && Object.values(report.pageSpeed).every((r) => r.value === null)) {
+        const final = report.facts.finalUrl.value;
+        const via = final && final !== url.href ? ` (it redirected to ${final}, which failed)` : "";
         throw new ToolError(
           "UPSTREAM_UNAVAILABLE",
-          `Could not fetch ${url.href}: ${report.fetchError}. Check that the URL is right and reachable from this machine (is the dev server running?)`,
+          `Could not fetch ${url.href}${via}: ${report.fetchError}. Check that the URL is right and reachable from this machine (is the dev server running?)`,
         );
       }
       const structured = shape(report, input.response_format === "detailed");

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { after, before, test } from "node:test";
 import { isLocalHost } from "../../../src/seo/page-report/local.ts";
 import { verdictOf } from "../../../src/seo/page-report/vitals.ts";
@@ -193,5 +195,25 @@ test("seo_page_report refuses a URL with user:password@ before anything is fetch
     assert.equal(site.requests.length, sitesBefore);
   } finally {
     await mcp.close();
+  }
+});
+
+test("seo_page_report: a redirect to an address that fails names the redirect target, not only the URL asked", async () => {
+  const server = createServer(
+    (_req, res) => void res.writeHead(302, { location: "http://127.0.0.1:1/moved" }).end(),
+  );
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/old`;
+  const mcp = await connect(configFor(fakes, false));
+  try {
+    const r = await mcp.call("seo_page_report", { url });
+    assert.equal(r.isError, true);
+    assert.match(
+      r.text,
+      /UPSTREAM_UNAVAILABLE: Could not fetch .*\/old \(it redirected to http:\/\/127\.0\.0\.1:1\/moved, which failed\)/,
+    );
+  } finally {
+    await mcp.close();
+    server.close();
   }
 });
