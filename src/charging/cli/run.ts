@@ -6,6 +6,7 @@
  * @module
  */
 import type { FetchHandler } from "../../shared/http/respond.ts";
+import { ConfigError } from "../config.ts";
 import type { Site } from "../model.ts";
 import { type OptionSpec, parseArgs, UsageError } from "./args.ts";
 import { renderFields, renderSite, renderSites } from "./table.ts";
@@ -200,8 +201,20 @@ async function serveCommand(deps: CliDeps, argv: readonly string[]): Promise<num
   if (typeof options.port === "string") overrides.PORT = options.port;
   if (typeof options.host === "string") overrides.HOST = options.host;
   if (typeof options.data === "string") overrides.CHARGING_DATA = options.data;
-  return deps.serve(overrides);
+  try {
+    return await deps.serve(overrides);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    // "PORT must be an integer" came from --port here: name the flag the user typed.
+    let message = err.message;
+    for (const [name, flag] of Object.entries(FLAG_OF_VARIABLE)) {
+      if (name in overrides) message = message.replace(new RegExp(`\\b${name}\\b`, "g"), flag);
+    }
+    throw new ConfigError(message);
+  }
 }
+
+const FLAG_OF_VARIABLE: Record<string, string> = { PORT: "--port", HOST: "--host", CHARGING_DATA: "--data" };
 
 /** Runs one command line; resolves to the exit code. */
 export async function runCli(argv: readonly string[], deps: CliDeps): Promise<number> {

@@ -3,6 +3,7 @@ import { test } from "node:test";
 import { parseArgs, UsageError } from "../../../src/charging/cli/args.ts";
 import { type CliDeps, runCli, USAGE } from "../../../src/charging/cli/run.ts";
 import { renderSites, renderTable } from "../../../src/charging/cli/table.ts";
+import { ConfigError } from "../../../src/charging/config.ts";
 import { createChargingHandler } from "../../../src/charging/handler.ts";
 import { createStatusService } from "../../../src/charging/status/service.ts";
 import { createStore } from "../../../src/charging/store.ts";
@@ -188,4 +189,18 @@ test("renderSites() places a site without a town by its region", () => {
   const address = { line1: null, line2: null, town: null, region: "London", postcode: null, countryCode: "GB" };
   const text = renderSites([{ ...site, address }], { limit: 1, offset: 0, total: 1 }, []);
   assert.match(text, /\sLondon, GB$/m);
+});
+
+test("runCli() serve names the flag, not the variable, in a configuration error", async () => {
+  const h = harness({
+    serve: (overrides) =>
+      Promise.reject(new ConfigError(`PORT must be an integer from 0 to 65535 (got ${overrides.PORT})`)),
+  });
+  await assert.rejects(h.run("serve", "--port", "abc"), (err) => {
+    assert.ok(err instanceof ConfigError, "still a configuration error: the entry point exits 2");
+    assert.equal(err.message, "--port must be an integer from 0 to 65535 (got abc)");
+    return true;
+  });
+  const env = harness({ serve: () => Promise.reject(new ConfigError("PORT must be an integer")) });
+  await assert.rejects(env.run("serve"), /^ConfigError: PORT must be an integer$/, "from the environment");
 });
