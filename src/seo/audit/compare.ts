@@ -20,16 +20,36 @@ export interface Comparison {
   score_change: number;
 }
 
+interface Problems {
+  pairs: Set<string>;
+  counts: Map<string, number>;
+  /** Checks whose every affected URL is known (not just capped examples, or none at all). */
+  complete: Set<string>;
+}
+
 /** The (check, URL) pairs a report knows of, and the count per check. */
-function problemsOf(report: Partial<AuditReport>): { pairs: Set<string>; counts: Map<string, number> } {
+function problemsOf(report: Partial<AuditReport>): Problems {
   const pairs = new Set<string>();
   const counts = new Map<string, number>();
+  const complete = new Set<string>();
   for (const f of report.findings ?? []) {
     counts.set(f.id, f.count);
     const urls = report.affected?.[f.id] ?? f.examples.map((e) => e.url);
     for (const url of urls) pairs.add(`${f.id}\n${url}`);
+    if (urls.length >= f.count) complete.add(f.id);
   }
-  return { pairs, counts };
+  return { pairs, counts, complete };
+}
+
+/**
+ * A current problem is new only if the earlier report shows it was absent: its check did not
+ * fire then, or fired with every URL listed. A concise report object lists no URLs, so its
+ * problems would otherwise all count as new.
+ */
+function isNew(key: string, before: Problems): boolean {
+  if (before.pairs.has(key)) return false;
+  const check = key.slice(0, key.indexOf("\n"));
+  return !before.counts.has(check) || before.complete.has(check);
 }
 
 const ref = (key: string): ProblemRef => {
@@ -45,7 +65,7 @@ export function compareReports(before: Partial<AuditReport>, after: AuditReport,
   return {
     against: before.id ?? "(report object)",
     fixed: bucket([...a.pairs].filter((k) => !b.pairs.has(k))),
-    new: bucket([...b.pairs].filter((k) => !a.pairs.has(k))),
+    new: bucket([...b.pairs].filter((k) => isNew(k, a))),
     persisting: bucket([...b.pairs].filter((k) => a.pairs.has(k))),
     by_check: [...ids]
       .sort()

@@ -245,6 +245,19 @@ test("re-audit: compare_to by report id or report object gives fixed, new and pe
       compare_to: first.structuredContent as Record<string, unknown>,
     });
     assert.match(JSON.stringify(byObject.structuredContent), /"against":"audit-/);
+    const byConcise = (
+      byObject.structuredContent as {
+        comparison: { value: { new: { items: { check_id: string; url: string }[] } } };
+      }
+    ).comparison.value;
+    assert.ok(
+      byConcise.new.items.some((i) => i.check_id === "title-missing"),
+      "a check absent before is new",
+    );
+    assert.ok(
+      !byConcise.new.items.some((i) => i.check_id === "canonical-missing"),
+      "a problem the concise object counted (without URLs) is not called new",
+    );
   } finally {
     await site.close();
   }
