@@ -8,6 +8,7 @@ import { v } from "../../../deps.ts";
 import { type BoundsInput, boundsFrom, LIMITS } from "../crawl/bounds.ts";
 import { type CrawlProgress, CrawlRefused } from "../crawl/crawler.ts";
 import type { HttpRequest } from "../crawl/fetch-page.ts";
+import { reachNextStep } from "../crawl/unreachable.ts";
 import { isLoopback, isSameSite, normaliseUrl } from "../crawl/url.ts";
 import { type Comparison, compareReports } from "./compare.ts";
 import type { AuditReport } from "./report.ts";
@@ -143,7 +144,7 @@ export async function performAudit(request: AuditRequest, deps: PerformDeps): Pr
     if (err instanceof CrawlRefused && err.code === "UNREACHABLE") {
       throw new AuditError(
         err.code,
-        `${err.message}; check the URL and that the server is running (for a local site, start its dev server first), then retry`,
+        `${err.message}; ${reachNextStep(err.message)}`,
       );
     }
     if (err instanceof CrawlRefused) {
@@ -160,7 +161,7 @@ export async function performAudit(request: AuditRequest, deps: PerformDeps): Pr
       report.findings.find((f) => f.id === "fetch-failed")?.examples[0]?.evidence ?? "no response";
     throw new AuditError(
       "UNREACHABLE",
-      `could not fetch ${report.target} (${error}); check the URL and that the server is running (for a local site, start its dev server first), then retry`,
+      `could not fetch ${report.target} (${error}); ${reachNextStep(error)}`,
     );
   }
   if (report.stats.pages_crawled <= 1 && offSite(first?.final_url, startUrl)) {

@@ -7,6 +7,7 @@
 import { v } from "../../../deps.ts";
 import { defineTool, type ToolDef, ToolError } from "../../shared/mcp/tool.ts";
 import type { SeoConfig } from "../config.ts";
+import { isTlsFailure, TLS_NEXT_STEP } from "../crawl/unreachable.ts";
 import type { PageReport } from "../page-report/report.ts";
 import { derived, type Labelled, labelledSchema, withProvenanceDefs } from "../provenance.ts";
 import { SOURCES_SCHEMA, show } from "../providers/labels.ts";
@@ -197,7 +198,7 @@ export function createPageReportTool(deps: { provider: ProviderDeps; config: Seo
         const via = final && final !== url.href ? ` (it redirected to ${final}, which failed)` : "";
         throw new ToolError(
           "UPSTREAM_UNAVAILABLE",
-          `Could not fetch ${url.href}${via}: ${report.fetchError}. Check that the URL is right and reachable from this machine (is the dev server running?)`,
+          `Could not fetch ${url.href}${via}: ${report.fetchError}${isTlsFailure(report.fetchError) ? `; ${TLS_NEXT_STEP}` : ". Check that the URL is right and reachable from this machine (is the dev server running?)"}`,
         );
       }
       const structured = shape(report, input.response_format === "detailed");

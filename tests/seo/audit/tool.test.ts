@@ -6,6 +6,7 @@ import { after, before, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { fileReportStore } from "../../../shim/node/report-store.ts";
+import { performAudit } from "../../../src/seo/audit/perform.ts";
 import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";
 import { createAuditSiteTool } from "../../../src/seo/tools/audit-site.ts";
 import { defineMcp } from "../../../src/shared/mcp/server.ts";
@@ -196,6 +197,28 @@ test("a site with no page answering 200 HTML scores 0 overall and says so, inste
     assert.doesNotMatch(JSON.stringify(fine.content), /No crawled URL answered 200 with HTML/);
   } finally {
     await site.close();
+  }
+});
+
+test("an untrusted HTTPS certificate is answered with how to trust it, not 'is the server running'", async () => {
+  for (const [code, message] of [
+    ["DEPTH_ZERO_SELF_SIGNED_CERT", "self-signed certificate"],
+    ["UNABLE_TO_VERIFY_LEAF_SIGNATURE", "unable to verify the first certificate"],
+    ["ERR_TLS_CERT_ALTNAME_INVALID", "Hostname/IP does not match certificate's altnames"],
+  ]) {
+    const tlsFailure: typeof fetch = async () => {
+      throw new TypeError("fetch failed", { cause: Object.assign(new Error(message), { code }) });
+    };
+    await assert.rejects(
+      performAudit(
+        { url: "https://localhost:3443/" },
+        { fetch: tlsFailure, now: () => new Date(), reports: memoryReportStore() },
+      ),
+      (err: Error & { code?: string }) =>
+        err.code === "UNREACHABLE" &&
+        /certificate is not trusted: .*NODE_EXTRA_CA_CERTS=.*or use the http:\/\/ URL/.test(err.message) &&
+        !/server is running/.test(err.message),
+    );
   }
 });
 

@@ -217,3 +217,19 @@ test("seo_page_report: a redirect to an address that fails names the redirect ta
     server.close();
   }
 });
+
+test("seo_page_report: an untrusted HTTPS certificate says how to trust it", async () => {
+  const tlsFailure: typeof fetch = async () => {
+    const cause = Object.assign(new Error("self-signed certificate"), { code: "DEPTH_ZERO_SELF_SIGNED_CERT" });
+    throw new TypeError("fetch failed", { cause });
+  };
+  const mcp = await connect(configFor(fakes, false), { provider: { ...recordingDeps(), fetch: tlsFailure } });
+  try {
+    const r = await mcp.call("seo_page_report", { url: "https://localhost:3443/" });
+    assert.equal(r.isError, true);
+    assert.match(r.text, /DEPTH_ZERO_SELF_SIGNED_CERT; the site's HTTPS certificate is not trusted: .*NODE_EXTRA_CA_CERTS/);
+    assert.doesNotMatch(r.text, /dev server running/);
+  } finally {
+    await mcp.close();
+  }
+});
