@@ -114,6 +114,9 @@ export interface PageFacts {
   redirects: Labelled<{ url: string; status: number }[]>;
   responseMs: Labelled<number>;
   bytes: Labelled<number>;
+  contentType: Labelled<string | null>;
+  /** Whether the page answered 200 with HTML, so its markup could be audited. */
+  isHtml: Labelled<boolean>;
   title: Labelled<string | null>;
   metaDescription: Labelled<string | null>;
   canonical: Labelled<string[]>;
@@ -142,6 +145,8 @@ function factsOf(a: PageAnalysis, at: string): PageFacts {
     redirects: m(page.redirects),
     responseMs: m(Math.round(page.ttfbMs ?? page.timingMs)),
     bytes: m(page.bytes),
+    contentType: m(page.headers.get("content-type")),
+    isHtml: m(a.summary.isHtml),
     title: m(html?.titles[0] ?? null),
     metaDescription: m(html?.metaDescriptions[0] ?? null),
     canonical: m(a.signals.canonicalHrefs),

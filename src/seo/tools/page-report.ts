@@ -58,6 +58,8 @@ const CONCISE_FACTS = [
   "status",
   "redirects",
   "responseMs",
+  "contentType",
+  "isHtml",
   "title",
   "metaDescription",
   "canonical",
@@ -135,7 +137,11 @@ function shape(report: PageReport, detailed: boolean) {
 function headline(report: PageReport): string {
   const f = report.facts;
   const lines = [
-    `${report.url}: HTTP ${f.status.value} in ${f.responseMs.value} ms [measured], title ${JSON.stringify(f.title.value)}, ${f.wordCount.value} words`,
+    `${report.url}: HTTP ${f.status.value} in ${f.responseMs.value} ms [measured], ${
+      f.isHtml.value || f.status.value !== 200
+        ? `title ${JSON.stringify(f.title.value)}, ${f.wordCount.value} words`
+        : `not HTML (${f.contentType.value ?? "no content type"}), so no page checks ran`
+    }`,
     `${report.findings.length} findings${
       report.findings.length
         ? `: ${report.findings

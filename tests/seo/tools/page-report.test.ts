@@ -233,3 +233,31 @@ test("seo_page_report: an untrusted HTTPS certificate says how to trust it", asy
     await mcp.close();
   }
 });
+
+test("seo_page_report on a non-HTML URL says it is not HTML, with its content type, in both formats", async () => {
+  const server = createServer(
+    (_req, res) => void res.writeHead(200, { "content-type": "application/pdf" }).end("%PDF"),
+  );
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/brochure.pdf`;
+  const mcp = await connect(configFor(fakes, false));
+  try {
+    for (const response_format of ["concise", "detailed"]) {
+      const r = await mcp.call("seo_page_report", { url, response_format });
+      assert.equal(r.isError, undefined, r.text);
+      assert.match(
+        r.text,
+        /HTTP 200 in \d+ ms \[measured\], not HTML \(application\/pdf\), so no page checks ran/,
+      );
+      const page = r.structured.page as Record<string, Label>;
+      assert.equal(page.contentType?.value, "application/pdf");
+      assert.equal(page.contentType?.provenance.kind, "measured");
+      assert.equal(page.isHtml?.value, false);
+    }
+    const html = await mcp.call("seo_page_report", { url: `${site.url}/page` });
+    assert.equal((html.structured.page as Record<string, Label>).isHtml?.value, true);
+  } finally {
+    await mcp.close();
+    server.close();
+  }
+});
