@@ -3,7 +3,7 @@
  * `$XDG_CACHE_HOME/seo-audit-mcp/reports` (or `~/.cache/...`), the newest 50 kept.
  * @module
  */
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { AuditReport } from "../../src/seo/audit/report.ts";
@@ -20,12 +20,16 @@ export function fileReportStore(dir = defaultReportDir(), limit = 50): ReportSto
       await mkdir(dir, { recursive: true });
       const id = newReportId(new Date());
       await writeFile(join(dir, `${id}.json`), JSON.stringify({ ...report, id }));
-      // Ids order by second only: never prune the report just saved, whatever its random suffix.
-      const others = (await readdir(dir))
-        .filter((f) => f !== `${id}.json` && REPORT_ID.test(f.replace(/\.json$/, "")))
-        .sort();
-      for (const old of others.slice(0, Math.max(0, others.length + 1 - limit)))
-        await rm(join(dir, old), { force: true });
+      // Ids order by second only, so the oldest are found by write time; the report just saved is never pruned.
+      const others = (await readdir(dir)).filter(
+        (f) => f !== `${id}.json` && REPORT_ID.test(f.replace(/\.json$/, "")),
+      );
+      const aged = await Promise.all(
+        others.map(async (name) => ({ name, at: await stat(join(dir, name)).then((s) => s.mtimeMs, () => 0) })),
+      );
+      aged.sort((a, b) => a.at - b.at || a.name.localeCompare(b.name));
+      for (const old of aged.slice(0, Math.max(0, aged.length + 1 - limit)))
+        await rm(join(dir, old.name), { force: true });
       return id;
     },
     async load(id) {

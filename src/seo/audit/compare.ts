@@ -13,6 +13,8 @@ export interface ProblemRef {
 
 export interface Comparison {
   against: string;
+  /** Set when the earlier report audited another start URL: its URL-level changes then mean little. */
+  against_target?: string;
   fixed: { count: number; items: ProblemRef[] };
   new: { count: number; items: ProblemRef[] };
   persisting: { count: number; items: ProblemRef[] };
@@ -64,6 +66,7 @@ export function compareReports(before: Partial<AuditReport>, after: AuditReport,
   const ids = new Set([...a.counts.keys(), ...b.counts.keys()]);
   return {
     against: before.id ?? "(report object)",
+    ...(before.target && before.target !== after.target ? { against_target: before.target } : {}),
     fixed: bucket([...a.pairs].filter((k) => !b.pairs.has(k))),
     new: bucket([...b.pairs].filter((k) => isNew(k, a))),
     persisting: bucket([...b.pairs].filter((k) => a.pairs.has(k))),

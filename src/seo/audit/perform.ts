@@ -55,6 +55,7 @@ function comparable(value: Record<string, unknown>): Partial<AuditReport> {
         : undefined;
   return {
     ...(id ? { id } : {}),
+    ...(typeof value.target === "string" ? { target: value.target } : {}),
     findings: Array.isArray(value.findings)
       ? (value.findings as AuditReport["findings"]).map((f) => ({ ...f, examples: f.examples ?? [] }))
       : [],

@@ -169,7 +169,7 @@ export function reportText(report: AuditReport, format: ResponseFormat, comparis
   if (info.length > 0) lines.push(`Notes: ${info.map((f) => `${f.id} (${f.count})`).join(", ")}`);
   if (comparison) {
     lines.push(
-      `Compared with ${comparison.against}: ${comparison.fixed.count} fixed, ${comparison.new.count} new, ${comparison.persisting.count} persisting; score ${comparison.score_change >= 0 ? "+" : ""}${comparison.score_change}.`,
+      `Compared with ${comparison.against}${comparison.against_target ? ` (an audit of ${comparison.against_target}, not ${report.target}: URL-level changes compare different start URLs)` : ""}: ${comparison.fixed.count} fixed, ${comparison.new.count} new, ${comparison.persisting.count} persisting; score ${comparison.score_change >= 0 ? "+" : ""}${comparison.score_change}.`,
     );
   }
   lines.push(

@@ -222,6 +222,31 @@ test("an untrusted HTTPS certificate is answered with how to trust it, not 'is t
   }
 });
 
+test("re-audit against a report of another start URL says so; against the same one it does not", async () => {
+  const site = await serveSite((req, res) => {
+    res.writeHead(req.url === "/robots.txt" ? 404 : 200, { "content-type": "text/html" });
+    res.end("<title>t</title>");
+  });
+  try {
+    type Compared = { report_id: string; comparison: { value: { against_target?: string } } };
+    const first = (await call({ url: `${site.origin}/a`, min_interval_ms: 0 })).structuredContent as Compared;
+    const same = await call({ url: `${site.origin}/a`, min_interval_ms: 0, compare_to: first.report_id });
+    assert.equal((same.structuredContent as Compared).comparison.value.against_target, undefined);
+    assert.doesNotMatch(JSON.stringify(same.content), /an audit of/);
+    const other = await call({ url: `${site.origin}/b`, min_interval_ms: 0, compare_to: first.report_id });
+    assert.equal((other.structuredContent as Compared).comparison.value.against_target, `${site.origin}/a`);
+    assert.match(JSON.stringify(other.content), /\(an audit of http:\/\/127\.0\.0\.1:\d+\/a, not .*\/b: /);
+    const byObject = await call({
+      url: `${site.origin}/b`,
+      min_interval_ms: 0,
+      compare_to: first as unknown as Record<string, unknown>,
+    });
+    assert.equal((byObject.structuredContent as Compared).comparison.value.against_target, `${site.origin}/a`);
+  } finally {
+    await site.close();
+  }
+});
+
 test("re-audit: compare_to by report id or report object gives fixed, new and persisting", async () => {
   let fixed = false;
   const site = await serveSite((req, res) => {
@@ -288,14 +313,17 @@ test("re-audit: compare_to by report id or report object gives fixed, new and pe
   assert.match(logged.join("\n"), /audit audit-/);
 });
 
-test("file report store: the report just saved is always kept, even among others of the same second", async () => {
+test("file report store: the newest reports are kept, even among others of the same second", async () => {
   const own = mkdtempSync(join(tmpdir(), "seo-reports-same-second-"));
   try {
     const store = fileReportStore(own, 2);
     const report = { version: 1 } as unknown as Parameters<typeof store.save>[0];
+    let previous: string | undefined;
     for (let i = 0; i < 30; i++) {
       const id = await store.save(report);
       assert.ok(await store.load(id), `report ${i} (${id}) was pruned as soon as it was saved`);
+      if (previous) assert.ok(await store.load(previous), `report ${i - 1} was pruned before an older one`);
+      previous = id;
     }
     assert.equal(readdirSync(own).length, 2);
   } finally {
