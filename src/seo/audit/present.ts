@@ -152,10 +152,15 @@ export function reportText(report: AuditReport, format: ResponseFormat, comparis
     lines.push(
       "No crawled URL answered 200 with HTML, so no page could be audited (overall score 0): fix the errors below, or start from the site's HTML home page.",
     );
+  if (s.pages_crawled === 0)
+    lines.push(
+      "No page was crawled before the crawl stopped, so nothing was audited (overall score 0): raise max_seconds or timeout_ms, or check why the start page answers so slowly.",
+    );
   if (s.blocked_by_robots > 0) lines.push(`${s.blocked_by_robots} URL(s) skipped: disallowed by robots.txt.`);
   const byId = new Map(report.findings.map((f) => [f.id, f]));
   const fixes = format === "detailed" ? report.fixes : report.fixes.slice(0, CONCISE_FIXES);
-  lines.push(fixes.length > 0 ? "Fixes, highest priority first:" : "No problems found.");
+  if (fixes.length > 0) lines.push("Fixes, highest priority first:");
+  else if (s.html_pages > 0) lines.push("No problems found.");
   for (const fix of fixes) {
     const f = byId.get(fix.check_id);
     const label = f?.provenance.kind === "rule-of-thumb" ? " [rule of thumb]" : "";

@@ -222,6 +222,25 @@ test("an untrusted HTTPS certificate is answered with how to trust it, not 'is t
   }
 });
 
+test("a start page slower than max_seconds gives a truncated report that says nothing was audited", async () => {
+  const slow = await serveSite((req, res) => {
+    if (req.url === "/robots.txt") return void res.writeHead(404).end();
+    setTimeout(() => res.writeHead(200, { "content-type": "text/html" }).end("<title>late</title>"), 7000);
+  });
+  try {
+    const result = await call({ url: `${slow.origin}/`, min_interval_ms: 0, max_seconds: 5, use_sitemaps: false });
+    const s = result.structuredContent as { summary: Record<string, Labelled>; scores: { overall: Labelled } };
+    assert.equal(s.summary.truncated?.value, true);
+    assert.equal(s.summary.pages_crawled?.value, 0);
+    assert.equal(s.scores.overall.value, 0);
+    const text = JSON.stringify(result.content);
+    assert.match(text, /No page was crawled before the crawl stopped, so nothing was audited.*raise max_seconds/);
+    assert.doesNotMatch(text, /No problems found/);
+  } finally {
+    await slow.close();
+  }
+});
+
 test("re-audit against a report of another start URL says so; against the same one it does not", async () => {
   const site = await serveSite((req, res) => {
     res.writeHead(req.url === "/robots.txt" ? 404 : 200, { "content-type": "text/html" });
