@@ -1,6 +1,7 @@
 /**
- * One pass of htmlparser2's streaming `Parser` over a page, keeping only compact facts: no DOM
- * and no copy of the text (words feed a SimHash as they stream past).
+ * One pass of htmlparser2's streaming `Parser` over a page, fed text as it arrives, keeping
+ * only compact facts: no DOM and no copy of the text (words feed a SimHash as they stream
+ * past). Every fact is the same however the text is cut into chunks.
  * @module
  */
 import { HtmlParser } from "../../../deps.ts";
@@ -117,9 +118,33 @@ function jsonLdItem(text: string): JsonLdItem {
 
 const LIMIT = 200; // per-page cap on collected lists: facts stay small on pathological pages
 
+/** Text streamed in with `write`, then `end`; `facts` is complete after `end`. */
+export class HtmlExtractor {
+  readonly facts: HtmlFacts = emptyFacts();
+  readonly #parser: HtmlParser;
+
+  constructor() {
+    this.#parser = factsParser(this.facts);
+  }
+
+  write(text: string): void {
+    this.#parser.write(text);
+  }
+
+  end(): void {
+    this.#parser.end();
+  }
+}
+
 /** Parses `html` once and returns the facts the audit needs. */
 export function extractHtml(html: string): HtmlFacts {
-  const facts = emptyFacts();
+  const extractor = new HtmlExtractor();
+  extractor.write(html);
+  extractor.end();
+  return extractor.facts;
+}
+
+function factsParser(facts: HtmlFacts): HtmlParser {
   const hasher = new SimHasher();
   let skip = 0;
   let boiler = 0;
@@ -129,14 +154,24 @@ export function extractHtml(html: string): HtmlFacts {
   const parser = new HtmlParser(
     {
       onopentag(name, attrs) {
+        hasher.endWord();
         handleOpen(name, attrs);
       },
       ontext(text) {
         if (capture) buffer += text;
         if (skip > 0 || boiler > 0 || capture === "title") return;
-        facts.wordCount += hasher.addText(text);
+        hasher.addText(text);
+      },
+      // Text on either side of markup never joins into one word, however it was chunked.
+      oncomment: () => hasher.endWord(),
+      onprocessinginstruction: () => hasher.endWord(),
+      oncdatastart: () => hasher.endWord(),
+      onend() {
+        facts.wordCount = hasher.words;
+        facts.simhash = hasher.digest();
       },
       onclosetag(name) {
+        hasher.endWord();
         if (SKIP_TEXT.has(name)) {
           if (capture === "jsonld" && name === "script") facts.jsonLd.push(jsonLdItem(buffer));
           skip = Math.max(0, skip - 1);
@@ -239,8 +274,5 @@ export function extractHtml(html: string): HtmlFacts {
       facts.links.push({ href, nofollow: /\bnofollow\b/i.test(attrs.rel ?? "") });
   }
 
-  parser.write(html);
-  parser.end();
-  facts.simhash = hasher.digest();
-  return facts;
+  return parser;
 }

@@ -9,7 +9,7 @@ import { normaliseUrl } from "../crawl/url.ts";
 import { type Labelled, measured } from "../provenance.ts";
 import { checkOf } from "./catalogue.ts";
 import { canonicalsFromLinkHeader, robotsDirectives } from "./directives.ts";
-import { extractHtml, type HtmlFacts, type JsonLdItem } from "./extract.ts";
+import { extractHtml, HtmlExtractor, type HtmlFacts, type JsonLdItem } from "./extract.ts";
 import type { Finding, Hit } from "./finding.ts";
 import { type PageSignals, pageHits } from "./page-checks.ts";
 
@@ -43,6 +43,11 @@ export interface PageAnalysis {
 
 const isHtmlType = (type: string | null) => type === null || /html/i.test(type);
 
+/** A streaming extractor for a response whose markup will be audited, so its body need not be kept. */
+export function htmlSink(status: number, headers: Headers): HtmlExtractor | undefined {
+  return status === 200 && isHtmlType(headers.get("content-type")) ? new HtmlExtractor() : undefined;
+}
+
 function resolveAll(hrefs: string[], base: string): string[] {
   const out: string[] = [];
   for (const href of hrefs) {
@@ -57,7 +62,7 @@ export function analysePage(page: FetchedPage): PageAnalysis {
   // An empty 200 HTML page is audited (a blank page is a problem); a body that failed mid-read is not.
   const isHtml =
     page.status === 200 && page.error === undefined && isHtmlType(page.headers.get("content-type"));
-  const html = isHtml ? extractHtml(page.body) : undefined;
+  const html = !isHtml ? undefined : page.sink instanceof HtmlExtractor ? page.sink.facts : extractHtml(page.body);
   const base = normaliseUrl(html?.base ?? "", page.finalUrl) ?? page.finalUrl;
   const header = page.headers.get("x-robots-tag");
   const headerDirectives = robotsDirectives(header ? [header] : []);

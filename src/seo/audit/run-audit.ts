@@ -9,7 +9,7 @@ import type { HttpRequest } from "../crawl/fetch-page.ts";
 import { CHECKS } from "./catalogue.ts";
 import { Collector } from "./collector.ts";
 import type { Finding } from "./finding.ts";
-import { findingOf } from "./page.ts";
+import { findingOf, htmlSink } from "./page.ts";
 import { type AuditReport, pageRows } from "./report.ts";
 import { categoryScores, overallScore, rankFixes } from "./score.ts";
 import { siteHits } from "./site-checks.ts";
@@ -80,6 +80,7 @@ export async function runAudit(url: string, options: AuditOptions): Promise<Audi
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.politenessOff ? { politenessOff: true } : {}),
+      textSink: htmlSink,
     },
     collector.visit,
   );

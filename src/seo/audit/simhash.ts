@@ -8,12 +8,6 @@
 /** Hamming distance at or under which two pages count as near-duplicates (Manku et al.). */
 export const NEAR_DUPLICATE_BITS = 3;
 
-function fnv1a(word: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < word.length; i++) hash = Math.imul(hash ^ word.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
-}
-
 function fmix(value: number): number {
   let h = value ^ (value >>> 16);
   h = Math.imul(h, 0x85ebca6b);
@@ -35,15 +29,23 @@ export class SimHasher {
   #w1 = 0;
   #w2 = 0;
   #words = 0;
+  /** The word being read: text arrives in pieces (stream chunks, entities) and may split one. */
+  #hash = 0x811c9dc5;
+  #inWord = false;
+
+  /** Words fed so far, a word still open included. */
+  get words(): number {
+    return this.#words + (this.#inWord ? 1 : 0);
+  }
 
   /**
-   * Feeds the words of `text` (case-folded for ASCII) and returns how many there were. One
-   * pass over char codes, no substrings: this runs on every page of a crawl.
+   * Feeds the words of `text` (case-folded for ASCII); a word open at its end continues into
+   * the next call until `endWord`. One pass over char codes, no substrings: this runs on every
+   * page of a crawl.
    */
-  addText(text: string): number {
-    let count = 0;
-    let hash = 0x811c9dc5;
-    let inWord = false;
+  addText(text: string): void {
+    let hash = this.#hash;
+    let inWord = this.#inWord;
     for (let i = 0; i < text.length; i++) {
       let c = text.charCodeAt(i);
       if (isWordCode(c) || (inWord && (c === 0x27 || c === 0x2d || c === 0x2019))) {
@@ -52,20 +54,20 @@ export class SimHasher {
         inWord = true;
       } else if (inWord) {
         this.#addWord(hash >>> 0);
-        count++;
         hash = 0x811c9dc5;
         inWord = false;
       }
     }
-    if (inWord) {
-      this.#addWord(hash >>> 0);
-      count++;
-    }
-    return count;
+    this.#hash = hash;
+    this.#inWord = inWord;
   }
 
-  add(word: string): void {
-    this.#addWord(fnv1a(word.toLowerCase()));
+  /** Ends the open word, if any (the text around a tag does not join). */
+  endWord(): void {
+    if (!this.#inWord) return;
+    this.#addWord(this.#hash >>> 0);
+    this.#hash = 0x811c9dc5;
+    this.#inWord = false;
   }
 
   #addWord(w: number): void {
@@ -91,6 +93,7 @@ export class SimHasher {
 
   /** The hash as two unsigned 32-bit halves, or undefined for texts under 3 words. */
   digest(): [number, number] | undefined {
+    this.endWord();
     if (this.#words < 3) return undefined;
     let lo = 0;
     let hi = 0;

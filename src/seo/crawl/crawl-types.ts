@@ -4,7 +4,7 @@
  */
 import type { RobotsInfo } from "../robots/robots-cache.ts";
 import type { SitemapResult } from "../sitemap/discover.ts";
-import type { FetchedPage, HttpRequest } from "./fetch-page.ts";
+import type { FetchedPage, HttpRequest, TextSink } from "./fetch-page.ts";
 import type { UrlEntry } from "./frontier.ts";
 
 export interface CrawlDeps {
@@ -20,6 +20,8 @@ export interface CrawlDeps {
   now?(): Date;
   /** No gap between requests: refused unless the target is a loopback address. */
   politenessOff?: boolean;
+  /** Where a page's text streams as it is read, so no body is kept; the visitor finds it as `page.sink`. */
+  textSink?(status: number, headers: Headers): TextSink | undefined;
 }
 
 export interface CrawlProgress {

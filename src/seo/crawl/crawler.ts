@@ -41,6 +41,7 @@ export async function crawlSite(
   const client = new PoliteClient({
     fetch: deps.fetch,
     ...(deps.request ? { request: deps.request } : {}),
+    ...(deps.textSink ? { textSink: deps.textSink } : {}),
     userAgent: deps.userAgent,
     productToken: deps.productToken,
     bounds,

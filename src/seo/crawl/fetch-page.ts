@@ -1,10 +1,11 @@
 /**
  * One page fetch the way an auditor needs it: redirects followed by hand so each hop is
  * recorded (and can be vetoed, e.g. by robots.txt), loops detected, a timeout, and the body
- * read as a stream up to a byte cap so a huge page cannot exhaust memory.
+ * read as a stream up to a byte cap so a huge page cannot exhaust memory. A caller that
+ * parses as it reads gets the decoded text chunk by chunk and no body is kept at all.
  * @module
  */
-import { decodeBody } from "./charset.ts";
+import { StreamDecoder } from "./charset.ts";
 
 export interface FetchedPage {
   /** The URL asked for. */
@@ -16,8 +17,10 @@ export interface FetchedPage {
   headers: Headers;
   /** Each redirect response on the way, in order. */
   redirects: { url: string; status: number }[];
-  /** Decoded text, at most `maxBytes` of it; empty for non-text responses. */
+  /** Decoded text, at most `maxBytes` of it; empty for non-text responses and streamed bodies. */
   body: string;
+  /** The sink the text went to instead of `body`, when `textSink` chose one. */
+  sink?: TextSink;
   truncated: boolean;
   /** Body bytes read (capped). */
   bytes: number;
@@ -70,6 +73,12 @@ export function fetchAsHttpRequest(fetcher: typeof fetch): HttpRequest {
   };
 }
 
+/** Takes a body's decoded text as it arrives; `end` follows the last chunk (not after a failed read). */
+export interface TextSink {
+  write(text: string): void;
+  end(): void;
+}
+
 export interface FetchPageOptions {
   fetch: typeof fetch;
   /** Used instead of `fetch` when given (the Node shim passes a node:http one: less CPU and memory). */
@@ -82,6 +91,8 @@ export interface FetchPageOptions {
   accept?: string;
   /** Called before each redirect hop; a returned string stops the chain with that reason. */
   beforeHop?: (url: URL) => string | undefined | Promise<string | undefined>;
+  /** For the final response: where its text should stream instead of being kept in `body`. */
+  textSink?: (status: number, headers: Headers) => TextSink | undefined;
   /** Read bodies of any content type (sitemaps may be served gzipped as octet-stream). */
   anyContentType?: boolean;
 }
@@ -90,33 +101,60 @@ export const FETCH_DEFAULTS = { timeoutMs: 15_000, maxBytes: 5 * 1024 * 1024, ma
 
 const TEXTUAL = /^(text\/|application\/(xhtml\+xml|xml|json|ld\+json|rss\+xml|atom\+xml))/i;
 
-interface RawResult {
-  bytes: Uint8Array;
+interface ReadResult {
+  bytes: number;
   truncated: boolean;
 }
 
-async function readCapped(body: AsyncIterable<Uint8Array>, maxBytes: number): Promise<RawResult> {
-  const chunks: Uint8Array[] = [];
+/** Passes each chunk of `body` to `take` until `maxBytes`; leaving early cancels the rest. */
+async function readCapped(
+  body: AsyncIterable<Uint8Array>,
+  maxBytes: number,
+  take: (chunk: Uint8Array) => void,
+): Promise<ReadResult> {
   let size = 0;
-  let truncated = false;
   for await (const value of body) {
     if (size + value.byteLength > maxBytes) {
-      chunks.push(value.subarray(0, maxBytes - size));
-      size = maxBytes;
-      truncated = true;
-      break; // leaving the loop cancels the rest of the body
+      take(value.subarray(0, maxBytes - size));
+      return { bytes: maxBytes, truncated: true };
     }
-    chunks.push(value);
+    take(value);
     size += value.byteLength;
   }
-  if (chunks.length === 1) return { bytes: chunks[0] as Uint8Array, truncated };
+  return { bytes: size, truncated: false };
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
   const bytes = new Uint8Array(size);
   let at = 0;
   for (const chunk of chunks) {
     bytes.set(chunk, at);
     at += chunk.byteLength;
   }
-  return { bytes, truncated };
+  return bytes;
+}
+
+/** The body as text, or as raw bytes (`anyContentType`), or streamed into `sink`. */
+async function readBody(
+  body: AsyncIterable<Uint8Array>,
+  type: string | null,
+  options: FetchPageOptions,
+  sink: TextSink | undefined,
+): Promise<Partial<FetchedBytes>> {
+  const maxBytes = options.maxBytes ?? FETCH_DEFAULTS.maxBytes;
+  const decoder = options.anyContentType ? undefined : new StreamDecoder(type);
+  if (sink && decoder) {
+    const read = await readCapped(body, maxBytes, (chunk) => sink.write(decoder.write(chunk)));
+    sink.write(decoder.end());
+    sink.end();
+    return { ...read, sink };
+  }
+  const chunks: Uint8Array[] = [];
+  const read = await readCapped(body, maxBytes, (chunk) => chunks.push(chunk));
+  const raw = concat(chunks, read.bytes);
+  if (!decoder) return { ...read, raw };
+  return { ...read, body: decoder.write(raw) + decoder.end() };
 }
 
 function describe(err: unknown, timedOut: boolean): string {
@@ -219,16 +257,9 @@ async function follow(
       return result(current, { status: response.status, headers: response.headers, ttfbMs });
     }
     try {
-      const raw = await readCapped(response.body, options.maxBytes ?? FETCH_DEFAULTS.maxBytes);
-      return result(current, {
-        status: response.status,
-        headers: response.headers,
-        ttfbMs,
-        body: options.anyContentType ? "" : decodeBody(raw.bytes, type),
-        bytes: raw.bytes.byteLength,
-        truncated: raw.truncated,
-        ...(options.anyContentType ? { raw: raw.bytes } : {}),
-      });
+      const sink = options.anyContentType ? undefined : options.textSink?.(response.status, response.headers);
+      const read = await readBody(response.body, type, options, sink);
+      return result(current, { status: response.status, headers: response.headers, ttfbMs, ...read });
     } catch (err) {
       return result(current, {
         status: response.status,

@@ -13,6 +13,7 @@ import {
   fetchBytes,
   fetchPage,
   type HttpRequest,
+  type TextSink,
 } from "./fetch-page.ts";
 import { HostGate, retryAfterMs } from "./host-gate.ts";
 
@@ -25,6 +26,8 @@ export interface PoliteClientOptions {
   signal: AbortSignal;
   politenessOff: boolean;
   inScope(url: URL): boolean;
+  /** Where a page's text streams as it is read (pages only, not subresources). */
+  textSink?: (status: number, headers: Headers) => TextSink | undefined;
 }
 
 const retriable = (status: number) => status === 0 || status === 429 || status >= 500;
@@ -127,6 +130,7 @@ export class PoliteClient {
         ...this.#base,
         maxBytes: isResource ? 0 : bounds.maxBytes,
         maxRedirects: bounds.maxRedirects,
+        ...(isResource || !this.#options.textSink ? {} : { textSink: this.#options.textSink }),
         beforeHop: (hop) => this.#vetHop(hop),
       });
       if (signal.aborted) return undefined;
