@@ -62,7 +62,11 @@ export function analysePage(page: FetchedPage): PageAnalysis {
   // An empty 200 HTML page is audited (a blank page is a problem); a body that failed mid-read is not.
   const isHtml =
     page.status === 200 && page.error === undefined && isHtmlType(page.headers.get("content-type"));
-  const html = !isHtml ? undefined : page.sink instanceof HtmlExtractor ? page.sink.facts : extractHtml(page.body);
+  const html = !isHtml
+    ? undefined
+    : page.sink instanceof HtmlExtractor
+      ? page.sink.facts
+      : extractHtml(page.body);
   const base = normaliseUrl(html?.base ?? "", page.finalUrl) ?? page.finalUrl;
   const header = page.headers.get("x-robots-tag");
   const headerDirectives = robotsDirectives(header ? [header] : []);

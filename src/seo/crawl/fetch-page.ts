@@ -257,7 +257,9 @@ async function follow(
       return result(current, { status: response.status, headers: response.headers, ttfbMs });
     }
     try {
-      const sink = options.anyContentType ? undefined : options.textSink?.(response.status, response.headers);
+      const sink = options.anyContentType
+        ? undefined
+        : options.textSink?.(response.status, response.headers);
       const read = await readBody(response.body, type, options, sink);
       return result(current, { status: response.status, headers: response.headers, ttfbMs, ...read });
     } catch (err) {
