@@ -146,6 +146,11 @@ export function extractHtml(html: string): HtmlFacts {
 
 function factsParser(facts: HtmlFacts): HtmlParser {
   const hasher = new SimHasher();
+  let fed = false; // text went to the hasher since the last markup
+  const endWord = () => {
+    hasher.endWord();
+    fed = false;
+  };
   let skip = 0;
   let boiler = 0;
   let capture: "title" | "h1" | "a" | "jsonld" | undefined;
@@ -154,24 +159,25 @@ function factsParser(facts: HtmlFacts): HtmlParser {
   const parser = new HtmlParser(
     {
       onopentag(name, attrs) {
-        hasher.endWord();
+        if (fed) endWord();
         handleOpen(name, attrs);
       },
       ontext(text) {
         if (capture) buffer += text;
         if (skip > 0 || boiler > 0 || capture === "title") return;
         hasher.addText(text);
+        fed = true;
       },
       // Text on either side of markup never joins into one word, however it was chunked.
-      oncomment: () => hasher.endWord(),
-      onprocessinginstruction: () => hasher.endWord(),
-      oncdatastart: () => hasher.endWord(),
+      oncomment: endWord,
+      onprocessinginstruction: endWord,
+      oncdatastart: endWord,
       onend() {
         facts.wordCount = hasher.words;
         facts.simhash = hasher.digest();
       },
       onclosetag(name) {
-        hasher.endWord();
+        if (fed) endWord();
         if (SKIP_TEXT.has(name)) {
           if (capture === "jsonld" && name === "script") facts.jsonLd.push(jsonLdItem(buffer));
           skip = Math.max(0, skip - 1);
