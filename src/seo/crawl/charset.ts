@@ -59,8 +59,19 @@ export class StreamDecoder {
     return this.#decoder ? this.#flushHead(this.#decoder) : "";
   }
 
-  /** The text still held back (a prescan window, a partial character). */
-  end(): string {
+  /**
+   * The text still held back (a prescan window, a partial character), after `last` if given.
+   * A body that arrives as one chunk is decoded in one call, off the slower streaming path.
+   */
+  end(last?: Uint8Array): string {
+    if (last && !this.#decoder && this.#head.byteLength === 0) {
+      this.#head = last;
+      const decoder = this.#decide(true) ?? new TextDecoder("utf-8");
+      this.#decoder = decoder;
+      this.#head = new Uint8Array(0);
+      return decoder.decode(last);
+    }
+    if (last) return this.write(last) + this.end();
     if (this.#decoder) return this.#decoder.decode();
     const decoder = this.#decide(true) ?? new TextDecoder("utf-8");
     this.#decoder = decoder;

@@ -145,8 +145,13 @@ async function readBody(
   const maxBytes = options.maxBytes ?? FETCH_DEFAULTS.maxBytes;
   const decoder = options.anyContentType ? undefined : new StreamDecoder(type);
   if (sink && decoder) {
-    const read = await readCapped(body, maxBytes, (chunk) => sink.write(decoder.write(chunk)));
-    sink.write(decoder.end());
+    // Decoding lags one chunk behind, so a body that came in one chunk is decoded in one call.
+    let held: Uint8Array | undefined;
+    const read = await readCapped(body, maxBytes, (chunk) => {
+      if (held) sink.write(decoder.write(held));
+      held = chunk;
+    });
+    sink.write(decoder.end(held));
     sink.end();
     return { ...read, sink };
   }
@@ -154,7 +159,7 @@ async function readBody(
   const read = await readCapped(body, maxBytes, (chunk) => chunks.push(chunk));
   const raw = concat(chunks, read.bytes);
   if (!decoder) return { ...read, raw };
-  return { ...read, body: decoder.write(raw) + decoder.end() };
+  return { ...read, body: decoder.end(raw) };
 }
 
 function describe(err: unknown, timedOut: boolean): string {

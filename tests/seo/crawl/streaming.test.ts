@@ -32,16 +32,22 @@ function pieces<T extends { slice(start: number, end: number): T; length: number
   });
 }
 
+/** Odd seeds hand the last piece to `end`, as fetchPage does; even seeds write every piece. */
 function decodeInPieces(bytes: Uint8Array, type: string | null, seed: number): string {
   const decoder = new StreamDecoder(type);
+  const all = pieces(bytes, seed);
+  const last = seed % 2 === 1 ? all.pop() : undefined;
   let text = "";
-  for (const piece of pieces(bytes, seed)) text += decoder.write(piece);
-  return text + decoder.end();
+  for (const piece of all) text += decoder.write(piece);
+  return text + decoder.end(last);
 }
 
+/** One call, and one write then `end`: both must agree. */
 function decodeWhole(bytes: Uint8Array, type: string | null): string {
-  const decoder = new StreamDecoder(type);
-  return decoder.write(bytes) + decoder.end();
+  const written = new StreamDecoder(type);
+  const text = new StreamDecoder(type).end(bytes);
+  assert.equal(written.write(bytes) + written.end(), text);
+  return text;
 }
 
 const latin1 = (text: string) => new Uint8Array(Buffer.from(text, "latin1"));
@@ -105,6 +111,8 @@ test("StreamDecoder holds back only the prescan window, and only without a decla
   const cut = utf8("ab\u6f22").subarray(0, 4);
   assert.equal(decodeInPieces(cut, "text/html", 1), "ab\ufffd");
   assert.equal(decodeWhole(new Uint8Array(0), null), "");
+  for (const bytes of [late, cut, latin1("<meta charset=windows-1252>\u00e9")])
+    assert.equal(decodeWhole(bytes, "text/html"), decodeInPieces(bytes, "text/html", 2));
 });
 
 test("HtmlExtractor: text written in 1-7 character pieces gives the facts of one write", () => {
