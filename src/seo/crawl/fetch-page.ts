@@ -6,6 +6,7 @@
  * @module
  */
 import { StreamDecoder } from "./charset.ts";
+import { concatBytes } from "../../shared/stream/bytes.ts";
 
 export interface FetchedPage {
   /** The URL asked for. */
@@ -124,17 +125,6 @@ async function readCapped(
   return { bytes: size, truncated: false };
 }
 
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
-}
-
 /** The body as text, or as raw bytes (`anyContentType`), or streamed into `sink`. */
 async function readBody(
   body: AsyncIterable<Uint8Array>,
@@ -157,7 +147,7 @@ async function readBody(
   }
   const chunks: Uint8Array[] = [];
   const read = await readCapped(body, maxBytes, (chunk) => chunks.push(chunk));
-  const raw = concat(chunks, read.bytes);
+  const raw = concatBytes(chunks, read.bytes);
   if (!decoder) return { ...read, raw };
   return { ...read, body: decoder.end(raw) };
 }
