@@ -1,10 +1,29 @@
 # Sourced by scripts/dev and .ci/run: makes this checkout runnable on a fresh machine.
-# Idempotent: Node 22 (from the npm registry's node@22 package when the machine's node is older),
+# Idempotent: Debian packages listed in scripts/apt-packages.txt (apt-get update once, only when one
+# is missing), Node 22 (from the npm registry's node@22 package when the machine's node is older),
 # npm deps (npm ci, skipped when the lockfile is unchanged), the Python venv (scripts/setup-python.sh).
 # Progress goes to stderr.
 
 _repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 _say() { printf 'setup: %s\n' "$*" >&2; }
+
+_apt_missing() {
+  local name
+  sed -e 's/#.*//' "$_repo/scripts/apt-packages.txt" | while read -r name; do
+    [ -z "$name" ] || dpkg-query -W -f='${Status}' "$name" 2>/dev/null | grep -q 'ok installed' || echo "$name"
+  done
+}
+
+_missing=$(_apt_missing | tr '\n' ' ')
+if [ -n "${_missing// /}" ]; then
+  if [ "$(id -u)" -eq 0 ]; then
+    _say "apt-get install $_missing"
+    apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $_missing >&2 ||
+      { _say "apt-get install failed"; return 1 2>/dev/null || exit 1; }
+  else
+    _say "missing Debian packages ($_missing) and not root: install them, or tests that need them fail"
+  fi
+fi
 
 _node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
 
