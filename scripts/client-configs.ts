@@ -46,7 +46,8 @@ const END = "<!-- client-configs:end -->";
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 const fence = (lang: string, body: string) => `\`\`\`${lang}\n${body.trimEnd()}\n\`\`\``;
-const shell = (argv: string[]) => argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a}'`)).join(" ");
+const quote = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`);
+const shell = (argv: string[]) => argv.map(quote).join(" ");
 
 /** The tools as the built server lists them over stdio: what a client will see. */
 async function listTools(): Promise<ListedTool[]> {
