@@ -28,6 +28,7 @@ import {
   PLUGIN_NAME,
   pluginManifest,
   pluginMcpConfig,
+  shellLine,
   SKILL_NAME,
   vscodeConfig,
   vscodeInstallLink,
@@ -46,8 +47,6 @@ const END = "<!-- client-configs:end -->";
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 const fence = (lang: string, body: string) => `\`\`\`${lang}\n${body.trimEnd()}\n\`\`\``;
-const quote = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`);
-const shell = (argv: string[]) => argv.map(quote).join(" ");
 
 /** The tools as the built server lists them over stdio: what a client will see. */
 async function listTools(): Promise<ListedTool[]> {
@@ -75,7 +74,7 @@ function docsSection(tools: readonly ListedTool[]): string {
     "",
     "Command-line agent (one-line add; `-e` pairs go after the server name):",
     "",
-    fence("sh", `${shell(addCommand())}\n${shell(addCommand(withKeys))}`),
+    fence("sh", `${shellLine(addCommand())}\n${shellLine(addCommand(withKeys))}`),
     "",
     "Editor using `mcpServers` (`.cursor/mcp.json`), and any client that reads `mcpServers` (an empty value counts as unset):",
     "",

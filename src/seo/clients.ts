@@ -76,6 +76,12 @@ export function addCommand(env: Record<string, string> = {}): string[] {
   return ["claude", "mcp", "add", "--transport", "stdio", SERVER_KEY, ...pairs, "--", STDIO.command, ...STDIO.args];
 }
 
+/** argv as one POSIX shell line: plain words stay bare, anything else is single-quoted. */
+export function shellLine(argv: readonly string[]): string {
+  const quote = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`);
+  return argv.map(quote).join(" ");
+}
+
 /** The `mcpServers.seo` entry: empty key values are placeholders the server treats as unset. */
 export function mcpServersEntry(): { command: string; args: string[]; env: Record<string, string> } {
   return { command: STDIO.command, args: [...STDIO.args], env: envOf(ASKED, () => "") };

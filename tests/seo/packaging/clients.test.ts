@@ -6,6 +6,7 @@ import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { addCommand, shellLine } from "../../../src/seo/clients.ts";
 import { claude } from "../fakes/claude-cli.ts";
 import { ensureBundle } from "../fakes/stdio.ts";
 
@@ -194,5 +195,16 @@ test("every client shape starts the server with unset keys and lists the five to
     assert.doesNotMatch(stderr, /Error|exit code/, shape);
     const verbatim = Object.values(entry.env).some((value) => value.startsWith("${"));
     assert.equal(/unexpanded placeholder; treated as unset/.test(stderr), verbatim, shape);
+  }
+});
+
+test("an add command with awkward key values survives a real shell word for word", () => {
+  const awkward = ["", "a b", "it's", '"quoted"', "$HOME", "`id`", "x; exit 7", "$(exit 9)", "line\nbreak", "back\\slash", "ü✓"];
+  for (const value of awkward) {
+    const argv = addCommand({ SEO_PSI_KEY: value });
+    // printf prints each word the shell passed, NUL-terminated, so empty words and newlines stay visible.
+    const out = spawnSync("sh", ["-c", `printf '%s\\0' ${shellLine(argv)}`], { encoding: "utf8" });
+    assert.equal(out.status, 0, out.stderr);
+    assert.deepEqual(out.stdout.split("\0").slice(0, -1), argv, JSON.stringify(value));
   }
 });
