@@ -82,14 +82,23 @@ export function shellLine(argv: readonly string[]): string {
   return argv.map(quote).join(" ");
 }
 
+export interface ServerEntry {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+/** A client file's server table: one server, under the name every client uses. */
+type Servers<T> = Record<typeof SERVER_KEY, T>;
+const servers = <T>(entry: T): Servers<T> => ({ [SERVER_KEY]: entry }) as Servers<T>;
+
 /** The `mcpServers.seo` entry: empty key values are placeholders the server treats as unset. */
-export function mcpServersEntry(): { command: string; args: string[]; env: Record<string, string> } {
+export function mcpServersEntry(): ServerEntry {
   return { command: STDIO.command, args: [...STDIO.args], env: envOf(ASKED, () => "") };
 }
 
 /** `.cursor/mcp.json` and every client that reads `mcpServers`. */
-export function mcpServersConfig(): { mcpServers: Record<string, ReturnType<typeof mcpServersEntry>> } {
-  return { mcpServers: { [SERVER_KEY]: mcpServersEntry() } };
+export function mcpServersConfig(): { mcpServers: Servers<ServerEntry> } {
+  return { mcpServers: servers(mcpServersEntry()) };
 }
 
 export interface VsCodeInput {
@@ -119,7 +128,7 @@ function vscodeEntry() {
 
 /** `.vscode/mcp.json`: keys are asked for once and stored by VS Code as secrets. */
 export function vscodeConfig() {
-  return { servers: { [SERVER_KEY]: vscodeEntry() }, inputs: vscodeInputs() };
+  return { servers: servers(vscodeEntry()), inputs: vscodeInputs() };
 }
 
 function base64(text: string): string {
@@ -141,9 +150,11 @@ export function vscodeInstallLink(): string {
 /** The plugin's `.mcp.json`: every key from the user's environment, `${VAR:-}` so unset stays empty. */
 export function pluginMcpConfig() {
   return {
-    mcpServers: {
-      [SERVER_KEY]: { command: STDIO.command, args: [...STDIO.args], env: envOf(CLIENT_KEYS, (k) => `\${${k.env}:-}`) },
-    },
+    mcpServers: servers<ServerEntry>({
+      command: STDIO.command,
+      args: [...STDIO.args],
+      env: envOf(CLIENT_KEYS, (k) => `\${${k.env}:-}`),
+    }),
   };
 }
 

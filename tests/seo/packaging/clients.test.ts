@@ -6,7 +6,17 @@ import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { addCommand, shellLine } from "../../../src/seo/clients.ts";
+import {
+  addCommand,
+  bundleManifest,
+  CLIENT_KEYS,
+  marketplace,
+  mcpServersConfig,
+  pluginManifest,
+  pluginMcpConfig,
+  shellLine,
+  vscodeConfig,
+} from "../../../src/seo/clients.ts";
 import { claude } from "../fakes/claude-cli.ts";
 import { ensureBundle } from "../fakes/stdio.ts";
 
@@ -207,4 +217,22 @@ test("an add command with awkward key values survives a real shell word for word
     assert.equal(out.status, 0, out.stderr);
     assert.deepEqual(out.stdout.split("\0").slice(0, -1), argv, JSON.stringify(value));
   }
+});
+
+test("every shape carries the same command, the version given and the keys it is meant to", () => {
+  const asked = CLIENT_KEYS.filter((k) => k.asked).map((k) => k.env);
+  assert.deepEqual(asked, ["SEO_PSI_KEY", "SEO_CRUX_KEY", "SEO_OPR_KEY"]);
+  const entries = [mcpServersConfig().mcpServers.seo, vscodeConfig().servers.seo, pluginMcpConfig().mcpServers.seo];
+  for (const e of entries) assert.deepEqual([e.command, ...e.args], ["npx", "-y", pkg.name, "mcp"]);
+  assert.deepEqual(Object.keys(mcpServersConfig().mcpServers.seo.env), asked);
+  assert.deepEqual(Object.keys(pluginMcpConfig().mcpServers.seo.env), CLIENT_KEYS.map((k) => k.env));
+
+  const manifest = bundleManifest("9.8.7", [{ name: "a_tool", title: "A tool" }, { name: "untitled" }]);
+  assert.equal(manifest.version, "9.8.7");
+  assert.deepEqual(manifest.tools, [{ name: "a_tool", description: "A tool" }, { name: "untitled" }]);
+  assert.deepEqual(Object.keys(manifest.server.mcp_config.env), asked);
+  assert.equal(pluginManifest("9.8.7").version, "9.8.7");
+  const [entry] = marketplace("9.8.7").plugins;
+  assert.deepEqual([entry?.name, entry?.version, entry?.source], [pluginManifest("1").name, "9.8.7", "./shim/claude-plugin"]);
+  assert.deepEqual(addCommand().slice(-4), ["--", "npx", "-y", pkg.name, "mcp"].slice(-4));
 });
