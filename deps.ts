@@ -20,6 +20,9 @@ export {
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
 
+// --- shared: Server-Sent Events (the stdio bridge reads the handler's streamed answers)
+export { createParser as createEventSourceParser } from "eventsource-parser";
+
 // --- shared: IP address ranges (egress guard, private-address checks) ---
 export { default as ipaddr } from "ipaddr.js";
 

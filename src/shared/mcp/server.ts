@@ -15,7 +15,7 @@ import {
   toJsonSchema,
   v,
 } from "../../../deps.ts";
-import { type ToolDef, ToolError } from "./tool.ts";
+import { type ToolContext, type ToolDef, ToolError, type ToolOutput } from "./tool.ts";
 
 export interface ServerInfo {
   name: string;
@@ -27,7 +27,12 @@ export interface ServerInfo {
 export interface McpDefinition {
   tools: readonly ToolDef[];
   listing: McpTool[];
-  createServer(): McpServer;
+  /**
+   * A server for one connection (or one stateless request). `tools` replaces the defined
+   * tools for it: the same names and schemas bound to that request's dependencies (per-request
+   * keys, say); the listing stays the one computed from the definition.
+   */
+  createServer(tools?: readonly ToolDef[]): McpServer;
 }
 
 function listingOf(tool: ToolDef): McpTool {
@@ -59,6 +64,38 @@ function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
     .join("; ");
 }
 
+/**
+ * Validates `args` against the tool's schema and runs it. Throws ToolError for an unavailable
+ * tool or bad arguments (INVALID_ARGUMENTS, naming each field) and for the tool's own typed
+ * failures; anything else it throws is unexpected. MCP calls and REST routes share this.
+ */
+export async function invokeTool(tool: ToolDef, args: unknown, context: ToolContext): Promise<ToolOutput> {
+  if (tool.unavailable) throw new ToolError(tool.unavailable.code, tool.unavailable.message);
+  const parsed = v.safeParse(tool.input, args);
+  if (!parsed.success) {
+    throw new ToolError(
+      "INVALID_ARGUMENTS",
+      `${describeIssues(parsed.issues)}. Fix the arguments to match the input schema of ${tool.name} and call again`,
+    );
+  }
+  return tool.run(parsed.output, context);
+}
+
+type CallExtra = Parameters<Parameters<McpServer["setRequestHandler"]>[1]>[1];
+
+/** Progress notifications for a call that carries a progress token (a no-op otherwise). */
+function progressOf(token: string | number | undefined, extra: CallExtra): ToolContext["progress"] {
+  return (done, total, message) => {
+    if (token === undefined) return;
+    void extra
+      .sendNotification({
+        method: "notifications/progress",
+        params: { progressToken: token, progress: done, total, message },
+      })
+      .catch(() => {});
+  };
+}
+
 /** Defines an MCP server over `tools`; transports call `createServer()` per connection. */
 export function defineMcp(
   info: ServerInfo,
@@ -66,9 +103,21 @@ export function defineMcp(
   log: (line: string) => void = () => {},
 ): McpDefinition {
   const listing = tools.map(listingOf);
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const defined = new Map(tools.map((tool) => [tool.name, tool]));
 
-  const createServer = (): McpServer => {
+  const call = async (tool: ToolDef, args: unknown, context: ToolContext): Promise<CallToolResult> => {
+    try {
+      const out = await invokeTool(tool, args, context);
+      return { content: [{ type: "text", text: out.text }], structuredContent: out.structured };
+    } catch (err) {
+      if (err instanceof ToolError) return errorResult(err.code, err.message);
+      log(`tool ${tool.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+      return errorResult("INTERNAL", `${tool.name} failed unexpectedly; retry once, and if it fails again report it`);
+    }
+  };
+
+  const createServer = (bound?: readonly ToolDef[]): McpServer => {
+    const byName = bound ? new Map(bound.map((tool) => [tool.name, tool])) : defined;
     const server = new McpServer(
       { name: info.name, version: info.version },
       { capabilities: { tools: {} }, ...(info.instructions ? { instructions: info.instructions } : {}) },
@@ -82,34 +131,8 @@ export function defineMcp(
           `Unknown tool "${request.params.name}"; call tools/list for the tools this server has`,
         );
       }
-      const parsed = v.safeParse(tool.input, request.params.arguments ?? {});
-      if (!parsed.success) {
-        return errorResult(
-          "INVALID_ARGUMENTS",
-          `${describeIssues(parsed.issues)}. Fix the arguments to match the input schema of ${tool.name} and call again`,
-        );
-      }
-      const token = request.params._meta?.progressToken;
-      const progress = (done: number, total?: number, message?: string) => {
-        if (token === undefined) return;
-        void extra
-          .sendNotification({
-            method: "notifications/progress",
-            params: { progressToken: token, progress: done, total, message },
-          })
-          .catch(() => {});
-      };
-      try {
-        const out = await tool.run(parsed.output, { signal: extra.signal, progress });
-        return { content: [{ type: "text", text: out.text }], structuredContent: out.structured };
-      } catch (err) {
-        if (err instanceof ToolError) return errorResult(err.code, err.message);
-        log(`tool ${tool.name} failed: ${err instanceof Error ? err.message : String(err)}`);
-        return errorResult(
-          "INTERNAL",
-          `${tool.name} failed unexpectedly; retry once, and if it fails again report it`,
-        );
-      }
+      const progress = progressOf(request.params._meta?.progressToken, extra);
+      return call(tool, request.params.arguments ?? {}, { signal: extra.signal, progress });
     });
     return server;
   };
