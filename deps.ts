@@ -10,7 +10,6 @@ export { toJsonSchema } from "@valibot/to-json-schema";
 
 // --- shared: MCP (official SDK v1.x) ---
 export { Server as McpServer } from "@modelcontextprotocol/sdk/server/index.js";
-export { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 export { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 export type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 export {

@@ -11,7 +11,9 @@ interface Entry {
   name: string;
   source: string;
   outfile: string;
-  platform: "node" | "neutral";
+  platform: "node" | "neutral" | "browser";
+  /** Package export conditions to prefer (the Workers runtime's own first). */
+  conditions?: string[];
   /** Code behind dynamic import() goes to chunks in this folder (next to outfile); stale ones are removed. */
   chunkDir?: string;
 }
@@ -31,6 +33,14 @@ export const ENTRIES: Entry[] = [
     outfile: "dist/seo.js",
     platform: "node",
     chunkDir: "seo-chunks",
+  },
+  // The Workers gateway: one ES module for workerd, web APIs only (a test checks for node: imports).
+  {
+    name: "seo-gateway",
+    source: "shim/workers/seo-gateway.ts",
+    outfile: "dist/seo-gateway.js",
+    platform: "browser",
+    conditions: ["workerd", "worker", "browser"],
   },
 ];
 
@@ -72,7 +82,8 @@ for (const entry of chosen) {
     bundle: true,
     format: "esm",
     platform: entry.platform,
-    target: "node22",
+    ...(entry.conditions ? { conditions: entry.conditions } : {}),
+    target: entry.platform === "node" ? "node22" : "es2022",
     minifySyntax: true,
     legalComments: "none",
     banner: entry.platform === "node" ? { js: requireBanner } : undefined,
