@@ -13,8 +13,6 @@ export {
 export { type FetchHandler, json, type RequestContext } from "./src/shared/http/respond.ts";
 export { mcpHttpHandler } from "./src/shared/mcp/http.ts";
 export { defineMcp } from "./src/shared/mcp/server.ts";
-export { createStdioBridge, type StdioBridge } from "./src/shared/mcp/stdio-bridge.ts";
-export { createGuardedLookup } from "./src/shared/net/lookup.ts";
 export { defineTool, type ToolDef, ToolError } from "./src/shared/mcp/tool.ts";
 
 // --- charging ---
@@ -28,20 +26,7 @@ export { chargingTools } from "./src/charging/mcp-tools.ts";
 export { type ChargingServices, createChargingServices } from "./src/charging/services.ts";
 
 // --- seo ---
+export * from "./src/seo/mod.ts";
 export { runAudit } from "./src/seo/audit/run-audit.ts";
-export {
-  ConfigError as SeoConfigError,
-  loadConfig as loadSeoConfig,
-  redact,
-  type SeoConfig,
-} from "./src/seo/config.ts";
-export type { HttpRequest } from "./src/seo/crawl/fetch-page.ts";
-export { createSeoHandler, type SeoHandlerOptions } from "./src/seo/handler.ts";
-export { BYOK_HEADERS } from "./src/seo/http/byok.ts";
-export type { GatewayEgress } from "./src/seo/http/egress.ts";
-export { type GatewaySettings, parseGatewayEnv } from "./src/seo/http/gateway-env.ts";
-export type { RankStore } from "./src/seo/providers/tranco.ts";
-export { abortableSleep, type ProviderDeps } from "./src/seo/providers/types.ts";
-export { createSeoMcp, SERVER_NAME as SEO_SERVER_NAME } from "./src/seo/server.ts";
-export { type CrawlCapability, createSeoTools, type SeoToolDeps } from "./src/seo/tools/mod.ts";
-export { VERSION } from "./src/shared/build-info.ts";
+export { createSeoMcp } from "./src/seo/server.ts";
+export { createSeoTools } from "./src/seo/tools/mod.ts";

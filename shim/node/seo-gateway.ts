@@ -13,7 +13,7 @@ import {
   type GatewayEgress,
   parseGatewayEnv,
   SeoConfigError,
-} from "../../mod.ts";
+} from "../../src/seo/mod.ts";
 import { pinnedFetch } from "./pinned-fetch.ts";
 import { closeOnSignals, serve } from "./serve.ts";
 import { configuredLog, localCrawl, nodeProvider, nodeRankStore } from "./seo-node.ts";

@@ -6,7 +6,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { SEO_SERVER_NAME as SERVER_NAME, SeoConfigError as ConfigError, VERSION } from "../../mod.ts";
+import { SEO_SERVER_NAME as SERVER_NAME, SeoConfigError as ConfigError, VERSION } from "../../src/seo/mod.ts";
 import { fileReportStore } from "./report-store.ts";
 import { cacheDir } from "./seo-node.ts";
 

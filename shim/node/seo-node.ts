@@ -17,7 +17,7 @@ import {
   redact,
   SEO_SERVER_NAME,
   type SeoConfig,
-} from "../../mod.ts";
+} from "../../src/seo/mod.ts";
 import type { NodeHttp } from "./crawl-request.ts";
 import { fileReportStore } from "./report-store.ts";
 import { fileRankStore } from "./tranco-store.ts";

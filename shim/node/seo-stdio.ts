@@ -6,7 +6,7 @@
  * @module
  */
 import { createInterface } from "node:readline";
-import { createSeoHandler, createStdioBridge, VERSION } from "../../mod.ts";
+import { createSeoHandler, createStdioBridge, VERSION } from "../../src/seo/mod.ts";
 import { configuredLog, localCrawl, nodeProvider, nodeRankStore } from "./seo-node.ts";
 
 /** Room for an earlier report object passed back as `compare_to`. */

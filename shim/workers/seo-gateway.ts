@@ -13,7 +13,7 @@ import {
   type FetchHandler,
   loadSeoConfig,
   parseGatewayEnv,
-} from "../../mod.ts";
+} from "../../src/seo/mod.ts";
 
 type Env = Record<string, unknown>;
 

@@ -10,6 +10,10 @@
  * connect-time checks, the client address. BYOK headers replace the deployer's keys for one
  * request. Nothing throws out of it: errors are the typed envelope, or a JSON-RPC error on
  * /mcp, and every answer carries CORS headers.
+ *
+ * Start-up loads none of the tools: `initialize` and `tools/list` are answered from the
+ * listing (embedded at build time), and the tools, REST routes and OpenAPI document are
+ * imported on their first use.
  * @module
  */
 import { STAGE } from "../shared/build-info.ts";
@@ -25,12 +29,11 @@ import type { ToolDef } from "../shared/mcp/tool.ts";
 import { redact, type SeoConfig, withRequestKeys } from "./config.ts";
 import { BYOK_HEADER_NAMES, requestKeys } from "./http/byok.ts";
 import { type GatewayEgress, gatewayPolicy, guardNetwork, guardUrlTool } from "./http/egress.ts";
-import { seoOpenApi } from "./http/openapi.ts";
-import { REST_ROUTES, type RestRoute, serveRest } from "./http/rest.ts";
+import { REST_PATHS } from "./http/paths.ts";
+import { BUILT_LISTING, listSeoTool, SERVER_INFO } from "./mcp-info.ts";
 import type { RankStore } from "./providers/tranco.ts";
 import type { ProviderDeps } from "./providers/types.ts";
-import { createSeoMcp } from "./server.ts";
-import { type CrawlCapability, createSeoTools } from "./tools/mod.ts";
+import type { CrawlCapability, SeoToolDeps } from "./tools/mod.ts";
 
 export interface SeoHandlerOptions {
   /** fetch (for the deployer's provider endpoints), clock and sleep. */
@@ -66,27 +69,41 @@ export const DEFAULT_MAX_BODY_BYTES = 65_536;
 const NO_ROUTE =
   "No such route; the gateway has GET /healthz, POST /mcp, GET /api/v1/page-report?url=, GET /api/v1/keyword-ideas?q= and GET /api/v1/openapi.json";
 
-type Route = "health" | "mcp" | "openapi" | RestRoute;
+type Route = "health" | "mcp" | "openapi" | "rest";
 
 const ROUTES = new Map<string, Route>([
   ["/healthz", "health"],
   ["/mcp", "mcp"],
   ["/api/v1/openapi.json", "openapi"],
-  ...REST_ROUTES.map((route): [string, Route] => [route.path, route]),
+  ...Object.values(REST_PATHS).map((path): [string, Route] => [path, "rest"]),
 ]);
 
+/** `load` run once, on first use. */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () => (loaded ??= load());
+}
+
+const toolTable = once(() => import("./tools/mod.ts"));
+const sdkServer = once(() => import("../shared/mcp/server.ts"));
+const restRoutes = once(() => import("./http/rest.ts"));
+const openApi = once(() => import("./http/openapi.ts"));
+
+type ToolsFor = (request: Request) => () => Promise<readonly ToolDef[]>;
+
 /** The tools bound to one request: its keys, and the egress guard unless egress is open. */
-function toolBinder(options: SeoHandlerOptions, log: (line: string) => void): (request: Request) => ToolDef[] {
+function toolBinder(options: SeoHandlerOptions, log: (line: string) => void): ToolsFor {
   const { egress, provider } = options;
   const policy = egress === "open" ? undefined : gatewayPolicy(options.config, egress);
-  return (request) => {
+  const bind = (create: (deps: SeoToolDeps) => ToolDef[], request: Request): ToolDef[] => {
     const config = withRequestKeys(options.config, requestKeys(request.headers));
     const deps = { ...options, config, log: (line: string) => log(redact(line, config.secrets)) };
-    if (!policy || egress === "open") return createSeoTools(deps);
+    if (!policy || egress === "open") return create(deps);
     const network = guardNetwork(policy, egress, provider.fetch);
-    const tools = createSeoTools({ ...deps, provider: { ...provider, fetch: network.fetch } });
+    const tools = create({ ...deps, provider: { ...provider, fetch: network.fetch } });
     return tools.map((tool) => (tool.name === "seo_page_report" ? guardUrlTool(tool, network) : tool));
   };
+  return (request) => once(async () => bind((await toolTable()).createSeoTools, request));
 }
 
 function createGuards(options: SeoHandlerOptions) {
@@ -152,22 +169,24 @@ const onlyGet = (request: Request, path: string) => {
 /** Creates the handler. */
 export function createSeoHandler(options: SeoHandlerOptions): FetchHandler {
   const { maxBodyBytes = DEFAULT_MAX_BODY_BYTES, log = () => {} } = options;
-  const bind = toolBinder(options, log);
-  const definition = createSeoMcp({ ...options, log });
-  const mcp = mcpHttpHandler(definition, { toolsFor: bind });
+  const toolsFor = toolBinder(options, log);
+  const defined = once(async () => (await toolTable()).createSeoTools({ ...options, log }));
+  const listing = once(async () => BUILT_LISTING ?? (await defined()).map(listSeoTool));
+  const factory = once(async () => (await sdkServer()).defineLazyMcp(SERVER_INFO, { listing, load: defined }, log));
+  const mcp = mcpHttpHandler({ info: SERVER_INFO, listing, factory }, { toolsFor });
   const guard = createGuards(options);
   const cors = gatewayCors(options.allowedOrigins ?? "*");
-  let openapi: Record<string, unknown> | undefined;
+  const openapi = once(async () => (await openApi()).seoOpenApi(await defined(), Boolean(options.authToken)));
 
   const routeTo = async (route: Route, request: Request, url: URL): Promise<Response> => {
     if (route === "mcp") return mcp(request.body ? await withBodyCap(request, maxBodyBytes) : request);
     if (route === "health") return json({ ok: true, stage: STAGE });
     if (route === "openapi") {
       onlyGet(request, url.pathname);
-      openapi ??= seoOpenApi(definition.tools, Boolean(options.authToken));
-      return json(openapi);
+      return json(await openapi());
     }
-    return serveRest(route, request, url, bind(request));
+    const [{ serveRest }, tools] = await Promise.all([restRoutes(), toolsFor(request)()]);
+    return serveRest(request, url, tools);
   };
 
   const serve = async (request: Request, peer: string | undefined, url: URL, route: Route | undefined) => {

@@ -9,10 +9,11 @@ import { v } from "../../../deps.ts";
 import { ApiError, ERROR_STATUS, type ErrorCode } from "../../shared/errors.ts";
 import { parseQuery, type QuerySchema } from "../../shared/http/query.ts";
 import { json } from "../../shared/http/respond.ts";
-import { invokeTool } from "../../shared/mcp/server.ts";
+import { invokeTool } from "../../shared/mcp/invoke.ts";
 import { type ToolDef, ToolError } from "../../shared/mcp/tool.ts";
 import { KeywordIdeasInput, MAX_IDEAS } from "../tools/keyword-ideas.ts";
 import { PageReportInput } from "../tools/page-report.ts";
+import { REST_PATHS } from "./paths.ts";
 
 export interface RestRoute {
   path: string;
@@ -62,7 +63,7 @@ const defined = (entries: Record<string, unknown>) =>
 
 export const REST_ROUTES: readonly RestRoute[] = [
   {
-    path: "/api/v1/page-report",
+    path: REST_PATHS.pageReport,
     operationId: "pageReport",
     summary: "Report on one page",
     description:
@@ -72,7 +73,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
     toArgs: (query) => defined(query),
   },
   {
-    path: "/api/v1/keyword-ideas",
+    path: REST_PATHS.keywordIdeas,
     operationId: "keywordIdeas",
     summary: "Keyword ideas for a seed",
     description:
@@ -89,13 +90,10 @@ function apiErrorOf(err: ToolError): ApiError {
   return new ApiError(code, err.message);
 }
 
-/** Answers `route` for `url`'s query with the tool from this request's `tools`. */
-export async function serveRest(
-  route: RestRoute,
-  request: Request,
-  url: URL,
-  tools: readonly ToolDef[],
-): Promise<Response> {
+/** Answers the REST route at `url` with the tool from this request's `tools`. */
+export async function serveRest(request: Request, url: URL, tools: readonly ToolDef[]): Promise<Response> {
+  const route = REST_ROUTES.find((r) => r.path === url.pathname);
+  if (!route) throw new ApiError("NOT_FOUND", `${url.pathname} is not a REST route`);
   if (request.method !== "GET") {
     throw new ApiError("METHOD_NOT_ALLOWED", `${route.path} answers GET only`, { allow: "GET" });
   }

@@ -1,50 +1,43 @@
 /**
  * Builds an MCP server (official SDK, low-level `Server`) from a tool table. Inputs are
  * validated with valibot; bad input, tool failures and unexpected errors all come back as
- * `isError` results with a next step, so no call can take the server down.
+ * `isError` results with a next step, so no call can take the server down. A lazy definition
+ * answers `initialize` and `tools/list` from a listing and loads the tools on the first call,
+ * so a server's start-up does not pay for the tools' code.
  * @module
  */
+import type { CallToolResult, McpTool } from "../../../deps.ts";
 import {
   CallToolRequestSchema,
-  type CallToolResult,
   ListToolsRequestSchema,
   McpError,
   McpErrorCode,
   McpServer,
-  type McpTool,
-  toJsonSchema,
-  v,
-} from "../../../deps.ts";
-import { type ToolContext, type ToolDef, ToolError, type ToolOutput } from "./tool.ts";
+} from "../../../deps-mcp-server.ts";
+import { invokeTool } from "./invoke.ts";
+import { listingOf, type ServerInfo } from "./listing.ts";
+import { type ToolContext, type ToolDef, ToolError } from "./tool.ts";
 
-export interface ServerInfo {
-  name: string;
-  version: string;
-  instructions?: string;
+export type { ServerInfo } from "./listing.ts";
+
+/** Tools, or how to load them on first use. */
+export type ToolSource = readonly ToolDef[] | (() => Promise<readonly ToolDef[]>);
+
+/** Makes a fresh `Server` per connection (or per stateless request). */
+export interface McpServerFactory {
+  /**
+   * A server for one connection. `tools` replaces the defined tools for it: the same names
+   * and schemas bound to that request's dependencies (per-request keys, say); the listing
+   * stays the definition's.
+   */
+  createServer(tools?: ToolSource): McpServer;
 }
 
-/** A server factory: the tool listing is computed once, a fresh `Server` per connection. */
-export interface McpDefinition {
+/** A server factory over a tool table known up front: the listing is computed once. */
+export interface McpDefinition extends McpServerFactory {
+  info: ServerInfo;
   tools: readonly ToolDef[];
   listing: McpTool[];
-  /**
-   * A server for one connection (or one stateless request). `tools` replaces the defined
-   * tools for it: the same names and schemas bound to that request's dependencies (per-request
-   * keys, say); the listing stays the one computed from the definition.
-   */
-  createServer(tools?: readonly ToolDef[]): McpServer;
-}
-
-function listingOf(tool: ToolDef): McpTool {
-  const { $schema: _drop, ...inputSchema } = toJsonSchema(tool.input) as Record<string, unknown>;
-  return {
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: inputSchema as McpTool["inputSchema"],
-    ...(tool.output ? { outputSchema: tool.output as McpTool["outputSchema"] } : {}),
-    ...(tool.annotations ? { annotations: { title: tool.title, ...tool.annotations } } : {}),
-  };
 }
 
 /**
@@ -53,32 +46,6 @@ function listingOf(tool: ToolDef): McpTool {
  */
 export function errorResult(code: string, message: string): CallToolResult {
   return { isError: true, content: [{ type: "text", text: `${code}: ${message}` }] };
-}
-
-function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
-  return issues
-    .map((issue) => {
-      const path = v.getDotPath(issue);
-      return path ? `${path}: ${issue.message}` : issue.message;
-    })
-    .join("; ");
-}
-
-/**
- * Validates `args` against the tool's schema and runs it. Throws ToolError for an unavailable
- * tool or bad arguments (INVALID_ARGUMENTS, naming each field) and for the tool's own typed
- * failures; anything else it throws is unexpected. MCP calls and REST routes share this.
- */
-export async function invokeTool(tool: ToolDef, args: unknown, context: ToolContext): Promise<ToolOutput> {
-  if (tool.unavailable) throw new ToolError(tool.unavailable.code, tool.unavailable.message);
-  const parsed = v.safeParse(tool.input, args);
-  if (!parsed.success) {
-    throw new ToolError(
-      "INVALID_ARGUMENTS",
-      `${describeIssues(parsed.issues)}. Fix the arguments to match the input schema of ${tool.name} and call again`,
-    );
-  }
-  return tool.run(parsed.output, context);
 }
 
 type CallExtra = Parameters<Parameters<McpServer["setRequestHandler"]>[1]>[1];
@@ -96,15 +63,12 @@ function progressOf(token: string | number | undefined, extra: CallExtra): ToolC
   };
 }
 
-/** Defines an MCP server over `tools`; transports call `createServer()` per connection. */
-export function defineMcp(
+function serverFactory(
   info: ServerInfo,
-  tools: readonly ToolDef[],
-  log: (line: string) => void = () => {},
-): McpDefinition {
-  const listing = tools.map(listingOf);
-  const defined = new Map(tools.map((tool) => [tool.name, tool]));
-
+  listing: () => Promise<McpTool[]> | McpTool[],
+  defined: ToolSource,
+  log: (line: string) => void,
+): McpServerFactory {
   const call = async (tool: ToolDef, args: unknown, context: ToolContext): Promise<CallToolResult> => {
     try {
       const out = await invokeTool(tool, args, context);
@@ -116,15 +80,16 @@ export function defineMcp(
     }
   };
 
-  const createServer = (bound?: readonly ToolDef[]): McpServer => {
-    const byName = bound ? new Map(bound.map((tool) => [tool.name, tool])) : defined;
+  const createServer = (bound?: ToolSource): McpServer => {
+    const source = bound ?? defined;
     const server = new McpServer(
       { name: info.name, version: info.version },
       { capabilities: { tools: {} }, ...(info.instructions ? { instructions: info.instructions } : {}) },
     );
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing }));
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await listing() }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-      const tool = byName.get(request.params.name);
+      const tools = typeof source === "function" ? await source() : source;
+      const tool = tools.find((t) => t.name === request.params.name);
       if (!tool) {
         throw new McpError(
           McpErrorCode.InvalidParams,
@@ -136,6 +101,35 @@ export function defineMcp(
     });
     return server;
   };
+  return { createServer };
+}
 
-  return { tools, listing, createServer };
+/**
+ * Defines an MCP server over `tools`; transports call `createServer()` per connection.
+ * `list` makes each tool's tools/list entry (default `listingOf`).
+ */
+export function defineMcp(
+  info: ServerInfo,
+  tools: readonly ToolDef[],
+  log: (line: string) => void = () => {},
+  list: (tool: ToolDef) => McpTool = listingOf,
+): McpDefinition {
+  const listing = tools.map(list);
+  return { info, tools, listing, ...serverFactory(info, () => listing, tools, log) };
+}
+
+/** Where a lazy definition gets its listing and its tools. */
+export interface LazyTools {
+  /** The tools/list answer (a build may embed it; otherwise it is computed from `load`). */
+  listing(): Promise<McpTool[]>;
+  load(): Promise<readonly ToolDef[]>;
+}
+
+/** An MCP server whose tools are loaded on the first call that needs them. */
+export function defineLazyMcp(
+  info: ServerInfo,
+  tools: LazyTools,
+  log: (line: string) => void = () => {},
+): McpServerFactory {
+  return serverFactory(info, tools.listing, tools.load, log);
 }
