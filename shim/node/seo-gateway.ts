@@ -89,4 +89,7 @@ export async function serveGateway(args: string[]): Promise<void> {
   closeOnSignals(serving, log);
   const auth = settings.authToken ? "bearer token required" : "no token (set GATEWAY_AUTH_TOKEN)";
   log(`gateway listening on ${serving.url} (${auth}; site audit ${allowAudit ? "on" : "off"})`);
+  if (!settings.authToken && !LOOPBACK.has(host.replace(/^\[|\]$/g, ""))) {
+    log("warning: reachable from other machines without GATEWAY_AUTH_TOKEN: anyone who reaches it spends your keys");
+  }
 }

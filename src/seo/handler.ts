@@ -89,6 +89,15 @@ const sdkServer = once(() => import("../shared/mcp/server.ts"));
 const restRoutes = once(() => import("./http/rest.ts"));
 const openApi = once(() => import("./http/openapi.ts"));
 
+/**
+ * Evaluates now the code that is otherwise loaded on first use. For the Workers adapter: a
+ * Worker's global scope has its own start-up allowance, while a request gets 10 ms of CPU on
+ * the free plan, which evaluating the SDK and the tools inside the first call could exceed.
+ */
+export async function preloadSeoCode(): Promise<void> {
+  await Promise.all([toolTable(), sdkServer(), restRoutes(), openApi(), import("../shared/mcp/sdk-http.ts")]);
+}
+
 type ToolsFor = (request: Request) => () => Promise<readonly ToolDef[]>;
 
 /** The tools bound to one request: its keys, and the egress guard unless egress is open. */

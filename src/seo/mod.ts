@@ -12,7 +12,7 @@ export { createGuardedLookup } from "../shared/net/lookup.ts";
 export { VERSION } from "../shared/build-info.ts";
 export { ConfigError as SeoConfigError, loadConfig as loadSeoConfig, redact, type SeoConfig } from "./config.ts";
 export type { HttpRequest } from "./crawl/fetch-page.ts";
-export { createSeoHandler, type SeoHandlerOptions } from "./handler.ts";
+export { createSeoHandler, preloadSeoCode, type SeoHandlerOptions } from "./handler.ts";
 export { BYOK_HEADERS } from "./http/byok.ts";
 export type { GatewayEgress } from "./http/egress.ts";
 export { type GatewaySettings, parseGatewayEnv } from "./http/gateway-env.ts";
