@@ -26,6 +26,7 @@ import { createRateLimiter } from "../shared/http/rate-limit.ts";
 import { type FetchHandler, json } from "../shared/http/respond.ts";
 import { jsonRpcError, mcpHttpHandler } from "../shared/mcp/http.ts";
 import type { ToolDef } from "../shared/mcp/tool.ts";
+import { once } from "../shared/once.ts";
 import { redact, type SeoConfig, withRequestKeys } from "./config.ts";
 import { BYOK_HEADER_NAMES, requestKeys } from "./http/byok.ts";
 import { type GatewayEgress, gatewayPolicy, guardNetwork, guardUrlTool } from "./http/egress.ts";
@@ -77,12 +78,6 @@ const ROUTES = new Map<string, Route>([
   ["/api/v1/openapi.json", "openapi"],
   ...Object.values(REST_PATHS).map((path): [string, Route] => [path, "rest"]),
 ]);
-
-/** `load` run once, on first use. */
-function once<T>(load: () => Promise<T>): () => Promise<T> {
-  let loaded: Promise<T> | undefined;
-  return () => (loaded ??= load());
-}
 
 const toolTable = once(() => import("./tools/mod.ts"));
 const sdkServer = once(() => import("../shared/mcp/server.ts"));

@@ -10,6 +10,7 @@
 import type { McpTool } from "../../../deps.ts";
 import type { ServerInfo } from "./listing.ts";
 import { negotiateVersion, SUPPORTED_PROTOCOL_VERSIONS } from "./protocol.ts";
+import { once } from "../once.ts";
 import type { McpDefinition, McpServerFactory, ToolSource } from "./server.ts";
 
 const JSON_TYPE = "application/json; charset=utf-8";
@@ -95,11 +96,6 @@ async function describe(endpoint: McpEndpoint, request: Request, body: unknown):
     serverInfo: { name, version },
     ...(instructions ? { instructions } : {}),
   });
-}
-
-function once<T>(load: () => Promise<T>): () => Promise<T> {
-  let loaded: Promise<T> | undefined;
-  return () => (loaded ??= load());
 }
 
 const sdkHttp = once(() => import("./sdk-http.ts"));
