@@ -76,6 +76,8 @@ test("anything the description cannot answer goes to the SDK, which answers its 
     [{ jsonrpc: "1.0", id: 1, method: "ping" }, undefined, 400],
     [{ jsonrpc: "2.0", id: 1, method: "resources/list" }, undefined, 200],
     [[{ jsonrpc: "2.0", id: 1, method: "ping" }], undefined, 200],
+    [{ jsonrpc: "2.0", method: "notifications/initialized", params: 5 }, undefined, 400],
+    [{ jsonrpc: "2.0", id: 1, method: "ping", params: "x" }, undefined, 400],
   ];
   for (const [message, headers, status] of cases) {
     const { quick, sdk } = await both(message, headers);

@@ -81,9 +81,9 @@ function wellFormedPost(request: Request): boolean {
 async function describe(endpoint: McpEndpoint, request: Request, body: unknown): Promise<Response | undefined> {
   if (!isObject(body) || !wellFormedPost(request)) return undefined;
   const { jsonrpc, id, method, params } = body as Rpc;
-  if (jsonrpc !== "2.0" || typeof method !== "string") return undefined;
+  if (jsonrpc !== "2.0" || typeof method !== "string" || (params !== undefined && !isObject(params))) return undefined;
   if (id === undefined) return method.startsWith("notifications/") ? new Response(null, { status: 202 }) : undefined;
-  if ((typeof id !== "string" && typeof id !== "number") || (params !== undefined && !isObject(params))) return undefined;
+  if (typeof id !== "string" && typeof id !== "number") return undefined;
   if (method === "ping") return result(id, {});
   if (method === "tools/list") return result(id, { tools: await endpoint.listing() });
   if (method !== "initialize") return undefined;
