@@ -11,12 +11,14 @@ export { createStdioBridge, type StdioBridge } from "../shared/mcp/stdio-bridge.
 export { createGuardedLookup } from "../shared/net/lookup.ts";
 export { VERSION } from "../shared/build-info.ts";
 export { ConfigError as SeoConfigError, loadConfig as loadSeoConfig, redact, type SeoConfig } from "./config.ts";
-export type { HttpRequest } from "./crawl/fetch-page.ts";
+export type { AuditReport } from "./audit/report.ts";
+export { newReportId, REPORT_ID, type ReportStore } from "./audit/report-store.ts";
+export type { HttpRequest, HttpResponse } from "./crawl/fetch-page.ts";
 export { createSeoHandler, preloadSeoCode, type SeoHandlerOptions } from "./handler.ts";
 export { BYOK_HEADERS } from "./http/byok.ts";
 export type { GatewayEgress } from "./http/egress.ts";
 export { type GatewaySettings, parseGatewayEnv } from "./http/gateway-env.ts";
 export { SERVER_NAME as SEO_SERVER_NAME } from "./mcp-info.ts";
-export type { RankStore } from "./providers/tranco.ts";
+export type { RankStore, TrancoRank } from "./providers/tranco.ts";
 export { abortableSleep, type ProviderDeps } from "./providers/types.ts";
 export type { CrawlCapability, SeoToolDeps } from "./tools/mod.ts";
