@@ -1,6 +1,8 @@
 /**
  * The one place third-party packages enter the TypeScript code. Each service imports
  * from here, so the dependency surface of the whole repository is visible at a glance.
+ * One exception, for start-up time: the MCP SDK's server runtime enters through
+ * deps-mcp-server.ts (see there).
  * @module
  */
 
@@ -8,17 +10,11 @@
 export * as v from "valibot";
 export { toJsonSchema } from "@valibot/to-json-schema";
 
-// --- shared: MCP (official SDK v1.x) ---
-export { Server as McpServer } from "@modelcontextprotocol/sdk/server/index.js";
-export { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-export { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+// --- shared: MCP (official SDK v1.x) types; its server runtime is in deps-mcp-server.ts ---
 export type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
-export {
-  CallToolRequestSchema,
-  ErrorCode as McpErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-} from "@modelcontextprotocol/sdk/types.js";
+
+// --- shared: Server-Sent Events (the stdio bridge reads the handler's streamed answers)
+export { createParser as createEventSourceParser } from "eventsource-parser";
 
 // --- shared: IP address ranges (egress guard, private-address checks) ---
 export { default as ipaddr } from "ipaddr.js";

@@ -26,7 +26,7 @@ export { chargingTools } from "./src/charging/mcp-tools.ts";
 export { type ChargingServices, createChargingServices } from "./src/charging/services.ts";
 
 // --- seo ---
+export * from "./src/seo/mod.ts";
 export { runAudit } from "./src/seo/audit/run-audit.ts";
-export { loadConfig as loadSeoConfig, type SeoConfig } from "./src/seo/config.ts";
 export { createSeoMcp } from "./src/seo/server.ts";
-export { createSeoTools, type SeoToolDeps } from "./src/seo/tools/mod.ts";
+export { createSeoTools } from "./src/seo/tools/mod.ts";

@@ -5,15 +5,19 @@
  */
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { build } from "esbuild";
+import { build, type BuildOptions } from "esbuild";
 
 interface Entry {
   name: string;
   source: string;
   outfile: string;
-  platform: "node" | "neutral";
+  platform: "node" | "neutral" | "browser";
+  /** Package export conditions to prefer (the Workers runtime's own first). */
+  conditions?: string[];
   /** Code behind dynamic import() goes to chunks in this folder (next to outfile); stale ones are removed. */
   chunkDir?: string;
+  /** Embeds the SEO tools/list answer (SEO_TOOL_LISTING), so start-up does not load the tools. */
+  seoListing?: boolean;
 }
 
 export const ENTRIES: Entry[] = [
@@ -24,19 +28,46 @@ export const ENTRIES: Entry[] = [
     outfile: "dist/charging-cli.js",
     platform: "node",
   },
-  // Split so the tiny entry can enable the compile cache before the bulk is compiled.
+  // Split so the tiny entry can enable the compile cache before the bulk is compiled, and each
+  // command (and the tools, on first call) loads only its own chunks.
   {
     name: "seo",
     source: "shim/node/seo-cli.ts",
     outfile: "dist/seo.js",
     platform: "node",
     chunkDir: "seo-chunks",
+    seoListing: true,
+  },
+  // The Workers gateway: one ES module for workerd, web APIs only (a test checks for node: imports).
+  {
+    name: "seo-gateway",
+    source: "shim/workers/seo-gateway.ts",
+    outfile: "dist/seo-gateway.js",
+    platform: "browser",
+    conditions: ["workerd", "worker", "browser"],
+    seoListing: true,
   },
 ];
 
 // Bundled CommonJS dependencies (ajv via the MCP SDK) call require() at run time.
 const requireBanner =
   'import { createRequire as __cr } from "node:module"; const require = __cr(import.meta.url);';
+
+/** The SEO tools/list answer, from the same tool definitions and listing code the server runs. */
+async function seoToolListing(): Promise<string> {
+  const [{ createSeoTools }, { listSeoTool }, { loadConfig }] = await Promise.all([
+    import("../src/seo/tools/mod.ts"),
+    import("../src/seo/mcp-info.ts"),
+    import("../src/seo/config.ts"),
+  ]);
+  const unused = () => Promise.reject(new Error("not called while listing"));
+  const tools = createSeoTools({
+    provider: { fetch: unused, now: () => new Date(0), sleep: unused },
+    config: loadConfig({ env: {} }),
+    log: () => {},
+  });
+  return JSON.stringify(tools.map(listSeoTool));
+}
 
 // Old chunks go after the new ones are written, so a server starting meanwhile finds its files.
 function pruneChunks(dir: string, outputs: string[]): void {
@@ -53,32 +84,43 @@ if (wanted.length > 0 && chosen.length !== wanted.length) {
   process.exit(2);
 }
 
+const listing = chosen.some((e) => e.seoListing) ? await seoToolListing() : undefined;
+
+function optionsFor(entry: Entry, listing: string | undefined): BuildOptions {
+  return {
+    bundle: true,
+    format: "esm",
+    platform: entry.platform,
+    ...(entry.conditions ? { conditions: entry.conditions } : {}),
+    ...(entry.seoListing && listing ? { define: { SEO_TOOL_LISTING: listing } } : {}),
+    target: entry.platform === "node" ? "node22" : "es2022",
+    minifySyntax: true,
+    legalComments: "none",
+    banner: entry.platform === "node" ? { js: requireBanner } : undefined,
+    logLevel: "warning",
+  };
+}
+
 for (const entry of chosen) {
   if (!existsSync(entry.source)) {
     process.stderr.write(`build: ${entry.name} has no source yet (${entry.source}), skipped\n`);
     continue;
   }
   const started = performance.now();
-  const outdir = dirname(entry.outfile);
-  const result = await build({
-    ...(entry.chunkDir
-      ? {
-          entryPoints: [{ in: entry.source, out: basename(entry.outfile, ".js") }],
-          outdir,
-          splitting: true,
-          chunkNames: `${entry.chunkDir}/[name]-[hash]`,
-        }
-      : { entryPoints: [entry.source], outfile: entry.outfile }),
-    bundle: true,
-    format: "esm",
-    platform: entry.platform,
-    target: "node22",
-    minifySyntax: true,
-    legalComments: "none",
-    banner: entry.platform === "node" ? { js: requireBanner } : undefined,
-    logLevel: "warning",
-    metafile: Boolean(entry.chunkDir),
-  });
-  if (entry.chunkDir) pruneChunks(join(outdir, entry.chunkDir), Object.keys(result.metafile?.outputs ?? {}));
+  const options = optionsFor(entry, listing);
+  if (entry.chunkDir) {
+    const outdir = dirname(entry.outfile);
+    const result = await build({
+      ...options,
+      entryPoints: [{ in: entry.source, out: basename(entry.outfile, ".js") }],
+      outdir,
+      splitting: true,
+      chunkNames: `${entry.chunkDir}/[name]-[hash]`,
+      metafile: true,
+    });
+    pruneChunks(join(outdir, entry.chunkDir), Object.keys(result.metafile?.outputs ?? {}));
+  } else {
+    await build({ ...options, entryPoints: [entry.source], outfile: entry.outfile });
+  }
   process.stderr.write(`build: ${entry.outfile} in ${Math.round(performance.now() - started)} ms\n`);
 }

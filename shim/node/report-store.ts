@@ -6,8 +6,7 @@
 import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { AuditReport } from "../../src/seo/audit/report.ts";
-import { newReportId, REPORT_ID, type ReportStore } from "../../src/seo/audit/report-store.ts";
+import { type AuditReport, newReportId, REPORT_ID, type ReportStore } from "../../src/seo/mod.ts";
 
 export function defaultReportDir(env: NodeJS.ProcessEnv = process.env): string {
   const cache = env.XDG_CACHE_HOME || join(homedir(), ".cache");

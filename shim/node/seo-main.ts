@@ -1,74 +1,36 @@
 /**
  * The `seo-audit-mcp` command, loaded by the launcher (seo-cli.ts): `mcp` serves the SEO tools
- * over stdio, `audit <url>` runs the human CLI. In `mcp` mode stdout carries protocol only;
- * logs go to stderr.
+ * over stdio, `audit <url>` runs the human CLI, `gateway` serves them over HTTP. Each command's
+ * code is loaded only when it runs. In `mcp` mode stdout carries protocol only; logs go to stderr.
  * @module
  */
-import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { homedir } from "node:os";
 import { join } from "node:path";
-import { StdioServerTransport } from "../../deps.ts";
-import { ConfigError, loadConfig, redact, type SeoConfig } from "../../src/seo/config.ts";
-import type { HttpRequest } from "../../src/seo/crawl/fetch-page.ts";
-import { abortableSleep } from "../../src/seo/providers/types.ts";
-import { createSeoMcp, SERVER_NAME } from "../../src/seo/server.ts";
-import { VERSION } from "../../src/shared/build-info.ts";
-import type { NodeHttp } from "./crawl-request.ts";
+import { SEO_SERVER_NAME as SERVER_NAME, SeoConfigError as ConfigError, VERSION } from "../../src/seo/mod.ts";
 import { fileReportStore } from "./report-store.ts";
-import { fileRankStore } from "./tranco-store.ts";
+import { cacheDir } from "./seo-node.ts";
 
 const USAGE = `${SERVER_NAME} ${VERSION}
 
 Usage:
   ${SERVER_NAME} mcp                 serve the five SEO tools over stdio (MCP)
   ${SERVER_NAME} audit <url> [...]   audit a site from the terminal (see: audit --help)
+  ${SERVER_NAME} gateway [...]       serve the tools over HTTP: POST /mcp and a REST subset (see: gateway --help)
   ${SERVER_NAME} --help | --version
 
 Optional environment: SEO_PSI_KEY, SEO_CRUX_KEY, SEO_OPR_KEY, SEO_BING_KEY, SEO_GSC_CREDENTIALS,
-SEO_<PROVIDER>_ENDPOINT overrides, SEO_CACHE_DIR. See the README.
+SEO_<PROVIDER>_ENDPOINT overrides, SEO_CACHE_DIR; for the gateway GATEWAY_AUTH_TOKEN,
+GATEWAY_ALLOWED_ORIGINS, GATEWAY_RATE_LIMIT, GATEWAY_TRUST_PROXY. See the README.
 `;
 
-function cacheDir(): string {
-  const env = process.env;
-  return env.SEO_CACHE_DIR || join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), SERVER_NAME);
-}
-
-function readConfig(log: (line: string) => void): SeoConfig {
-  return loadConfig({ env: process.env, readText: (path) => readFileSync(path, "utf8"), warn: log });
-}
-
-// The crawler's node:http client, loaded on the first crawl: node:https costs start-up time.
-function lazyCrawlRequest(): HttpRequest {
-  let client: Promise<NodeHttp> | undefined;
-  return async (url, init) => {
-    client ??= import("./crawl-request.ts").then((m) => m.nodeHttpRequest(16));
-    return (await client).request(url, init);
-  };
-}
-
-async function serveStdio(): Promise<void> {
-  let secrets: readonly string[] = [];
-  const log = (line: string) => process.stderr.write(`${SERVER_NAME}: ${redact(line, secrets)}\n`);
-  const config = readConfig(log);
-  secrets = config.secrets;
-  const definition = createSeoMcp({
-    provider: { fetch: globalThis.fetch, now: () => new Date(), sleep: abortableSleep },
-    config,
-    reports: fileReportStore(join(cacheDir(), "reports")),
-    crawlRequest: lazyCrawlRequest(),
-    rankStore: fileRankStore(cacheDir()),
-    log,
-  });
-  // A stray rejection in one call must not take down the server other calls depend on.
-  process.on("unhandledRejection", (err) => {
-    log(`unexpected failure, server continues: ${err instanceof Error ? err.message : String(err)}`);
-  });
-  const server = definition.createServer();
-  const transport = new StdioServerTransport();
-  transport.onclose = () => process.exit(0);
-  await server.connect(transport);
-  log(`${VERSION} serving ${definition.tools.length} tools over stdio`);
+async function runGateway(args: string[]): Promise<number> {
+  const { GATEWAY_USAGE, serveGateway } = await import("./seo-gateway.ts");
+  if (args.includes("--help") || args.includes("-h")) {
+    process.stdout.write(`Usage: ${SERVER_NAME} ${GATEWAY_USAGE}\n`);
+    return 0;
+  }
+  await serveGateway(args);
+  return -1;
 }
 
 async function runAudit(args: string[]): Promise<number> {
@@ -108,8 +70,10 @@ async function main(args: string[]): Promise<number> {
     return 0;
   }
   if (command === "audit") return runAudit(rest);
+  if (command === "gateway") return runGateway(rest);
   if (command === "mcp" && rest.length === 0) {
-    await serveStdio();
+    const { serveStdio } = await import("./seo-stdio.ts");
+    serveStdio();
     return -1;
   }
   process.stderr.write(

@@ -103,6 +103,22 @@ function nonNegativeInt(name: string, env: ConfigSources["env"]): number | undef
   return Number(raw);
 }
 
+function parseAccount(text: string, name: string): SeoConfig["gsc"] {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { problem: `${name} is not valid JSON; give a service-account key file (path or JSON)` };
+  }
+  const parsed = v.safeParse(ServiceAccount, json);
+  if (!parsed.success) {
+    return {
+      problem: `${name} is not a service-account key (needs client_email and private_key); create a JSON key in Google Cloud`,
+    };
+  }
+  return { account: parsed.output };
+}
+
 function serviceAccount(raw: string, sources: ConfigSources): SeoConfig["gsc"] {
   let text = raw;
   if (!raw.startsWith("{")) {
@@ -114,23 +130,13 @@ function serviceAccount(raw: string, sources: ConfigSources): SeoConfig["gsc"] {
       };
     }
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return {
-      problem: "SEO_GSC_CREDENTIALS is not valid JSON; give a service-account key file (path or JSON)",
-    };
-  }
-  const parsed = v.safeParse(ServiceAccount, json);
-  if (!parsed.success) {
-    return {
-      problem:
-        "SEO_GSC_CREDENTIALS is not a service-account key (needs client_email and private_key); create a JSON key in Google Cloud",
-    };
-  }
-  return { account: parsed.output };
+  return parseAccount(text, "SEO_GSC_CREDENTIALS");
 }
+
+const secretsOf = (keys: SeoConfig["keys"], gsc: SeoConfig["gsc"]): string[] => [
+  ...Object.values(keys).filter((k): k is string => Boolean(k)),
+  ...(gsc && "account" in gsc ? [gsc.account.private_key] : []),
+];
 
 /** Reads and validates the configuration; throws ConfigError on an unusable endpoint or number. */
 export function loadConfig(sources: ConfigSources): SeoConfig {
@@ -147,8 +153,7 @@ export function loadConfig(sources: ConfigSources): SeoConfig {
   const gscRaw = keyValue("SEO_GSC_CREDENTIALS", sources);
   const gsc = gscRaw ? serviceAccount(gscRaw, sources) : undefined;
   if (gsc && "problem" in gsc) sources.warn?.(gsc.problem);
-  const secrets = [keys.psi, keys.crux, keys.opr, keys.bing].filter((k): k is string => Boolean(k));
-  if (gsc && "account" in gsc) secrets.push(gsc.account.private_key);
+  const secrets = secretsOf(keys, gsc);
   const timeoutMs = nonNegativeInt("SEO_PROVIDER_TIMEOUT_MS", env);
   return {
     keys: Object.fromEntries(Object.entries(keys).filter(([, k]) => k)) as SeoConfig["keys"],
@@ -157,6 +162,45 @@ export function loadConfig(sources: ConfigSources): SeoConfig {
     ...(timeoutMs ? { timeoutMs } : {}),
     trancoIntervalMs: nonNegativeInt("SEO_TRANCO_INTERVAL_MS", env) ?? 1000,
     secrets,
+  };
+}
+
+/** Keys one request brings (a gateway's BYOK headers); each replaces the deployer's own. */
+export interface RequestKeys {
+  psi?: string;
+  crux?: string;
+  opr?: string;
+  bing?: string;
+  /** Service-account JSON, as is or base64-encoded (a header holds no line breaks either way). */
+  gsc?: string;
+  /** Names the GSC source in a problem report (the header it came in). */
+  gscName?: string;
+}
+
+function decodeAccount(raw: string): string {
+  if (raw.startsWith("{")) return raw;
+  try {
+    return new TextDecoder().decode(Uint8Array.from(atob(raw), (c) => c.charCodeAt(0)));
+  } catch {
+    return raw;
+  }
+}
+
+/**
+ * `base` with a request's own keys in place of the deployer's; every key either side holds
+ * stays in `secrets`, so neither can leave through an error text or a log line.
+ */
+export function withRequestKeys(base: SeoConfig, request: RequestKeys): SeoConfig {
+  const { gsc: gscRaw, gscName = "the credentials", ...given } = request;
+  const own = Object.fromEntries(Object.entries(given).filter(([, k]) => k)) as SeoConfig["keys"];
+  if (Object.keys(own).length === 0 && !gscRaw) return base;
+  const keys = { ...base.keys, ...own };
+  const gsc = gscRaw ? parseAccount(decodeAccount(gscRaw), gscName) : base.gsc;
+  return {
+    ...base,
+    keys,
+    ...(gsc ? { gsc } : {}),
+    secrets: [...new Set([...base.secrets, ...secretsOf(keys, gsc)])],
   };
 }
 

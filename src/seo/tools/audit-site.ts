@@ -1,7 +1,9 @@
 /**
  * `seo_audit_site`: crawls a site within bounds, honouring robots.txt for every URL, and
  * returns the audit: category scores, fixes ranked by impact × URLs affected, and findings
- * with evidence. Reports are stored so a later call can compare (`compare_to`).
+ * with evidence. Reports are stored so a later call can compare (`compare_to`). The crawl is
+ * a capability only local adapters give; without it the same tool is listed and every call
+ * answers LOCAL_ONLY, naming the local commands.
  * @module
  */
 import { v } from "../../../deps.ts";
@@ -50,14 +52,33 @@ const Input = v.object({
 
 const PROGRESS_EVERY_MS = 250;
 
+/** What a caller of seo_audit_site without the crawl capability is told. */
+export const LOCAL_ONLY_MESSAGE =
+  "seo_audit_site crawls a whole site, which runs only on your own machine, not on this remote gateway. Run it locally: add the stdio server `npx -y seo-audit-mcp mcp` to your MCP client, or run `npx -y seo-audit-mcp audit <url>` in a terminal. seo_page_report works here for single pages";
+
+const SPEC = {
+  name: "seo_audit_site",
+  title: "Audit a site",
+  description: `Crawls a website (same host, robots.txt honoured for every URL, polite and bounded: default ${LIMITS.maxPages.default} pages, depth ${LIMITS.maxDepth.default}, ${LIMITS.maxSeconds.default} s; caps ${LIMITS.maxPages.cap} pages, depth ${LIMITS.maxDepth.cap}, ${LIMITS.maxSeconds.cap} s) and audits it with ${CHECKS.size} checks: status codes, redirects, broken links and resources, robots/noindex, canonicals, titles, meta descriptions, headings, thin and near-duplicate content, hreflang, sitemaps, structured data, Open Graph, image alt, lang, viewport, HTTPS and mixed content, depth, speed and page weight. Returns category scores and fixes ranked by impact × URLs affected, with example URLs and evidence. Works on local dev servers (http://localhost:3000). To check your fixes, call again with compare_to = the report_id from the earlier result: the answer lists fixed, new and persisting problems. A crawl that hits a bound returns a partial report marked truncated. Every value is labelled measured, derived or rule-of-thumb. Runs only locally (the stdio server); a remote gateway answers LOCAL_ONLY with the local command.`,
+  input: Input,
+  output: REPORT_OUTPUT_SCHEMA as unknown as Record<string, unknown>,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+} as const;
+
+/** The tool where no crawl is available: listed the same, every call answers LOCAL_ONLY. */
+export function localOnlyAuditSiteTool(): ToolDef {
+  return defineTool({
+    ...SPEC,
+    unavailable: { code: "LOCAL_ONLY", message: LOCAL_ONLY_MESSAGE },
+    run() {
+      return Promise.reject(new ToolError("LOCAL_ONLY", LOCAL_ONLY_MESSAGE));
+    },
+  });
+}
+
 export function createAuditSiteTool(deps: AuditSiteDeps): ToolDef {
   return defineTool({
-    name: "seo_audit_site",
-    title: "Audit a site",
-    description: `Crawls a website (same host, robots.txt honoured for every URL, polite and bounded: default ${LIMITS.maxPages.default} pages, depth ${LIMITS.maxDepth.default}, ${LIMITS.maxSeconds.default} s; caps ${LIMITS.maxPages.cap} pages, depth ${LIMITS.maxDepth.cap}, ${LIMITS.maxSeconds.cap} s) and audits it with ${CHECKS.size} checks: status codes, redirects, broken links and resources, robots/noindex, canonicals, titles, meta descriptions, headings, thin and near-duplicate content, hreflang, sitemaps, structured data, Open Graph, image alt, lang, viewport, HTTPS and mixed content, depth, speed and page weight. Returns category scores and fixes ranked by impact × URLs affected, with example URLs and evidence. Works on local dev servers (http://localhost:3000). To check your fixes, call again with compare_to = the report_id from the earlier result: the answer lists fixed, new and persisting problems. A crawl that hits a bound returns a partial report marked truncated. Every value is labelled measured, derived or rule-of-thumb.`,
-    input: Input,
-    output: REPORT_OUTPUT_SCHEMA as unknown as Record<string, unknown>,
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    ...SPEC,
     async run(input, context) {
       let last = 0;
       try {

@@ -15,7 +15,8 @@ import { responseFormat } from "../tool-input.ts";
 export const MAX_IDEAS = 200;
 const CONCISE_IDEAS = 25;
 
-const Input = v.object({
+/** The tool's input; the REST route reuses its entries. */
+export const KeywordIdeasInput = v.object({
   query: v.pipe(
     v.string(),
     v.maxLength(100),
@@ -99,7 +100,7 @@ export function createKeywordIdeasTool(deps: { provider: ProviderDeps; config: S
     title: "Keyword ideas",
     description:
       "Finds keyword ideas for a seed query. Keyless by default: Google, Bing and DuckDuckGo autocomplete, expanded with question words and a..z, deduplicated, each idea labelled with the engine that suggested it (no volumes). With SEO_GSC_CREDENTIALS it adds your own Search Console queries containing the seed (clicks, impressions, CTR, average position, last 28 days); with SEO_BING_KEY (Bing Webmaster API key) mean weekly Bing impressions for the seed and top ideas. `sources` reports each source's status, so an outage is never mistaken for 'no ideas'.",
-    input: Input,
+    input: KeywordIdeasInput,
     output: OUTPUT,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async run(input, context) {

@@ -8,34 +8,49 @@ import type { SeoConfig } from "../config.ts";
 import type { HttpRequest } from "../crawl/fetch-page.ts";
 import type { RankStore } from "../providers/tranco.ts";
 import type { ProviderDeps } from "../providers/types.ts";
-import { createAuditSiteTool } from "./audit-site.ts";
+import { createAuditSiteTool, localOnlyAuditSiteTool } from "./audit-site.ts";
 import { createAuthorityTool } from "./authority.ts";
 import { createKeywordIdeasTool } from "./keyword-ideas.ts";
 import { createPageReportTool } from "./page-report.ts";
 import { createRankCheckTool } from "./rank-check.ts";
 
-export interface SeoToolDeps {
-  /** fetch, clock and sleep for every outbound request (pages and providers). */
-  provider: ProviderDeps;
-  config: SeoConfig;
+/**
+ * The site crawl of `seo_audit_site`: what only a local adapter gives (stdio, or a gateway
+ * bound to loopback with --allow-audit). Its requests are not behind the gateway's egress
+ * guard: auditing http://localhost:3000 is the point of running it locally.
+ */
+export interface CrawlCapability {
+  /** fetch for the crawl (robots.txt, sitemaps, pages when `request` is not given). */
+  fetch: typeof fetch;
+  /** A lighter HTTP client for the pages (the Node shim's node:http one). */
+  request?: HttpRequest;
   /** Where audits are kept for re-audit comparisons (the Node shim keeps them on disk). */
   reports: ReportStore;
-  /** A lighter HTTP client for the crawl (the Node shim's node:http one); default: `provider.fetch`. */
-  crawlRequest?: HttpRequest;
+}
+
+export interface SeoToolDeps {
+  /** fetch, clock and sleep for every outbound request of the other tools (pages and providers). */
+  provider: ProviderDeps;
+  config: SeoConfig;
+  /** The crawl; without it seo_audit_site answers LOCAL_ONLY. */
+  crawl?: CrawlCapability;
   /** Persistent Tranco answers (the Node shim keeps them on disk); optional. */
   rankStore?: RankStore;
   log(line: string): void;
 }
 
 export function createSeoTools(deps: SeoToolDeps): ToolDef[] {
+  const { crawl } = deps;
   return [
-    createAuditSiteTool({
-      fetch: deps.provider.fetch,
-      ...(deps.crawlRequest ? { request: deps.crawlRequest } : {}),
-      now: deps.provider.now,
-      reports: deps.reports,
-      log: deps.log,
-    }),
+    crawl
+      ? createAuditSiteTool({
+          fetch: crawl.fetch,
+          ...(crawl.request ? { request: crawl.request } : {}),
+          now: deps.provider.now,
+          reports: crawl.reports,
+          log: deps.log,
+        })
+      : localOnlyAuditSiteTool(),
     createPageReportTool(deps),
     createKeywordIdeasTool(deps),
     createRankCheckTool(deps),

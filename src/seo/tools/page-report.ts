@@ -17,7 +17,8 @@ import { responseFormat } from "../tool-input.ts";
 
 const CONCISE_FINDINGS = 10;
 
-const Input = v.object({
+/** The tool's input; the REST route reuses its entries. */
+export const PageReportInput = v.object({
   url: v.pipe(
     v.string(),
     v.minLength(1),
@@ -172,7 +173,7 @@ export function createPageReportTool(deps: { provider: ProviderDeps; config: Seo
     title: "Page report",
     description:
       "Reports on a single page: fetches it from this machine (status, response time, redirects, title, meta description, canonical, robots directives incl. X-Robots-Tag, hreflang, headings, Open Graph, structured data, word count) and runs the site audit's page-level checks on it, with fixes. With SEO_PSI_KEY it adds PageSpeed Insights (mobile and desktop: performance and SEO scores, lab metrics, failed Lighthouse SEO audits); with SEO_CRUX_KEY Chrome UX Report field data (p75 LCP, INP, CLS, FCP, TTFB with good / needs-improvement / poor verdicts) for the URL and its origin. Local URLs (http://localhost:3000/) work; Google's services are skipped for them. Every value is labelled measured, provider, derived or unavailable (with the key that would help).",
-    input: Input,
+    input: PageReportInput,
     output: OUTPUT,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async run(input, context) {

@@ -19,17 +19,28 @@ async function digest(text: string): Promise<Uint8Array> {
 export function presentedKey(request: Request): string | undefined {
   const header = request.headers.get("x-api-key");
   if (header) return header.trim();
+  return bearerToken(request);
+}
+
+/** The token of an `Authorization: Bearer <token>` header, and nothing else. */
+export function bearerToken(request: Request): string | undefined {
   const auth = request.headers.get("authorization");
   const match = auth ? /^Bearer[ \t]+(\S+)\s*$/i.exec(auth) : null;
   return match?.[1];
 }
 
-/** Builds the gate for `keys` (empty: every request passes). */
-export function createKeyGate(keys: readonly string[]): KeyGate {
+/**
+ * Builds the gate for `keys` (empty: every request passes). `present` says where a request
+ * carries its key (default: `x-api-key` or a Bearer authorization).
+ */
+export function createKeyGate(
+  keys: readonly string[],
+  present: (request: Request) => string | undefined = presentedKey,
+): KeyGate {
   if (keys.length === 0) return async () => "ok";
   const digests = Promise.all(keys.map(digest));
   return async (request) => {
-    const key = presentedKey(request);
+    const key = present(request);
     if (!key) return "missing";
     const [known, seen] = await Promise.all([digests, digest(key)]);
     let matches = 0;

@@ -53,6 +53,8 @@ export interface OpenApiInfo {
   servers?: readonly { url: string; description?: string }[];
   /** The scheme when a gate is configured; omitted when the API is open. */
   security?: OpenApiSecurity;
+  /** Named schemas for `components.schemas` (for `#/components/schemas/<name>` references). */
+  schemas?: Record<string, JsonSchema>;
 }
 
 /** The `{"error":{"code","message"}}` envelope every error answers with. */
@@ -160,6 +162,33 @@ function securityRequirement(security: OpenApiSecurity): JsonSchema[] {
   return security.bearerAlso ? [{ apiKey: [] }, { bearer: [] }] : [{ apiKey: [] }];
 }
 
+function rewriteRefs(value: unknown, from: string, to: string): unknown {
+  if (Array.isArray(value)) return value.map((item) => rewriteRefs(item, from, to));
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [
+      key,
+      key === "$ref" && typeof item === "string" && item.startsWith(from)
+        ? to + item.slice(from.length)
+        : rewriteRefs(item, from, to),
+    ]),
+  );
+}
+
+/**
+ * A JSON Schema whose `$defs` are moved to `components.schemas`: inside an OpenAPI document
+ * `#/$defs/x` would resolve against the document root, so references become
+ * `#/components/schemas/x`. Pass the returned `defs` as `OpenApiInfo.schemas`.
+ */
+export function hoistDefs(schema: JsonSchema): { schema: JsonSchema; defs: Record<string, JsonSchema> } {
+  const { $defs, ...rest } = schema as JsonSchema & { $defs?: Record<string, JsonSchema> };
+  const move = (value: unknown) => rewriteRefs(value, "#/$defs/", "#/components/schemas/") as JsonSchema;
+  return {
+    schema: move(rest),
+    defs: Object.fromEntries(Object.entries($defs ?? {}).map(([name, def]) => [name, move(def)])),
+  };
+}
+
 /** The OpenAPI 3.1 document of `operations`. */
 export function openApiDocument(info: OpenApiInfo, operations: readonly OpenApiOperation[]): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
@@ -177,7 +206,7 @@ export function openApiDocument(info: OpenApiInfo, operations: readonly OpenApiO
     ...(info.servers ? { servers: info.servers.map((s) => ({ ...s })) } : {}),
     paths,
     components: {
-      schemas: { ErrorEnvelope: ERROR_ENVELOPE_SCHEMA },
+      schemas: { ErrorEnvelope: ERROR_ENVELOPE_SCHEMA, ...info.schemas },
       ...(info.security ? { securitySchemes: securitySchemes(info.security) } : {}),
     },
     ...(info.security ? { security: securityRequirement(info.security) } : {}),

@@ -1,45 +1,43 @@
 /**
  * Builds an MCP server (official SDK, low-level `Server`) from a tool table. Inputs are
  * validated with valibot; bad input, tool failures and unexpected errors all come back as
- * `isError` results with a next step, so no call can take the server down.
+ * `isError` results with a next step, so no call can take the server down. A lazy definition
+ * answers `initialize` and `tools/list` from a listing and loads the tools on the first call,
+ * so a server's start-up does not pay for the tools' code.
  * @module
  */
+import type { CallToolResult, McpTool } from "../../../deps.ts";
 import {
   CallToolRequestSchema,
-  type CallToolResult,
   ListToolsRequestSchema,
   McpError,
   McpErrorCode,
   McpServer,
-  type McpTool,
-  toJsonSchema,
-  v,
-} from "../../../deps.ts";
-import { type ToolDef, ToolError } from "./tool.ts";
+} from "../../../deps-mcp-server.ts";
+import { invokeTool } from "./invoke.ts";
+import { listingOf, type ServerInfo } from "./listing.ts";
+import { type ToolContext, type ToolDef, ToolError } from "./tool.ts";
 
-export interface ServerInfo {
-  name: string;
-  version: string;
-  instructions?: string;
+export type { ServerInfo } from "./listing.ts";
+
+/** Tools, or how to load them on first use. */
+export type ToolSource = readonly ToolDef[] | (() => Promise<readonly ToolDef[]>);
+
+/** Makes a fresh `Server` per connection (or per stateless request). */
+export interface McpServerFactory {
+  /**
+   * A server for one connection. `tools` replaces the defined tools for it: the same names
+   * and schemas bound to that request's dependencies (per-request keys, say); the listing
+   * stays the definition's.
+   */
+  createServer(tools?: ToolSource): McpServer;
 }
 
-/** A server factory: the tool listing is computed once, a fresh `Server` per connection. */
-export interface McpDefinition {
+/** A server factory over a tool table known up front: the listing is computed once. */
+export interface McpDefinition extends McpServerFactory {
+  info: ServerInfo;
   tools: readonly ToolDef[];
   listing: McpTool[];
-  createServer(): McpServer;
-}
-
-function listingOf(tool: ToolDef): McpTool {
-  const { $schema: _drop, ...inputSchema } = toJsonSchema(tool.input) as Record<string, unknown>;
-  return {
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: inputSchema as McpTool["inputSchema"],
-    ...(tool.output ? { outputSchema: tool.output as McpTool["outputSchema"] } : {}),
-    ...(tool.annotations ? { annotations: { title: tool.title, ...tool.annotations } } : {}),
-  };
 }
 
 /**
@@ -50,69 +48,88 @@ export function errorResult(code: string, message: string): CallToolResult {
   return { isError: true, content: [{ type: "text", text: `${code}: ${message}` }] };
 }
 
-function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
-  return issues
-    .map((issue) => {
-      const path = v.getDotPath(issue);
-      return path ? `${path}: ${issue.message}` : issue.message;
-    })
-    .join("; ");
+type CallExtra = Parameters<Parameters<McpServer["setRequestHandler"]>[1]>[1];
+
+/** Progress notifications for a call that carries a progress token (a no-op otherwise). */
+function progressOf(token: string | number | undefined, extra: CallExtra): ToolContext["progress"] {
+  return (done, total, message) => {
+    if (token === undefined) return;
+    void extra
+      .sendNotification({
+        method: "notifications/progress",
+        params: { progressToken: token, progress: done, total, message },
+      })
+      .catch(() => {});
+  };
 }
 
-/** Defines an MCP server over `tools`; transports call `createServer()` per connection. */
-export function defineMcp(
+function serverFactory(
   info: ServerInfo,
-  tools: readonly ToolDef[],
-  log: (line: string) => void = () => {},
-): McpDefinition {
-  const listing = tools.map(listingOf);
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  listing: () => Promise<McpTool[]> | McpTool[],
+  defined: ToolSource,
+  log: (line: string) => void,
+): McpServerFactory {
+  const call = async (tool: ToolDef, args: unknown, context: ToolContext): Promise<CallToolResult> => {
+    try {
+      const out = await invokeTool(tool, args, context);
+      return { content: [{ type: "text", text: out.text }], structuredContent: out.structured };
+    } catch (err) {
+      if (err instanceof ToolError) return errorResult(err.code, err.message);
+      log(`tool ${tool.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+      return errorResult("INTERNAL", `${tool.name} failed unexpectedly; retry once, and if it fails again report it`);
+    }
+  };
 
-  const createServer = (): McpServer => {
+  const createServer = (bound?: ToolSource): McpServer => {
+    const source = bound ?? defined;
     const server = new McpServer(
       { name: info.name, version: info.version },
       { capabilities: { tools: {} }, ...(info.instructions ? { instructions: info.instructions } : {}) },
     );
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing }));
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await listing() }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-      const tool = byName.get(request.params.name);
+      const tools = typeof source === "function" ? await source() : source;
+      const tool = tools.find((t) => t.name === request.params.name);
       if (!tool) {
         throw new McpError(
           McpErrorCode.InvalidParams,
           `Unknown tool "${request.params.name}"; call tools/list for the tools this server has`,
         );
       }
-      const parsed = v.safeParse(tool.input, request.params.arguments ?? {});
-      if (!parsed.success) {
-        return errorResult(
-          "INVALID_ARGUMENTS",
-          `${describeIssues(parsed.issues)}. Fix the arguments to match the input schema of ${tool.name} and call again`,
-        );
-      }
-      const token = request.params._meta?.progressToken;
-      const progress = (done: number, total?: number, message?: string) => {
-        if (token === undefined) return;
-        void extra
-          .sendNotification({
-            method: "notifications/progress",
-            params: { progressToken: token, progress: done, total, message },
-          })
-          .catch(() => {});
-      };
-      try {
-        const out = await tool.run(parsed.output, { signal: extra.signal, progress });
-        return { content: [{ type: "text", text: out.text }], structuredContent: out.structured };
-      } catch (err) {
-        if (err instanceof ToolError) return errorResult(err.code, err.message);
-        log(`tool ${tool.name} failed: ${err instanceof Error ? err.message : String(err)}`);
-        return errorResult(
-          "INTERNAL",
-          `${tool.name} failed unexpectedly; retry once, and if it fails again report it`,
-        );
-      }
+      const progress = progressOf(request.params._meta?.progressToken, extra);
+      return call(tool, request.params.arguments ?? {}, { signal: extra.signal, progress });
     });
     return server;
   };
+  return { createServer };
+}
 
-  return { tools, listing, createServer };
+/**
+ * Defines an MCP server over `tools`; transports call `createServer()` per connection.
+ * `list` makes each tool's tools/list entry (default `listingOf`).
+ */
+export function defineMcp(
+  info: ServerInfo,
+  tools: readonly ToolDef[],
+  log: (line: string) => void = () => {},
+  list: (tool: ToolDef) => McpTool = listingOf,
+): McpDefinition {
+  const listing = tools.map(list);
+  return { info, tools, listing, ...serverFactory(info, () => listing, tools, log) };
+}
+
+/** Where a lazy definition gets its listing and its tools. */
+export interface LazyTools {
+  /** The tools/list answer (a build may embed it; otherwise it is computed from `load`). */
+  listing(): Promise<McpTool[]>;
+  load(): Promise<readonly ToolDef[]>;
+}
+
+/** An MCP server whose tools are loaded on the first call that needs them. */
+export function defineLazyMcp(
+  info: ServerInfo,
+  tools: LazyTools,
+  log: (line: string) => void = () => {},
+): McpServerFactory {
+  return serverFactory(info, tools.listing, tools.load, log);
 }

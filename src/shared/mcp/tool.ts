@@ -42,6 +42,11 @@ export interface ToolDef<S extends AnyObjectSchema = AnyObjectSchema> {
   /** JSON Schema (type object) of `structured`; the SDK client validates results against it. */
   output?: Record<string, unknown>;
   annotations?: ToolAnnotations;
+  /**
+   * Set when the tool is listed but cannot run where this server runs (a capability the
+   * runtime lacks): every call answers this error, whatever its arguments.
+   */
+  unavailable?: { code: string; message: string };
   run(input: v.InferOutput<S>, context: ToolContext): Promise<ToolOutput>;
 }
 

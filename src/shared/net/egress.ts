@@ -14,16 +14,30 @@
  * The check and the connection resolve DNS separately; a runtime adapter closes that
  * DNS-rebinding window by passing a `fetchImpl` whose connector uses `createGuardedLookup`
  * (lookup.ts), which applies the same rules at connect time.
+ *
+ * A public gateway fetches URLs its users name (`allowHosts: "any"`): then names that can only
+ * mean a local machine (localhost, *.localhost, *.local, *.internal, *.home.arpa, single
+ * labels) are refused before any DNS lookup, and where the runtime offers no resolver
+ * (Workers) names are judged by name only; the deployer's own provider origins
+ * (`trustedOrigins`) are not checked at all.
  * @module
  */
 import { ipaddr } from "../../../deps.ts";
 import { ApiError } from "../errors.ts";
 
 export interface EgressPolicy {
-  /** Exact host names (or IP literals) that may be contacted; no wildcards, case-insensitive. */
-  allowHosts: string[];
-  /** DNS lookup returning every A/AAAA answer; the Node shim passes one built on node:dns. */
-  resolve(host: string): Promise<string[]>;
+  /**
+   * Exact host names (or IP literals) that may be contacted; no wildcards, case-insensitive.
+   * `"any"`: every public host (a gateway fetching URLs its users name); local-only names are refused.
+   */
+  allowHosts: readonly string[] | "any";
+  /**
+   * DNS lookup returning every A/AAAA answer; the Node shim passes one built on node:dns.
+   * Absent where the runtime has no resolver (Workers): names are then judged by name only.
+   */
+  resolve?(host: string): Promise<string[]>;
+  /** Origins (`https://host[:port]`) contacted without any check: the deployer's own endpoints. */
+  trustedOrigins?: readonly string[];
   /**
    * Addresses trusted although not public (exact IPs or CIDRs, e.g. "127.0.0.1/32" for a
    * sidecar feed or a test server). Empty by default: private ranges stay blocked.
@@ -39,10 +53,16 @@ function blocked(message: string): ApiError {
   return new ApiError("UPSTREAM_BLOCKED", `Outbound request refused: ${message}`);
 }
 
-/** True when the address is public unicast (IPv4-mapped IPv6 judged as its IPv4). */
+/**
+ * True when the address is public unicast (IPv4-mapped IPv6 judged as its IPv4). IPv6 in ::/96
+ * (the deprecated IPv4-compatible form, `[::127.0.0.1]` = `::7f00:1`) is refused although
+ * ipaddr.js calls it unicast: no public host has such an address.
+ */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  return ipaddr.process(address).range() === "unicast";
+  const ip = ipaddr.process(address);
+  if (ip.kind() === "ipv6" && ip.toByteArray().slice(0, 12).every((byte) => byte === 0)) return false;
+  return ip.range() === "unicast";
 }
 
 function isTrusted(address: string, trusted: readonly string[]): boolean {
@@ -73,8 +93,29 @@ const normaliseHost = (host: string) =>
     .replace(/^\[|\]$/g, "")
     .replace(/\.$/, "");
 
-/** Checks one URL against the policy (scheme, credentials, allowlist, resolved addresses). */
-export async function checkUrl(url: string, policy: EgressPolicy): Promise<URL> {
+// RFC 6761 localhost, RFC 6762 mDNS, ICANN's private-use .internal (metadata.google.internal),
+// RFC 8375 home networks: names that only ever mean a machine on the caller's own network.
+const LOCAL_NAME = /(^|\.)(localhost|local|internal|home\.arpa)$/;
+
+/** Why a host name cannot be a public site, or undefined when it may be one. */
+export function localNameReason(host: string): string | undefined {
+  if (LOCAL_NAME.test(host)) return `${host} is a local name`;
+  if (!host.includes(".")) return `${host} is a single-label name, which only resolves on a private network`;
+  return undefined;
+}
+
+function checkHostAllowed(host: string, policy: EgressPolicy): void {
+  if (policy.allowHosts !== "any") {
+    if (!policy.allowHosts.some((allowed) => normaliseHost(allowed) === host)) {
+      throw blocked(`host ${host} is not on the allowlist`);
+    }
+    return;
+  }
+  const local = ipaddr.isValid(host) ? undefined : localNameReason(host);
+  if (local) throw blocked(local);
+}
+
+function parseTarget(url: string): URL {
   let target: URL;
   try {
     target = new URL(url);
@@ -85,14 +126,20 @@ export async function checkUrl(url: string, policy: EgressPolicy): Promise<URL> 
     throw blocked(`scheme ${target.protocol} is not http or https`);
   }
   if (target.username || target.password) throw blocked("credentials in the URL are not allowed");
+  return target;
+}
+
+/** Checks one URL against the policy (scheme, credentials, allowlist, resolved addresses). */
+export async function checkUrl(url: string, policy: EgressPolicy): Promise<URL> {
+  const target = parseTarget(url);
+  if (policy.trustedOrigins?.includes(target.origin)) return target;
   const host = normaliseHost(target.hostname);
-  if (!policy.allowHosts.some((allowed) => normaliseHost(allowed) === host)) {
-    throw blocked(`host ${host} is not on the allowlist`);
-  }
+  checkHostAllowed(host, policy);
   if (ipaddr.isValid(host)) {
     checkAddress(host, host, policy);
     return target;
   }
+  if (!policy.resolve) return target;
   let addresses: string[];
   try {
     addresses = await policy.resolve(host);
@@ -144,4 +191,20 @@ export async function guardedFetch(
     }
     current = next.href;
   }
+}
+
+/**
+ * A `fetch` behind the guard, for code written against plain fetch: `redirect: "manual"`
+ * callers (which follow hops themselves) get each hop checked as they ask for it; others get
+ * `guardedFetch`'s checked redirects. Takes URLs, not Request objects, so no part of a request
+ * can slip past the check.
+ */
+export function egressFetch(policy: EgressPolicy, fetchImpl: typeof fetch): typeof fetch {
+  return async (input, init = {}) => {
+    if (input instanceof Request) throw new TypeError("egressFetch takes a URL, not a Request");
+    const url = String(input);
+    if (init.redirect !== "manual") return guardedFetch(url, init, policy, fetchImpl);
+    const target = await checkUrl(url, policy);
+    return fetchImpl(target.href, init);
+  };
 }

@@ -35,11 +35,14 @@ function refused(hostname: string, address: string): Error & { code: string } {
   });
 }
 
+const noResolver = (host: string) => Promise.reject(new Error(`no DNS resolver to look up ${host}`));
+
 /** A `dns.lookup`-compatible function that answers only addresses the policy allows. */
 export function createGuardedLookup(policy: EgressPolicy): GuardedLookup {
+  const resolve = policy.resolve ?? noResolver;
   return (hostname, options, callback) => {
     const host = hostname.replace(/^\[|\]$/g, "");
-    const answers = ipaddr.isValid(host) ? Promise.resolve([host]) : policy.resolve(host);
+    const answers = ipaddr.isValid(host) ? Promise.resolve([host]) : resolve(host);
     answers.then(
       (list) => {
         const bad = list.find((address) => !isAllowedAddress(address, policy));

@@ -40,7 +40,7 @@ export async function connect(config: SeoConfig, extra: Partial<SeoToolDeps> = {
   const definition = createSeoMcp({
     provider: recordingDeps(),
     config,
-    reports: memoryReportStore(),
+    crawl: { fetch: globalThis.fetch, reports: memoryReportStore() },
     log: (l) => logs.push(l),
     ...extra,
   });

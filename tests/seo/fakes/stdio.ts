@@ -1,6 +1,6 @@
 /**
  * Drives the bundled server the way clients do: `node dist/seo.js mcp` spawned by the SDK's
- * StdioClientTransport, its stderr captured. Rebuilds dist/seo.js first when sources are newer.
+ * StdioClientTransport, its stderr captured. Rebuilds a bundle first when its sources are newer.
  * @module
  */
 import { execFileSync } from "node:child_process";
@@ -18,17 +18,18 @@ function newest(path: string): number {
   return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
 }
 
-const fresh = () =>
-  existsSync(BUNDLE) &&
-  statSync(BUNDLE).mtimeMs > Math.max(newest("src"), newest("shim"), newest("deps.ts"), newest("package.json"));
+const fresh = (outfile: string) =>
+  existsSync(outfile) &&
+  statSync(outfile).mtimeMs > Math.max(newest("src"), newest("shim"), newest("deps.ts"), newest("package.json"));
 
 /**
- * Builds dist/seo.js unless it is newer than every source it is made of. Test files run in
- * parallel, so the build happens under a lock directory and the check is repeated inside it.
+ * Builds `outfile` (the scripts/build.ts entry `name`) unless it is newer than every source it
+ * is made of. Test files run in parallel, so the build happens under a lock directory and the
+ * check is repeated inside it.
  */
-export function ensureBundle(): void {
-  if (fresh()) return;
-  const lock = "dist/.seo-build.lock";
+export function ensureBuilt(name: string, outfile: string): void {
+  if (fresh(outfile)) return;
+  const lock = `dist/.${name}-build.lock`;
   mkdirSync("dist", { recursive: true });
   for (let waited = 0; ; waited += 100) {
     try {
@@ -40,13 +41,16 @@ export function ensureBundle(): void {
     }
   }
   try {
-    if (!fresh()) {
-      execFileSync(process.execPath, ["scripts/build.ts", "seo"], { stdio: ["ignore", "ignore", "inherit"] });
+    if (!fresh(outfile)) {
+      execFileSync(process.execPath, ["scripts/build.ts", name], { stdio: ["ignore", "ignore", "inherit"] });
     }
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }
 }
+
+/** Builds dist/seo.js unless it is fresh. */
+export const ensureBundle = (): void => ensureBuilt("seo", BUNDLE);
 
 export interface StdioServer {
   client: Client;

@@ -1,0 +1,95 @@
+/**
+ * `seo-audit-mcp gateway [--port N] [--host H] [--allow-audit]`: the SEO handler on Node's
+ * HTTP server, hardened like the Workers gateway (GATEWAY_* variables) and behind the egress
+ * guard, with DNS answers checked before the request and again when each socket connects.
+ * The local crawl is off unless --allow-audit is given on a loopback bind.
+ * @module
+ */
+import { lookup } from "node:dns/promises";
+import { parseArgs } from "node:util";
+import {
+  createGuardedLookup,
+  createSeoHandler,
+  type GatewayEgress,
+  parseGatewayEnv,
+  SeoConfigError,
+} from "../../src/seo/mod.ts";
+import { pinnedFetch } from "./pinned-fetch.ts";
+import { closeOnSignals, serve } from "./serve.ts";
+import { configuredLog, localCrawl, nodeProvider, nodeRankStore } from "./seo-node.ts";
+
+export const GATEWAY_USAGE = `gateway [--port N] [--host H] [--allow-audit]
+  --port N        TCP port (default 8788; 0 = any free port)
+  --host H        interface to bind (default 127.0.0.1)
+  --allow-audit   let seo_audit_site crawl (only with a loopback --host)
+  Environment: GATEWAY_AUTH_TOKEN, GATEWAY_ALLOWED_ORIGINS, GATEWAY_RATE_LIMIT, GATEWAY_TRUST_PROXY`;
+
+export interface GatewayArgs {
+  port: number;
+  host: string;
+  allowAudit: boolean;
+}
+
+const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
+
+/** Reads the gateway's flags; throws SeoConfigError naming the flag at fault. */
+export function parseGatewayArgs(args: string[]): GatewayArgs {
+  let values: { port?: string; host?: string; "allow-audit"?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: { port: { type: "string" }, host: { type: "string" }, "allow-audit": { type: "boolean" } },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    throw new SeoConfigError(`gateway: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const port = values.port ?? "8788";
+  if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) {
+    throw new SeoConfigError(`--port must be a number from 0 to 65535; got "${port.slice(0, 20)}"`);
+  }
+  const host = values.host ?? "127.0.0.1";
+  const allowAudit = values["allow-audit"] === true;
+  if (allowAudit && !LOOPBACK.has(host.replace(/^\[|\]$/g, ""))) {
+    throw new SeoConfigError(
+      `--allow-audit needs a loopback --host (127.0.0.1, ::1 or localhost): a crawl must not be reachable from other machines; got "${host}"`,
+    );
+  }
+  return { port: Number(port), host, allowAudit };
+}
+
+async function resolveAll(host: string): Promise<string[]> {
+  return (await lookup(host, { all: true, verbatim: true })).map((answer) => answer.address);
+}
+
+/** Node's egress guard: node:dns for the check, and sockets that re-check at connect time. */
+export function nodeGatewayEgress(): GatewayEgress {
+  return {
+    resolve: resolveAll,
+    connect: pinnedFetch(createGuardedLookup({ allowHosts: "any", resolve: resolveAll })),
+  };
+}
+
+/** Starts the gateway; it runs until SIGINT/SIGTERM. */
+export async function serveGateway(args: string[]): Promise<void> {
+  const { port, host, allowAudit } = parseGatewayArgs(args);
+  const settings = parseGatewayEnv(process.env);
+  const { config, log } = configuredLog();
+  const handler = createSeoHandler({
+    provider: nodeProvider(),
+    config,
+    ...(allowAudit ? { crawl: localCrawl() } : {}),
+    rankStore: nodeRankStore(),
+    egress: nodeGatewayEgress(),
+    ...settings,
+    log,
+  });
+  const serving = await serve(handler, { port, hostname: host });
+  closeOnSignals(serving, log);
+  const auth = settings.authToken ? "bearer token required" : "no token (set GATEWAY_AUTH_TOKEN)";
+  log(`gateway listening on ${serving.url} (${auth}; site audit ${allowAudit ? "on" : "off"})`);
+  if (!settings.authToken && !LOOPBACK.has(host.replace(/^\[|\]$/g, ""))) {
+    log("warning: reachable from other machines without GATEWAY_AUTH_TOKEN: anyone who reaches it spends your keys");
+  }
+}

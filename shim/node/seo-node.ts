@@ -1,0 +1,60 @@
+/**
+ * What every Node command of seo-audit-mcp shares: the cache directory, the configuration
+ * from the environment, a stderr log scrubbed of the configured keys, provider deps on the
+ * global fetch and the local crawl capability (node:http client loaded on the first crawl).
+ * @module
+ */
+import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import {
+  abortableSleep,
+  type CrawlCapability,
+  type HttpRequest,
+  loadSeoConfig,
+  type ProviderDeps,
+  type RankStore,
+  redact,
+  SEO_SERVER_NAME,
+  type SeoConfig,
+} from "../../src/seo/mod.ts";
+import type { NodeHttp } from "./crawl-request.ts";
+import { fileReportStore } from "./report-store.ts";
+import { fileRankStore } from "./tranco-store.ts";
+
+export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.SEO_CACHE_DIR || join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), SEO_SERVER_NAME);
+}
+
+/** A stderr log that scrubs every configured key, and the configuration it was built with. */
+export function configuredLog(): { config: SeoConfig; log: (line: string) => void } {
+  let secrets: readonly string[] = [];
+  const log = (line: string) => process.stderr.write(`${SEO_SERVER_NAME}: ${redact(line, secrets)}\n`);
+  const config = loadSeoConfig({ env: process.env, readText: (path) => readFileSync(path, "utf8"), warn: log });
+  secrets = config.secrets;
+  return { config, log };
+}
+
+export const nodeProvider = (): ProviderDeps => ({
+  fetch: globalThis.fetch,
+  now: () => new Date(),
+  sleep: abortableSleep,
+});
+
+export const nodeRankStore = (): RankStore => fileRankStore(cacheDir());
+
+// The crawler's node:http client, loaded on the first crawl: node:https costs start-up time.
+function lazyCrawlRequest(): HttpRequest {
+  let client: Promise<NodeHttp> | undefined;
+  return async (url, init) => {
+    client ??= import("./crawl-request.ts").then((m) => m.nodeHttpRequest(16));
+    return (await client).request(url, init);
+  };
+}
+
+/** The crawl of seo_audit_site on this machine, reports kept under the cache directory. */
+export const localCrawl = (): CrawlCapability => ({
+  fetch: globalThis.fetch,
+  request: lazyCrawlRequest(),
+  reports: fileReportStore(join(cacheDir(), "reports")),
+});

@@ -1,0 +1,40 @@
+/**
+ * A REST query string as a record for a valibot object schema: every parameter at most once,
+ * none empty, none unknown (a typo must not silently fall back to a default). Failures are
+ * INVALID_ARGUMENTS naming the parameter and the rule.
+ * @module
+ */
+import { v } from "../../../deps.ts";
+import { ApiError } from "../errors.ts";
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- query objects of any entries */
+export type QuerySchema = v.ObjectSchema<any, any> | v.StrictObjectSchema<any, any>;
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+const invalid = (message: string) => new ApiError("INVALID_ARGUMENTS", message);
+
+/** The parameters of `params` checked against `schema`'s entries, then parsed by it. */
+export function parseQuery<S extends QuerySchema>(schema: S, params: URLSearchParams): v.InferOutput<S> {
+  const known = Object.keys(schema.entries);
+  const raw: Record<string, string> = {};
+  for (const [name, value] of params) {
+    if (!known.includes(name)) {
+      throw invalid(`Unknown query parameter "${name.slice(0, 64)}"; known: ${known.join(", ")}`);
+    }
+    if (name in raw) throw invalid(`${name} must be given at most once`);
+    if (value === "") throw invalid(`${name} must not be empty; leave it out to use the default`);
+    raw[name] = value;
+  }
+  const parsed = v.safeParse(schema, raw);
+  if (!parsed.success) {
+    throw invalid(
+      parsed.issues
+        .map((issue) => {
+          const path = v.getDotPath(issue);
+          return path ? `${path}: ${issue.message}` : issue.message;
+        })
+        .join("; "),
+    );
+  }
+  return parsed.output;
+}

@@ -1,0 +1,33 @@
+/**
+ * Runs a tool on untrusted arguments: MCP calls and REST routes share this, so both validate
+ * the same way and fail with the same typed errors.
+ * @module
+ */
+import { v } from "../../../deps.ts";
+import { type ToolContext, type ToolDef, ToolError, type ToolOutput } from "./tool.ts";
+
+function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
+  return issues
+    .map((issue) => {
+      const path = v.getDotPath(issue);
+      return path ? `${path}: ${issue.message}` : issue.message;
+    })
+    .join("; ");
+}
+
+/**
+ * Validates `args` against the tool's schema and runs it. Throws ToolError for an unavailable
+ * tool or bad arguments (INVALID_ARGUMENTS, naming each field) and for the tool's own typed
+ * failures; anything else it throws is unexpected.
+ */
+export async function invokeTool(tool: ToolDef, args: unknown, context: ToolContext): Promise<ToolOutput> {
+  if (tool.unavailable) throw new ToolError(tool.unavailable.code, tool.unavailable.message);
+  const parsed = v.safeParse(tool.input, args);
+  if (!parsed.success) {
+    throw new ToolError(
+      "INVALID_ARGUMENTS",
+      `${describeIssues(parsed.issues)}. Fix the arguments to match the input schema of ${tool.name} and call again`,
+    );
+  }
+  return tool.run(parsed.output, context);
+}

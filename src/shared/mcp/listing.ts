@@ -1,0 +1,26 @@
+/**
+ * What a server says about itself and its tools before any of them runs: its identity for
+ * `initialize` and each tool's `tools/list` entry (JSON Schema of the valibot input).
+ * @module
+ */
+import { type McpTool, toJsonSchema } from "../../../deps.ts";
+import type { ToolDef } from "./tool.ts";
+
+export interface ServerInfo {
+  name: string;
+  version: string;
+  instructions?: string;
+}
+
+/** The tools/list entry of a tool. */
+export function listingOf(tool: ToolDef): McpTool {
+  const { $schema: _drop, ...inputSchema } = toJsonSchema(tool.input) as Record<string, unknown>;
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: inputSchema as McpTool["inputSchema"],
+    ...(tool.output ? { outputSchema: tool.output as McpTool["outputSchema"] } : {}),
+    ...(tool.annotations ? { annotations: { title: tool.title, ...tool.annotations } } : {}),
+  };
+}

@@ -1,0 +1,169 @@
+/**
+ * MCP over stdio as a thin bridge to a Fetch handler: each newline-delimited JSON-RPC message
+ * from the client is POSTed to the handler's stateless `/mcp`, and every message of the answer
+ * (one JSON body, or the events of an SSE stream: progress notifications, then the result) is
+ * written back in order. A `notifications/cancelled` from the client aborts the signal of the
+ * request it names, which the handler turns into an aborted tool; nothing is written for a
+ * cancelled request afterwards, as the protocol asks. Runtime-free: the adapter reads stdin and
+ * writes stdout.
+ * @module
+ */
+import { createEventSourceParser } from "../../../deps.ts";
+
+type RpcId = string | number;
+
+export interface StdioBridgeOptions {
+  /** The service's Fetch handler; only its `/mcp` route is used. */
+  handler: (request: Request) => Promise<Response>;
+  /** Writes one JSON-RPC message (a single line, without the newline). */
+  write(message: string): void;
+  /** Where messages are posted (default `http://localhost/mcp`). */
+  endpoint?: string;
+}
+
+export interface StdioBridge {
+  /** Takes one line read from the client. */
+  receive(line: string): void;
+  /** Aborts everything in flight and resolves once it has settled (the client hung up). */
+  close(): Promise<void>;
+}
+
+const HEADERS = { accept: "application/json, text/event-stream", "content-type": "application/json" };
+const INTERNAL = -32603;
+
+interface RpcMessage {
+  jsonrpc?: unknown;
+  id?: unknown;
+  method?: unknown;
+  params?: { requestId?: unknown };
+  error?: unknown;
+}
+
+const isId = (id: unknown): id is RpcId => typeof id === "string" || typeof id === "number";
+const keyOf = (id: RpcId) => `${typeof id}:${id}`;
+
+/** The ids of the requests (not notifications or responses) in a message or batch. */
+function requestIds(message: unknown): RpcId[] {
+  const items = (Array.isArray(message) ? message : [message]) as (RpcMessage | null)[];
+  return items.flatMap((m) => (m && typeof m.method === "string" && isId(m.id) ? [m.id] : []));
+}
+
+function isCancellation(message: unknown): message is { params: { requestId: RpcId } } {
+  const m = message as RpcMessage | null;
+  return m?.method === "notifications/cancelled" && m.id === undefined && isId(m.params?.requestId);
+}
+
+const errorLine = (id: RpcId | null, code: number, message: string) =>
+  JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } });
+
+/** What an answer that is not JSON-RPC (the typed envelope, say) means for each request. */
+function envelopeMessage(text: string, status: number): string {
+  try {
+    const parsed = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
+    const { code, message } = parsed.error ?? {};
+    if (typeof code === "string" && typeof message === "string") return `${code}: ${message}`;
+  } catch {
+    // not JSON: described by its status below
+  }
+  return `The server answered HTTP ${status} without a JSON-RPC message`;
+}
+
+export function createStdioBridge(options: StdioBridgeOptions): StdioBridge {
+  const { handler, write, endpoint = "http://localhost/mcp" } = options;
+  const inflight = new Map<string, AbortController>();
+  const pending = new Set<Promise<void>>();
+
+  // An id-less error (a transport-level refusal) is addressed to the requests it answers, so
+  // the client does not wait for them forever.
+  const writeMessage = (message: RpcMessage, ids: RpcId[]) => {
+    if (message.id === null && message.error !== undefined && ids.length > 0) {
+      for (const id of ids) write(JSON.stringify({ ...message, id }));
+    } else write(JSON.stringify(message));
+  };
+
+  const relayJson = async (response: Response, ids: RpcId[]) => {
+    const text = await response.text();
+    if (text === "") return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    const messages = (Array.isArray(parsed) ? parsed : [parsed]) as (RpcMessage | undefined)[];
+    if (messages.every((m) => m?.jsonrpc === "2.0")) {
+      for (const m of messages) writeMessage(m as RpcMessage, ids);
+      return;
+    }
+    const reason = envelopeMessage(text, response.status);
+    for (const id of ids) write(errorLine(id, INTERNAL, reason));
+  };
+
+  const relayEvents = async (body: ReadableStream<Uint8Array>, signal: AbortSignal) => {
+    const parser = createEventSourceParser({
+      onEvent: (event) => {
+        if (event.data !== "" && !signal.aborted) write(event.data);
+      },
+    });
+    const decoder = new TextDecoder();
+    const reader = body.getReader();
+    const stop = () => void reader.cancel().catch(() => {});
+    signal.addEventListener("abort", stop, { once: true });
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        parser.feed(decoder.decode(value, { stream: true }));
+      }
+    } finally {
+      signal.removeEventListener("abort", stop);
+    }
+  };
+
+  const forward = async (text: string, ids: RpcId[], controller: AbortController) => {
+    const { signal } = controller;
+    try {
+      const response = await handler(
+        new Request(endpoint, { method: "POST", headers: HEADERS, body: text, signal }),
+      );
+      if (signal.aborted) return void (await response.body?.cancel().catch(() => {}));
+      if (response.body && response.headers.get("content-type")?.startsWith("text/event-stream")) {
+        await relayEvents(response.body, signal);
+      } else await relayJson(response, ids);
+    } catch {
+      if (signal.aborted) return;
+      for (const id of ids) write(errorLine(id, INTERNAL, "The request failed inside the server; retry it"));
+    }
+  };
+
+  const receive = (line: string) => {
+    const text = line.trim();
+    if (text === "") return;
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      write(errorLine(null, -32700, "Parse error: a line on stdin is not JSON"));
+      return;
+    }
+    if (isCancellation(message)) {
+      inflight.get(keyOf(message.params.requestId))?.abort(new Error("cancelled by the client"));
+      return;
+    }
+    const ids = requestIds(message);
+    const controller = new AbortController();
+    for (const id of ids) inflight.set(keyOf(id), controller);
+    const task = forward(text, ids, controller).finally(() => {
+      for (const id of ids) if (inflight.get(keyOf(id)) === controller) inflight.delete(keyOf(id));
+      pending.delete(task);
+    });
+    pending.add(task);
+  };
+
+  const close = async () => {
+    for (const controller of inflight.values()) controller.abort(new Error("the client closed stdin"));
+    await Promise.allSettled([...pending]);
+  };
+
+  return { receive, close };
+}
