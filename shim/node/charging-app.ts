@@ -13,8 +13,10 @@ import type { Site } from "../../src/charging/model.ts";
 import { type ChargingServices, createChargingServices } from "../../src/charging/services.ts";
 import { createOcpiFeed } from "../../src/charging/status/ocpi-feed.ts";
 import type { LiveFeed } from "../../src/charging/status/service.ts";
+import { createSharedRateLimiter, type RateLimiter } from "../../src/shared/http/rate-limit.ts";
 import { createGuardedLookup } from "../../src/shared/net/lookup.ts";
 import { pinnedFetch } from "./pinned-fetch.ts";
+import { createRedisRateStore } from "./redis-rate-store.ts";
 import { closeOnSignals, serve, type Serving } from "./serve.ts";
 
 export type Dataset = { header: DatasetHeader; sites: Site[] };
@@ -66,6 +68,28 @@ export function servicesFor(dataset: Dataset, config: ChargingConfig): ChargingS
   return createChargingServices(dataset, { now: () => new Date(), ...(live ? { live } : {}) });
 }
 
+/** Waiting for Redis at start-up is bounded: the server starts anyway, counting per instance. */
+const REDIS_START_WAIT_MS = 1000;
+
+/** The limiter shared through Redis, and how the start-up line describes it. */
+async function sharedLimiter(
+  config: ChargingConfig,
+  log: (line: string) => void,
+): Promise<{ limiter?: RateLimiter; note: string }> {
+  if (!config.redisUrl) return { note: "" };
+  const store = createRedisRateStore(config.redisUrl);
+  const up = await store.ready(REDIS_START_WAIT_MS);
+  const limiter = createSharedRateLimiter({
+    limit: config.ratePerMinute,
+    windowMs: 60_000,
+    maxClients: 50_000,
+    store,
+    log,
+  });
+  const note = up ? `, rate limit shared via ${store.label}` : `, ${store.label} unreachable: rate limit per instance until it answers`;
+  return { limiter, note };
+}
+
 /**
  * Validates `env`, loads the data and starts listening; drains and exits on SIGINT/SIGTERM.
  * The start-up line (URL and site count) is logged only once the signal handlers are in place.
@@ -77,10 +101,11 @@ export async function startChargingServer(
   const config = parseChargingEnv(env);
   const dataset = await loadDataset(config.dataPath);
   const services = servicesFor(dataset, config);
-  const handler = createChargingHandler({ ...services, ...config, log });
+  const { limiter, note } = await sharedLimiter(config, log);
+  const handler = createChargingHandler({ ...services, ...config, log, ...(limiter ? { rateLimiter: limiter } : {}) });
   const serving = await serve(handler, { port: config.port, hostname: config.host });
   closeOnSignals(serving, log);
   const gate = config.apiKeys.length > 0 ? `, key gate on (${config.apiKeys.length} keys)` : "";
-  log(`charging: listening on ${serving.url} (${services.store.size} sites${gate})`);
+  log(`charging: listening on ${serving.url} (${services.store.size} sites${gate}${note})`);
   return serving;
 }

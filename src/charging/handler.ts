@@ -11,7 +11,7 @@ import { createKeyGate } from "../shared/http/api-key.ts";
 import { withBodyCap } from "../shared/http/body-limit.ts";
 import { clientKey } from "../shared/http/client-ip.ts";
 import { createCors } from "../shared/http/cors.ts";
-import { createRateLimiter } from "../shared/http/rate-limit.ts";
+import { createRateLimiter, type RateLimiter } from "../shared/http/rate-limit.ts";
 import type { FetchHandler } from "../shared/http/respond.ts";
 import { mcpHttpHandler } from "../shared/mcp/http.ts";
 import { defineMcp } from "../shared/mcp/server.ts";
@@ -34,6 +34,11 @@ export interface ChargingHandlerOptions extends ChargingServices {
   trustedProxies?: number;
   /** Milliseconds clock for the rate limiter. */
   now?: () => number;
+  /**
+   * The limiter to count with (the Node adapter passes one shared through Redis when
+   * `CHARGING_REDIS_URL` is set); default: in memory, per process, with `ratePerMinute`.
+   */
+  rateLimiter?: RateLimiter;
   /** Where unexpected failures are reported (never keys or bodies). */
   log?: (line: string) => void;
 }
@@ -59,12 +64,9 @@ export function createChargingHandler(options: ChargingHandlerOptions): FetchHan
     now,
     log = () => {},
   } = options;
-  const limiter = createRateLimiter({
-    limit: ratePerMinute,
-    windowMs: 60_000,
-    maxClients,
-    ...(now ? { now } : {}),
-  });
+  const limiter =
+    options.rateLimiter ??
+    createRateLimiter({ limit: ratePerMinute, windowMs: 60_000, maxClients, ...(now ? { now } : {}) });
   const gate = apiKeys.length > 0 ? createKeyGate(apiKeys) : undefined;
   const cors = createCors({
     origins: corsOrigins,
@@ -90,7 +92,7 @@ export function createChargingHandler(options: ChargingHandlerOptions): FetchHan
   const guarded = async (request: Request, peer: string | undefined): Promise<Response> => {
     const preflight = cors.preflight(request);
     if (preflight) return preflight;
-    const decision = limiter.hit(clientKey(request, peer, trustedProxies));
+    const decision = await limiter.hit(clientKey(request, peer, trustedProxies));
     if (!decision.allowed) {
       const wait = String(decision.retryAfterSeconds);
       throw new ApiError(
