@@ -3,9 +3,12 @@
  * Usage: node scripts/build.ts [entry-name ...]   (default: all entries)
  * @module
  */
-import { existsSync, readdirSync, rmSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
-import { build } from "esbuild";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { crc32 } from "node:zlib";
+import { build, type Plugin } from "esbuild";
+import { parseDatasetFile } from "../src/charging/dataset.ts";
+import { snapshotOf } from "../src/charging/snapshot/write.ts";
 
 interface Entry {
   name: string;
@@ -33,6 +36,34 @@ export const ENTRIES: Entry[] = [
     chunkDir: "seo-chunks",
   },
 ];
+
+/**
+ * The embedded charging data goes into bundles as a snapshot converted here, once per build:
+ * `shim/embedded/charging-snapshot.ts` (which converts the JSON at start-up when run from
+ * source) is replaced by the prebuilt bytes, so a built server parses no JSON at all.
+ */
+const EMBEDDED_MODULE = /shim[\\/]embedded[\\/]charging-snapshot\.ts$/;
+let snapshotFile: string | undefined;
+
+function embeddedSnapshotFile(): string {
+  if (snapshotFile) return snapshotFile;
+  const { header, sites } = parseDatasetFile(JSON.parse(readFileSync("fixtures/charging/sites.json", "utf8")));
+  mkdirSync("dist/.build", { recursive: true });
+  snapshotFile = resolve("dist/.build/charging-snapshot.bin");
+  writeFileSync(snapshotFile, snapshotOf(sites, header, { crc32: (b) => crc32(b) }));
+  return snapshotFile;
+}
+
+const embeddedSnapshot: Plugin = {
+  name: "embedded-charging-snapshot",
+  setup(b) {
+    b.onLoad({ filter: EMBEDDED_MODULE }, () => ({
+      contents: `import bytes from ${JSON.stringify(embeddedSnapshotFile())};\nexport const embeddedSnapshot = () => bytes;\n`,
+      loader: "ts",
+      resolveDir: process.cwd(),
+    }));
+  },
+};
 
 // Bundled CommonJS dependencies (ajv via the MCP SDK) call require() at run time.
 const requireBanner =
@@ -78,6 +109,8 @@ for (const entry of chosen) {
     banner: entry.platform === "node" ? { js: requireBanner } : undefined,
     logLevel: "warning",
     metafile: Boolean(entry.chunkDir),
+    plugins: [embeddedSnapshot],
+    loader: { ".bin": "binary" },
   });
   if (entry.chunkDir) pruneChunks(join(outdir, entry.chunkDir), Object.keys(result.metafile?.outputs ?? {}));
   process.stderr.write(`build: ${entry.outfile} in ${Math.round(performance.now() - started)} ms\n`);

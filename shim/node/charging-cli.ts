@@ -7,7 +7,7 @@ import { ConfigError, parseChargingEnv } from "../../src/charging/config.ts";
 import { runCli } from "../../src/charging/cli/run.ts";
 import { createChargingHandler } from "../../src/charging/handler.ts";
 import { runImport } from "../../src/charging/import/command.ts";
-import { loadDataset, servicesFor, startChargingServer } from "./charging-app.ts";
+import { loadStore, servicesFor, startChargingServer } from "./charging-app.ts";
 import { readFile, writeFile } from "node:fs/promises";
 
 const stderr = (text: string) => process.stderr.write(text);
@@ -21,7 +21,7 @@ try {
     fetch,
     async local() {
       const config = parseChargingEnv({ CHARGING_DATA: process.env.CHARGING_DATA });
-      const services = servicesFor(await loadDataset(config.dataPath), config);
+      const services = servicesFor(await loadStore(config.dataPath), config);
       // One local user: the per-client rate limit has nothing to protect here.
       return createChargingHandler({ ...services, ratePerMinute: 1_000_000_000, log });
     },

@@ -1,8 +1,8 @@
 /**
  * Serialised answers. Stored sites never change, so each one is serialised (text and UTF-8
- * bytes) once and kept in a bounded LRU; answers are assembled from these parts, so a new
- * page of 20 sites costs a copy instead of a stringify and an encode. Sites built per request
- * (near searches add `distanceKm`) are serialised as usual and not kept.
+ * bytes) once per id and kept in a bounded LRU; answers are assembled from these parts, so a
+ * new page of 20 sites costs a copy instead of a stringify and an encode. A `near` result's
+ * `distanceKm` is appended to the kept part of its site.
  * @module
  */
 import { Lru } from "../shared/http/lru.ts";
@@ -28,16 +28,18 @@ export interface Answers {
 }
 
 export function createAnswers(store: Store, kept = SITE_PARTS_KEPT): Answers {
-  const parts = new Lru<Site, PreparedJson>(kept);
+  const parts = new Lru<string, PreparedJson>(kept);
 
   const sitePart = (site: Site): PreparedJson => {
-    if (store.get(site.id) !== site) return prepareJson(site);
-    let part = parts.get(site);
+    const { distanceKm, ...stored } = site;
+    let part = parts.get(site.id);
     if (part === undefined) {
-      part = prepareJson(site);
-      parts.set(site, part);
+      part = prepareJson(stored);
+      parts.set(site.id, part);
     }
-    return part;
+    if (distanceKm === undefined) return part;
+    // The part ends with the site's closing brace; the distance goes last, as in the Site type.
+    return joinPrepared([{ bytes: part.bytes.subarray(0, -1) }, `,"distanceKm":${distanceKm}}`]);
   };
 
   return {

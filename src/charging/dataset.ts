@@ -74,6 +74,9 @@ const HeaderSchema = {
 
 const DatasetSchema = v.strictObject({ ...HeaderSchema, sites: v.array(SiteSchema) });
 
+/** The header alone (the snapshot's HEAD section carries it too). */
+export const DatasetHeaderSchema = v.strictObject(HeaderSchema);
+
 export type StoredSite = v.InferInput<typeof SiteSchema>;
 export type DatasetHeader = Omit<v.InferOutput<typeof DatasetSchema>, "sites">;
 

@@ -76,11 +76,11 @@ export function chargingRoutes(
   const render = createAnswers(store);
   const answers = new Lru<string, PreparedJson>(ANSWER_CACHE_ENTRIES);
 
-  const sites = (search: string): Response => {
+  const sites = async (search: string): Promise<Response> => {
     const cached = answers.get(search);
     if (cached) return preparedJson(cached);
     const query = parseSitesQuery(new URLSearchParams(search));
-    const { data, total, attribution } = store.search(query);
+    const { data, total, attribution } = await store.search(query);
     const prepared = render.sites(data, { limit: query.limit, offset: query.offset, total }, attribution);
     answers.set(search, prepared);
     return preparedJson(prepared);
