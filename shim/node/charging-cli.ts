@@ -8,7 +8,7 @@ import { runCli } from "../../src/charging/cli/run.ts";
 import { createChargingHandler } from "../../src/charging/handler.ts";
 import { runImport } from "../../src/charging/import/command.ts";
 import { loadStore, servicesFor, startChargingServer } from "./charging-app.ts";
-import { readFile, writeFile } from "node:fs/promises";
+import { nodeImportIo } from "./import-io.ts";
 
 const stderr = (text: string) => process.stderr.write(text);
 const log = (line: string) => stderr(`${line}\n`);
@@ -29,13 +29,7 @@ try {
       await startChargingServer({ ...process.env, ...overrides }, log);
       return 0;
     },
-    runImport: (args) =>
-      runImport([...args], {
-        readFile: (path: string) => readFile(path),
-        writeFile: (path: string, text: string) => writeFile(path, text),
-        stdout: (line: string) => process.stdout.write(`${line}\n`),
-        stderr: log,
-      }),
+    runImport: (args) => runImport([...args], nodeImportIo()),
   });
 } catch (err) {
   log(`charging: ${err instanceof Error ? err.message : String(err)}`);

@@ -1,6 +1,6 @@
 /**
  * Cooperative time slicing: a long walk (a continent-wide count with a filter, a deep offset)
- * checks the clock every few thousand steps and hands the event loop back once its slice is
+ * checks the clock every few hundred steps and hands the event loop back once its slice is
  * used, so no search holds other requests up for longer than one slice.
  * @module
  */
@@ -20,7 +20,7 @@ export interface PaceOptions {
   clock?: () => number;
 }
 
-const STEPS_PER_CHECK = 2048;
+const STEPS_PER_CHECK = 256;
 
 export const timeoutYield = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 

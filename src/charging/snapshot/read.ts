@@ -180,8 +180,9 @@ function checkIndex(s: Snapshot): void {
 }
 
 function openIndex(bytes: Uint8Array, at: Located): KDBush {
-  // kdbush reads its header at offset 0 of its own buffer: this is the one copy.
-  const own = bytes.slice(at.offset, at.offset + at.length).buffer;
+  // kdbush reads its header at offset 0 of its own buffer: this is the one copy (a fresh
+  // Uint8Array, since a Node Buffer's slice() is a view of the same memory).
+  const own = new Uint8Array(bytes.subarray(at.offset, at.offset + at.length)).buffer;
   try {
     return KDBush.from(own);
   } catch (err) {
@@ -194,7 +195,7 @@ function openIndex(bytes: Uint8Array, at: Located): KDBush {
  * 8-byte aligned, as a pooled Node Buffer may be). `crc32` may be a faster native one.
  */
 export function openSnapshot(input: Uint8Array, options: { crc32?: Crc32 } = {}): Snapshot {
-  const bytes = input.byteOffset % 8 === 0 ? input : input.slice();
+  const bytes = input.byteOffset % 8 === 0 ? input : new Uint8Array(input);
   const found = directory(bytes, options.crc32 ?? jsCrc32);
   const headAt = found.get("HEAD") as Located;
   const head = readHead(bytes.subarray(headAt.offset, headAt.offset + headAt.length));

@@ -76,6 +76,7 @@ export class SnapshotBuilder {
   readonly #partitionOf = new Column(Uint16Array);
   readonly #rowOf = new Map<string, number>();
   readonly #dead = new Column(Uint8Array);
+  readonly #tags = new Column(Uint16Array);
   readonly #idKind = new Column(Uint8Array);
   readonly #idNum = new Column(Float64Array);
   readonly #lat = new Column(Float64Array);
@@ -102,22 +103,24 @@ export class SnapshotBuilder {
   }
 
   /**
-   * Adds a site; answers "added", "replaced" (it is newer than the row held for its id) or
+   * Adds a site with a caller's tag (the import passes its file number). Answers "added",
+   * "replaced" (newer than the row held for its id; `replacedTag` is that row's tag) or
    * "older" (the held row stays).
    */
-  add(site: Site): "added" | "replaced" | "older" {
+  add(site: Site, tag = 0): { outcome: "added" | "replaced" | "older"; replacedTag?: number } {
     const held = this.#rowOf.get(site.id);
     if (held !== undefined) {
       const heldDate = this.#textAt(held, TEXT_FIELDS.indexOf("lastUpdated")) ?? "";
-      if (!((site.lastUpdated ?? "") > heldDate)) return "older";
+      if (!((site.lastUpdated ?? "") > heldDate)) return { outcome: "older" };
       this.#dead.view()[held] = 1;
       this.#bump(held, -1);
       this.#live--;
     }
     const row = this.#push(site);
+    this.#tags.push(tag);
     this.#rowOf.set(site.id, row);
     this.#live++;
-    return held === undefined ? "added" : "replaced";
+    return held === undefined ? { outcome: "added" } : { outcome: "replaced", replacedTag: this.#tags.get(held) };
   }
 
   #textAt(row: number, field: number): string | null {

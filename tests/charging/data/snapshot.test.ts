@@ -4,7 +4,9 @@
  * bounded walks answer exactly what a linear scan with a full sort answers (fast-check).
  */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test } from "node:test";
 import { crc32 as nativeCrc32 } from "node:zlib";
 import fc from "fast-check";
@@ -272,4 +274,18 @@ test("a cell with the meridian opposite the origin inside has no corner bound (i
   for (const [x, y] of [[20, -1], [25, 0], [30, 1], [22, 0.5]] as const)
     assert.ok(haverDist(10, 0, cos, x, y) <= cellUpperBound(10, 0, cos, east));
   assert.ok(cellLowerBound(10, 0, cos, east) <= haverDist(10, 0, cos, 20, 0));
+});
+
+test("a snapshot read from disk as a Node Buffer opens, also at an odd byte offset of a larger buffer", () => {
+  const dir = mkdtempSync(join(tmpdir(), "snapshot-"));
+  try {
+    writeFileSync(join(dir, "s.snapshot"), bytes);
+    const fromDisk = readFileSync(join(dir, "s.snapshot"));
+    assert.equal(createStore(openSnapshot(fromDisk)).get("ocm:2388")?.id, "ocm:2388");
+    const odd = Buffer.concat([Buffer.from([1, 2, 3]), fromDisk]).subarray(3);
+    assert.equal(odd.byteOffset % 8 !== 0, true);
+    assert.equal(createStore(openSnapshot(odd)).size, shipped.sites.length);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
