@@ -1,17 +1,21 @@
 /**
- * A binary min-heap of (distance, key) pairs in two parallel arrays (no object per entry).
+ * A binary min-heap of (distance, key) pairs in two growable typed arrays: no object per
+ * entry, and storage the garbage collector does not scan (a deep offset holds 100,000 entries).
  * Equal distances order by key, so KD cells (negative keys) come out before points at the
  * same distance, and points at the same distance in id order: nearest-first pages are
  * deterministic and consistent from one offset to the next.
  * @module
  */
 
+const less = (d1: number, k1: number, d2: number, k2: number) => d1 < d2 || (d1 === d2 && k1 < k2);
+
 export class DistanceHeap {
-  readonly #dist: number[] = [];
-  readonly #key: number[] = [];
+  #dist = new Float64Array(256);
+  #key = new Float64Array(256);
+  #size = 0;
 
   get size(): number {
-    return this.#key.length;
+    return this.#size;
   }
 
   /** The smallest distance held (call only when not empty). */
@@ -20,11 +24,10 @@ export class DistanceHeap {
   }
 
   push(dist: number, key: number): void {
+    if (this.#size === this.#key.length) this.#grow();
     const d = this.#dist;
     const k = this.#key;
-    let at = k.length;
-    d.push(dist);
-    k.push(key);
+    let at = this.#size++;
     while (at > 0) {
       const parent = (at - 1) >> 1;
       const pd = d[parent] as number;
@@ -43,10 +46,10 @@ export class DistanceHeap {
     const d = this.#dist;
     const k = this.#key;
     const top = k[0] as number;
-    const lastD = d.pop() as number;
-    const lastK = k.pop() as number;
-    const n = k.length;
+    const n = --this.#size;
     if (n === 0) return top;
+    const lastD = d[n] as number;
+    const lastK = k[n] as number;
     let at = 0;
     for (;;) {
       let child = 2 * at + 1;
@@ -62,6 +65,13 @@ export class DistanceHeap {
     k[at] = lastK;
     return top;
   }
-}
 
-const less = (d1: number, k1: number, d2: number, k2: number) => d1 < d2 || (d1 === d2 && k1 < k2);
+  #grow(): void {
+    const dist = new Float64Array(this.#dist.length * 2);
+    const key = new Float64Array(this.#key.length * 2);
+    dist.set(this.#dist);
+    key.set(this.#key);
+    this.#dist = dist;
+    this.#key = key;
+  }
+}

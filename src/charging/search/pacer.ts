@@ -12,7 +12,7 @@ export interface Pacer {
 }
 
 export interface PaceOptions {
-  /** Longest stretch of work between two pauses (default 8 ms). */
+  /** Longest stretch of work between two pauses (default 5 ms). */
   sliceMs?: number;
   /** How to let other work run (default a zero timeout; the Node adapter passes setImmediate). */
   yieldNow?: () => Promise<void>;
@@ -25,7 +25,7 @@ const STEPS_PER_CHECK = 256;
 export const timeoutYield = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 export function createPacer(options: PaceOptions = {}): Pacer {
-  const { sliceMs = 8, yieldNow = timeoutYield, clock = () => performance.now() } = options;
+  const { sliceMs = 5, yieldNow = timeoutYield, clock = () => performance.now() } = options;
   let steps = 0;
   let deadline = clock() + sliceMs;
   return {

@@ -125,8 +125,8 @@ export async function nearestIn(
   const cosLat = Math.cos((lat * Math.PI) / 180);
   const heap = new DistanceHeap();
   const pool = new CellPool();
-  const cell: Cell = { minLng: -180, minLat: -90, maxLng: 180, maxLat: 90 };
-  const child: Cell = { ...cell };
+  const world: Cell = { minLng: -180, minLat: -90, maxLng: 180, maxLat: 90 };
+  const child: Cell = { ...world };
 
   const offerPoint = (k: number) => {
     const x = coords[2 * k] as number;
@@ -139,7 +139,7 @@ export async function nearestIn(
     heap.push(cellLowerBound(lng, lat, cosLat, child), -(pool.add(left, right, axis, child) + 1));
   };
 
-  heap.push(0, -(pool.add(0, ids.length - 1, 0, cell) + 1));
+  heap.push(0, -(pool.add(0, ids.length - 1, 0, world) + 1));
   while (heap.size > 0 && found.rows.length < want) {
     if (pacer.due()) await pacer.pause();
     const dist = heap.peekDistance();
@@ -161,10 +161,13 @@ export async function nearestIn(
     const axis = pool.axis[n] as number;
     const x = coords[2 * m] as number;
     const y = coords[2 * m + 1] as number;
-    pool.read(n, cell);
-    Object.assign(child, cell, axis === 0 ? { maxLng: x } : { maxLat: y });
+    pool.read(n, child);
+    if (axis === 0) child.maxLng = x;
+    else child.maxLat = y;
     offerCell(left, m - 1, 1 - axis);
-    Object.assign(child, cell, axis === 0 ? { minLng: x } : { minLat: y });
+    pool.read(n, child);
+    if (axis === 0) child.minLng = x;
+    else child.minLat = y;
     offerCell(m + 1, right, 1 - axis);
   }
   return found;
