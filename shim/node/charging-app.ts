@@ -124,7 +124,14 @@ export async function startChargingServer(
   const config = parseChargingEnv(env);
   const services = servicesFor(await loadStore(config.dataPath), config);
   const { limiter, note } = await sharedLimiter(config, log);
-  const handler = createChargingHandler({ ...services, ...config, log, ...(limiter ? { rateLimiter: limiter } : {}) });
+  const handler = createChargingHandler({
+    ...services,
+    ...config,
+    log,
+    // Node's CompressionStream also speaks brotli; workerd's has gzip and deflate only.
+    encodings: ["br", "gzip"],
+    ...(limiter ? { rateLimiter: limiter } : {}),
+  });
   const serving = await serve(handler, { port: config.port, hostname: config.host });
   closeOnSignals(serving, log);
   const gate = config.apiKeys.length > 0 ? `, key gate on (${config.apiKeys.length} keys)` : "";

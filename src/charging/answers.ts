@@ -14,17 +14,26 @@ import type { Store } from "./store.ts";
 export const SITE_PARTS_KEPT = 20_000;
 
 const OPEN_DATA = prepareText('{"data":[');
+const OPEN_FEATURES = prepareText('{"type":"FeatureCollection","features":[');
 const COMMA = prepareText(",");
+
+/** A site as a GeoJSON Feature: its id, a Point, and every site field as properties. */
+function feature(site: Site, part: PreparedJson): (string | PreparedJson)[] {
+  const head = `{"type":"Feature","id":${JSON.stringify(site.id)},"geometry":{"type":"Point","coordinates":[${site.lon},${site.lat}]},"properties":`;
+  return [head, part, "}"];
+}
+
+type Page = { limit: number; offset: number; total: number };
 
 export interface Answers {
   /** `{"data":[...],"page":...,"attribution":[...]}` */
-  sites(
-    data: readonly Site[],
-    page: { limit: number; offset: number; total: number },
-    attribution: readonly Attribution[],
-  ): PreparedJson;
+  sites(data: readonly Site[], page: Page, attribution: readonly Attribution[]): PreparedJson;
   /** `{"data":{...},"attribution":{...}}` */
   site(site: Site): PreparedJson;
+  /** A GeoJSON FeatureCollection of the page; `page` and `attribution` ride along as foreign members (RFC 7946 6.1). */
+  sitesGeo(data: readonly Site[], page: Page, attribution: readonly Attribution[]): PreparedJson;
+  /** One GeoJSON Feature with the row's `attribution` as a foreign member. */
+  siteGeo(site: Site): PreparedJson;
 }
 
 export function createAnswers(store: Store, kept = SITE_PARTS_KEPT): Answers {
@@ -59,5 +68,18 @@ export function createAnswers(store: Store, kept = SITE_PARTS_KEPT): Answers {
         sitePart(site),
         `,"attribution":${JSON.stringify(store.attributionFor(site))}}`,
       ]),
+    sitesGeo(data, page, attribution) {
+      const pieces: (string | PreparedJson)[] = [OPEN_FEATURES];
+      data.forEach((site, i) => {
+        if (i > 0) pieces.push(COMMA);
+        pieces.push(...feature(site, sitePart(site)));
+      });
+      pieces.push(`],"page":${JSON.stringify(page)},"attribution":${JSON.stringify(attribution)}}`);
+      return joinPrepared(pieces);
+    },
+    siteGeo(site) {
+      const [head, part] = feature(site, sitePart(site)) as [string, PreparedJson, string];
+      return joinPrepared([head, part, `,"attribution":${JSON.stringify(store.attributionFor(site))}}`]);
+    },
   };
 }

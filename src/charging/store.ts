@@ -54,6 +54,8 @@ export interface SearchResult {
 export interface Store {
   size: number;
   header: DatasetHeader;
+  /** Names this exact data cut (entity tags are built on it). */
+  version: string;
   search(q: SiteQuery): Promise<SearchResult>;
   /** The site with that id; undefined for unknown ids and for closed sites (never imported). */
   get(id: string): Site | undefined;
@@ -150,6 +152,7 @@ export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
   return {
     size: n,
     header: snapshot.header,
+    version: snapshot.version,
     search,
     get(id) {
       const row = rowOf(snapshot, id);

@@ -28,6 +28,8 @@ import {
 
 export interface Snapshot {
   header: DatasetHeader;
+  /** CRC-32 of the section directory (so of every section's checksum), in hex: names this exact cut. */
+  version: string;
   /** Distinct connector `[type, label]` pairs. */
   kinds: readonly (readonly [string, string])[];
   size: number;
@@ -200,8 +202,10 @@ export function openSnapshot(input: Uint8Array, options: { crc32?: Crc32 } = {})
   const headAt = found.get("HEAD") as Located;
   const head = readHead(bytes.subarray(headAt.offset, headAt.offset + headAt.length));
   const view = viewer(bytes, found, head);
+  const directoryEnd = PREAMBLE_BYTES + found.size * DIRECTORY_ENTRY_BYTES;
   const s: Snapshot = {
     header: head.dataset,
+    version: (options.crc32 ?? jsCrc32)(bytes.subarray(0, directoryEnd)).toString(16).padStart(8, "0"),
     kinds: head.kinds,
     size: head.sites,
     idKind: view("KIND", Uint8Array),
