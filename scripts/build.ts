@@ -27,6 +27,13 @@ export const ENTRIES: Entry[] = [
     outfile: "dist/charging-cli.js",
     platform: "node",
   },
+  // The Workers build of the charging handler (tests run it in workerd through miniflare).
+  {
+    name: "charging-worker",
+    source: "shim/workers/charging-worker.ts",
+    outfile: "dist/charging-worker.js",
+    platform: "neutral",
+  },
   // Split so the tiny entry can enable the compile cache before the bulk is compiled.
   {
     name: "seo",
@@ -61,6 +68,22 @@ const embeddedSnapshot: Plugin = {
       contents: `import bytes from ${JSON.stringify(embeddedSnapshotFile())};\nexport const embeddedSnapshot = () => bytes;\n`,
       loader: "ts",
       resolveDir: process.cwd(),
+    }));
+  },
+};
+
+/**
+ * deps.ts re-exports Node-only packages (ioredis for the shared rate limit, the SDK's stdio
+ * transport) that Workers code never uses. A neutral bundle must still resolve them: they
+ * become empty stubs, so nothing Node-only is loaded, and a use of one would fail loudly.
+ */
+const nodeOnlyStubs: Plugin = {
+  name: "node-only-stubs",
+  setup(b) {
+    b.onResolve({ filter: /^(ioredis|node:.*)$/ }, (args) => ({ path: args.path, namespace: "node-only" }));
+    b.onLoad({ filter: /.*/, namespace: "node-only" }, (args) => ({
+      contents: `module.exports = new Proxy({}, { get(_, name) { if (name === "__esModule") return false; throw new Error("Node-only module ${args.path} used in a Workers bundle (" + String(name) + ")"); } });`,
+      loader: "js",
     }));
   },
 };
@@ -107,9 +130,11 @@ for (const entry of chosen) {
     minifySyntax: true,
     legalComments: "none",
     banner: entry.platform === "node" ? { js: requireBanner } : undefined,
+    // Neutral bundles (Workers) resolve packages as bundlers for the web do.
+    ...(entry.platform === "neutral" ? { mainFields: ["module", "main"], conditions: ["workerd", "worker", "browser"] } : {}),
     logLevel: "warning",
     metafile: Boolean(entry.chunkDir),
-    plugins: [embeddedSnapshot],
+    plugins: entry.platform === "neutral" ? [embeddedSnapshot, nodeOnlyStubs] : [embeddedSnapshot],
     loader: { ".bin": "binary" },
   });
   if (entry.chunkDir) pruneChunks(join(outdir, entry.chunkDir), Object.keys(result.metafile?.outputs ?? {}));
