@@ -92,6 +92,15 @@ async function writeResponse(response: Response, res: ServerResponse, isHead: bo
   res.end();
 }
 
+/** A complete answer written straight to a socket (for requests node keeps from the handler). */
+function rawAnswer(status: number, code: string, message: string, extra = ""): string {
+  const body = JSON.stringify({ error: { code, message } });
+  return (
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n${extra}` +
+    `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
+  );
+}
+
 /**
  * Requests node's parser refuses (garbage, bad headers, both content-length and chunked, a
  * 16 KiB header overflow) never reach the handler; they still get the JSON envelope.
@@ -109,11 +118,23 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
     err.code === "HPE_HEADER_OVERFLOW"
       ? [431, "PAYLOAD_TOO_LARGE", "Request headers are over the 16 KiB limit"]
       : [400, "INVALID_ARGUMENTS", "Malformed HTTP request"];
-  const body = JSON.stringify({ error: { code, message } });
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
-      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-  );
+  socket.end(rawAnswer(status, code, message));
+}
+
+/**
+ * CONNECT never reaches the request handler (node emits "connect", and closes the socket when
+ * nobody listens); it gets the envelope: this is no proxy.
+ */
+function answerConnect(_req: IncomingMessage, socket: Duplex): void {
+  socket.on("error", () => socket.destroy());
+  socket.end(rawAnswer(405, "METHOD_NOT_ALLOWED", "CONNECT is not supported: this server is not a proxy", "allow: GET, HEAD, POST, OPTIONS\r\n"));
+}
+
+/** An `expect` other than 100-continue (node would answer a bare 417). */
+function answerExpectation(_req: IncomingMessage, res: ServerResponse): void {
+  const body = JSON.stringify({ error: { code: "INVALID_ARGUMENTS", message: "Only the 100-continue expectation is supported" } });
+  res.writeHead(417, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), connection: "close" });
+  res.end(body);
 }
 
 /** Starts serving `handler`; resolves once the socket listens. */
@@ -139,6 +160,8 @@ export function serve(handler: FetchHandler, options: ServeOptions = {}): Promis
       .catch(() => res.destroy());
   });
   server.on("clientError", answerClientError);
+  server.on("connect", answerConnect);
+  server.on("checkExpectation", answerExpectation);
   server.keepAliveTimeout = 5000;
   return new Promise((resolve, reject) => {
     server.once("error", reject);

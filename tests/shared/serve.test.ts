@@ -242,6 +242,15 @@ test("serve() answers requests node's parser refuses with the JSON envelope, and
     const huge = await raw(`GET /x HTTP/1.1\r\nHost: a\r\nx-big: ${"a".repeat(20_000)}\r\n\r\n`);
     assert.match(huge, /^HTTP\/1\.1 431 /);
     assert.match(huge, /\r\n\r\n\{"error":\{"code":"PAYLOAD_TOO_LARGE","message":"[^"]+"\}\}$/);
+    const tunnel = await raw("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n");
+    assert.match(tunnel, /^HTTP\/1\.1 405 /, "CONNECT gets the envelope, not a closed socket");
+    assert.match(tunnel, /\r\nallow: GET, HEAD, POST, OPTIONS\r\n/);
+    assert.match(tunnel, /\{"error":\{"code":"METHOD_NOT_ALLOWED","message":"CONNECT is not supported: this server is not a proxy"\}\}$/);
+    const expect = await raw("GET /x HTTP/1.1\r\nHost: a\r\nExpect: something-else\r\n\r\n");
+    assert.match(expect, /^HTTP\/1\.1 417 /);
+    assert.match(expect, /\{"error":\{"code":"INVALID_ARGUMENTS","message":"Only the 100-continue expectation is supported"\}\}$/);
+    const upgrade = await raw("GET /x HTTP/1.1\r\nHost: a\r\nConnection: Upgrade, close\r\nUpgrade: websocket\r\n\r\n");
+    assert.match(upgrade, /^HTTP\/1\.1 200 /, "an upgrade request reaches the handler as a plain one");
     const old = await raw("GET /x HTTP/1.0\r\n\r\n");
     assert.match(old, /^HTTP\/1\.1 200 /, "HTTP/1.0 needs no Host");
     assert.equal((await fetch(`${serving.url}/alive`)).status, 200);
