@@ -9,15 +9,18 @@
  *    scan (every row tested, hits sorted, page sliced) in the same process, printing p50/p99
  *    of both and the longest event-loop stall seen (perf_hooks.monitorEventLoopDelay) while
  *    the store answered;
- * 3. times the 500 km radius query through the server's socket.
+ * 3. times the 500 km radius query through the server's socket;
+ * 4. with `--import-mb N`, writes an OCM export of about N MB (streamed to disk) and times
+ *    `dist/charging-cli.js import` on it, with the importer's peak resident memory: files
+ *    larger than V8's longest string (512 MB) import because nothing reads them whole.
  *
  * Progress on stderr, the table on stdout. Not part of `npm test`.
  *
- * Usage: node scripts/bench-charging-scale.ts [--sites 1000000] [--queries 200] [--baseline 20]
+ * Usage: node scripts/bench-charging-scale.ts [--sites 1000000] [--queries 200] [--baseline 20] [--import-mb 0]
  * @module
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { crc32 } from "node:zlib";
@@ -36,6 +39,7 @@ const { values } = parseArgs({
     queries: { type: "string", default: "200" },
     baseline: { type: "string", default: "20" },
     "generate-only": { type: "boolean", default: false },
+    "import-mb": { type: "string", default: "0" },
   },
 });
 const SITES = Number(values.sites);
@@ -252,6 +256,70 @@ function generateApart(): Town[] {
   return towns(random(20_260_101));
 }
 
+/** One OCM /v3/poi row (verbose, as the API and its exports write it). */
+function ocmRow(i: number, rand: () => number, places: Town[]): string {
+  const town = places[Math.floor(rand() * places.length)] as Town;
+  return JSON.stringify({
+    ID: i + 1,
+    UUID: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`,
+    DataProviderID: 1,
+    DataProvider: { ID: 1, Title: "Open Charge Map Contributors", License: "Licensed under Creative Commons Attribution 4.0 International (CC BY 4.0)", IsOpenDataLicensed: true },
+    OperatorInfo: { ID: 3, Title: OPERATORS[i % OPERATORS.length] },
+    UsageTypeID: 1,
+    StatusTypeID: 50,
+    SubmissionStatusTypeID: 200,
+    AddressInfo: { Title: `Charging ${i + 1}`, AddressLine1: `${1 + (i % 200)} Main Street`, Town: town.name, Postcode: String(10000 + (i % 90000)), Country: { ISOCode: town.country }, Latitude: town.lat + gauss(rand) * 0.15, Longitude: town.lon + gauss(rand) * 0.2 },
+    Connections: connectorsOf(rand).map((c) => ({ ConnectionTypeID: c.type === "ccs2" ? 33 : c.type === "chademo" ? 2 : 25, ConnectionType: { Title: c.label }, PowerKW: c.powerKw, CurrentTypeID: c.current === "DC" ? 30 : 20, Quantity: c.quantity })),
+    NumberOfPoints: 2,
+    GeneralComments: "Generated for scripts/bench-charging-scale.ts; ".repeat(2),
+    DateLastStatusUpdate: "2025-06-01T00:00:00Z",
+    DateCreated: "2020-01-01T00:00:00Z",
+  });
+}
+
+async function writeExport(path: string, megabytes: number, places: Town[]): Promise<number> {
+  const out = createWriteStream(path);
+  const rand = random(99);
+  let bytes = 0;
+  let rows = 0;
+  out.write("[");
+  while (bytes < megabytes * 1048576) {
+    const text = `${rows > 0 ? "," : ""}${ocmRow(rows, rand, places)}`;
+    bytes += Buffer.byteLength(text);
+    rows++;
+    if (!out.write(text)) await new Promise((resolve) => out.once("drain", resolve));
+  }
+  await new Promise((resolve) => out.end("]", resolve));
+  return rows;
+}
+
+async function importFigures(megabytes: number, places: Town[]): Promise<string> {
+  const file = `.bench/ocm-export-${megabytes}mb.json`;
+  say(`writing a ${megabytes} MB OCM export to ${file}`);
+  const rows = await writeExport(file, megabytes, places);
+  const size = statSync(file).size;
+  say(`importing ${file} (${rows} rows) with dist/charging-cli.js`);
+  const started = performance.now();
+  const child = spawn(process.execPath, ["dist/charging-cli.js", "import", file, "--out", `${file}.snapshot`], { stdio: ["ignore", "ignore", "pipe"] });
+  let peak = 0;
+  const sampler = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssMb(child.pid));
+    } catch {
+      // the process has just ended
+    }
+  }, 50);
+  let log = "";
+  child.stderr?.on("data", (chunk) => (log += chunk));
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  clearInterval(sampler);
+  const seconds = (performance.now() - started) / 1000;
+  rmSync(file, { force: true });
+  rmSync(`${file}.snapshot`, { force: true });
+  if (code !== 0) throw new Error(`the import failed (${code}): ${log.slice(-500)}`);
+  return `import: ${(size / 1048576).toFixed(0)} MB OCM export, ${rows} POIs, in ${seconds.toFixed(1)} s (${(size / 1048576 / seconds).toFixed(1)} MB/s), importer peak RSS ${peak.toFixed(0)} MB`;
+}
+
 async function main(): Promise<void> {
   if (!existsSync("dist/charging.js")) throw new Error("dist/charging.js is missing; run npm run build first");
   mkdirSync(".bench", { recursive: true });
@@ -281,6 +349,8 @@ async function main(): Promise<void> {
       `| ${kind.name} | ${ms(percentile(fast.times, 0.5))} | ${ms(percentile(fast.times, 0.99))} | ${ms(fast.stallMs)} | ${ms(percentile(slow, 0.5))} | ${ms(percentile(slow, 0.99))} | ${ratio.toFixed(0)}× |`,
     );
   }
+  const importMb = Number(values["import-mb"]);
+  if (importMb > 0) out.push("", await importFigures(importMb, places));
   process.stdout.write(`${out.join("\n")}\n`);
 }
 
