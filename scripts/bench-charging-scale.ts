@@ -287,9 +287,9 @@ async function writeExport(path: string, megabytes: number, places: Town[]): Pro
     const text = `${rows > 0 ? "," : ""}${ocmRow(rows, rand, places)}`;
     bytes += Buffer.byteLength(text);
     rows++;
-    if (!out.write(text)) await new Promise((resolve) => out.once("drain", resolve));
+    if (!out.write(text)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
   }
-  await new Promise((resolve) => out.end("]", resolve));
+  await new Promise<void>((resolve) => out.end("]", () => resolve()));
   return rows;
 }
 

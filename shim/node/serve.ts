@@ -1,6 +1,7 @@
 /**
  * Node adapter: carries a Fetch handler on `node:http`. Request bodies stream (with
- * `duplex: "half"`), the client's disconnect aborts `request.signal`, JSON bodies built by
+ * `duplex: "half"`; a body the handler refuses unread is drained, not reset), the client's
+ * disconnect aborts `request.signal`, JSON bodies built by
  * `json()` or `preparedJson()` are written without a stream round-trip (prepared ones as the
  * bytes they already are), and SIGINT/SIGTERM drain in-flight work. Service-agnostic: the
  * charging API and the SEO gateway both run on it.
@@ -8,7 +9,7 @@
  */
 import { createServer, type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type Duplex, Readable } from "node:stream";
+import type { Duplex } from "node:stream";
 import { errorResponse } from "../../src/shared/errors.ts";
 import { bodyOf, type FetchHandler } from "../../src/shared/http/respond.ts";
 
@@ -25,6 +26,55 @@ export interface Serving {
   close(): Promise<void>;
 }
 
+/** A body left unread past this is not worth draining: the connection is dropped instead. */
+const DRAIN_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * Reads the rest of a body nobody wants (a cap refused it) and throws it away, so the answer
+ * reaches the client: closing a socket with unread bytes in it sends a TCP reset, and the
+ * client loses the 413 it was about to read. Past the drain limit the socket is dropped.
+ */
+function discard(req: IncomingMessage): void {
+  let drained = 0;
+  req.removeAllListeners("data");
+  req.on("data", (chunk: Buffer) => {
+    drained += chunk.byteLength;
+    if (drained > DRAIN_LIMIT_BYTES) req.destroy();
+  });
+  req.resume();
+}
+
+/** The request body as a web stream that reads on demand, and drains (not resets) when cancelled. */
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let cancelled = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        req.pause();
+        req.on("data", (chunk: Buffer) => {
+          if (cancelled) return;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) req.pause();
+        });
+        req.once("end", () => {
+          if (!cancelled) controller.close();
+        });
+        req.once("error", (err) => {
+          if (!cancelled) controller.error(err);
+        });
+      },
+      pull() {
+        req.resume();
+      },
+      cancel() {
+        cancelled = true;
+        discard(req);
+      },
+    },
+    { highWaterMark: 1 },
+  );
+}
+
 function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): Request {
   const headers = new Headers();
   const raw = req.rawHeaders;
@@ -32,7 +82,7 @@ function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): R
   const method = req.method ?? "GET";
   const init: RequestInit & { duplex?: "half" } = { method, headers };
   if (method !== "GET" && method !== "HEAD") {
-    init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
+    init.body = bodyStream(req);
     init.duplex = "half";
   }
   // RFC 9112 3.2: an HTTP/1.1 request without Host is answered 400 (node's own check would
