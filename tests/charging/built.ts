@@ -3,6 +3,7 @@
  * Test files run in parallel, so one builds while the others wait for its lock to go.
  */
 import { spawnSync } from "node:child_process";
+import { request as httpRequest } from "node:http";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 
 const LOCK = "dist/.charging-build-lock";
@@ -37,4 +38,21 @@ export async function getJson(url: string, init?: RequestInit) {
     status: response.status,
     body: text ? (JSON.parse(text) as Record<string, unknown>) : null,
   };
+}
+
+/** One request with node:http (no automatic accept-encoding, bodies as sent on the wire). */
+export function rawHttp(
+  url: string,
+  headers: Record<string, string> = {},
+  method = "GET",
+): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { headers, method }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
 }

@@ -4,13 +4,12 @@
  * a static cut, and gzip/brotli compression (in-process, and through the built server's socket).
  */
 import assert from "node:assert/strict";
-import { request as httpRequest } from "node:http";
 import { after, before, test } from "node:test";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { validate } from "@readme/openapi-parser";
 import { SITES_PARAMS } from "../../../src/charging/query.ts";
 import { startBuilt, stop } from "../../../scripts/smoke.ts";
-import { ensureBuilt } from "../built.ts";
+import { ensureBuilt, rawHttp } from "../built.ts";
 import { base, make } from "./harness.ts";
 
 // The generated document is read loosely in assertions.
@@ -147,17 +146,7 @@ before(async () => {
 });
 after(() => stop(server.child));
 
-function raw(path: string, headers: Record<string, string>, method = "GET"): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(`${server.url}${path}`, { headers, method }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
+const raw = (path: string, headers: Record<string, string> = {}, method = "GET") => rawHttp(`${server.url}${path}`, headers, method);
 
 test("through dist/charging.js: brotli and gzip on the wire, 304 with no body, HEAD with the same headers", async () => {
   const identity = await raw("/api/v1/sites?limit=50", {});

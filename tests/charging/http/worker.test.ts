@@ -5,14 +5,13 @@
  * gate from bindings, and a misconfiguration answered with the envelope.
  */
 import assert from "node:assert/strict";
-import { request as httpRequest } from "node:http";
 import { after, before, test } from "node:test";
 import { gunzipSync } from "node:zlib";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { validate } from "@readme/openapi-parser";
 import { type RunningWorker, startWorker } from "../../shared/workerd.ts";
-import { ensureBuilt } from "../built.ts";
+import { ensureBuilt, rawHttp } from "../built.ts";
 
 // Answers are read loosely in assertions.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -74,17 +73,7 @@ test("MCP over Streamable HTTP in workerd: tools/list and tools/call with the SD
   }
 });
 
-function raw(path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(`${worker.url}${path}`, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
+const raw = (path: string, headers: Record<string, string> = {}, method = "GET") => rawHttp(`${worker.url}${path}`, headers, method);
 
 test("compression left to the platform (once), 304 for a matching tag, GeoJSON and a valid OpenAPI document", async () => {
   const expected = (await get("/api/v1/sites?limit=40")).body;
