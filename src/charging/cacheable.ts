@@ -27,6 +27,16 @@ export type Cacheable = (request: Request, key: string, prepared: PreparedJson, 
 export function createCacheable(options: CacheableOptions): Cacheable {
   const { version, cacheControl, encodings } = options;
   const compressed = new Lru<string, Uint8Array<ArrayBuffer>>(COMPRESSED_KEPT);
+  // A kept answer is answered many times: its tag is computed once.
+  const tags = new WeakMap<PreparedJson, string>();
+  const tagOf = (key: string, prepared: PreparedJson): string => {
+    let tag = tags.get(prepared);
+    if (tag === undefined) {
+      tag = `${version}-${fnv1a(key)}`;
+      tags.set(prepared, tag);
+    }
+    return tag;
+  };
   const vary = encodings.length > 0 ? "accept, accept-encoding" : "accept";
 
   const encoded = async (key: string, encoding: Encoding, bytes: Uint8Array): Promise<Uint8Array<ArrayBuffer>> => {
@@ -42,7 +52,7 @@ export function createCacheable(options: CacheableOptions): Cacheable {
   return async (request, key, prepared, type) => {
     const large = prepared.bytes.byteLength >= MIN_COMPRESS_BYTES;
     const encoding = large ? chooseEncoding(request.headers.get("accept-encoding"), encodings) : undefined;
-    const etag = `"${version}-${fnv1a(key)}${encoding ? `-${encoding}` : ""}"`;
+    const etag = `"${tagOf(key, prepared)}${encoding ? `-${encoding}` : ""}"`;
     const headers: Record<string, string> = { etag, "cache-control": cacheControl, vary };
     if (!noneMatch(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
     if (type) headers["content-type"] = type;
