@@ -46,29 +46,37 @@ test("createRateLimiter() keeps a hot client's count while others churn, until i
 test("createSharedRateLimiter() counts in the shared store, falls back to the local limit once, and recovers", async () => {
   const counts = new Map<string, number>();
   let up = true;
+  let clock = 0;
+  let calls = 0;
   const store = {
     label: "test store",
     async increment(key: string) {
+      calls++;
       if (!up) throw new Error("connection refused");
       counts.set(key, (counts.get(key) ?? 0) + 1);
       return { count: counts.get(key) as number, msLeft: 30_500 };
     },
   };
   const lines: string[] = [];
-  const limiter = createSharedRateLimiter({ limit: 2, windowMs: 60_000, maxClients: 10, store, log: (l) => lines.push(l) });
+  const limiter = createSharedRateLimiter({ limit: 2, windowMs: 60_000, maxClients: 10, store, log: (l) => lines.push(l), now: () => clock });
   assert.deepEqual(await limiter.hit("a"), { allowed: true, retryAfterSeconds: 31, remaining: 1 });
   counts.set("a", 5);
   assert.equal((await limiter.hit("a")).allowed, false, "the store's count decides, whoever counted it");
   up = false;
   assert.equal((await limiter.hit("a")).allowed, true, "store down: the local window of this instance");
+  const probes = calls;
   assert.equal((await limiter.hit("a")).allowed, true);
   assert.equal((await limiter.hit("a")).allowed, false, "the local limit still holds");
+  assert.equal(calls, probes, "while down, requests do not wait on the store");
   assert.deepEqual(lines, ["rate limit: test store unreachable (connection refused); counting per instance until it answers"]);
   up = true;
+  await limiter.hit("b");
+  assert.equal(lines.length, 1, "not probed again within a second");
+  clock += 1000;
   assert.equal((await limiter.hit("b")).allowed, true);
   assert.equal(lines.length, 2);
   assert.match(lines[1] as string, /test store answers again; counting shared/);
   up = false;
-  await limiter.hit("b");
+  await limiter.hit("c");
   assert.equal(lines.length, 3, "a second outage is reported again");
 });

@@ -8,8 +8,9 @@
  * - `createSharedRateLimiter`: counts in a `RateLimitStore` shared by every instance (Redis in
  *   the Node adapter), so N instances together allow `limit` per window, not N × `limit`.
  *   When the store fails, each instance falls back to its own in-memory limit and says so once;
- *   when the store answers again, it says so and counts shared again. A store failure is never
- *   a failed request.
+ *   while it is down, one request a second probes it and the others count locally at once (a
+ *   hung store would otherwise cost every request its timeout); when the store answers again,
+ *   it says so and counts shared again. A store failure is never a failed request.
  * @module
  */
 
@@ -103,19 +104,24 @@ export interface SharedRateLimitOptions extends RateLimitOptions {
   store: RateLimitStore;
   /** Where the fall-back and recovery notices go. */
   log: (line: string) => void;
+  /** While the store is down, how often one request probes it (default 1000 ms). */
+  probeEveryMs?: number;
 }
 
 /** A limiter counting in `store`, with the in-memory limiter as the fall-back while the store fails. */
 export function createSharedRateLimiter(options: SharedRateLimitOptions): RateLimiter {
-  const { store, log, limit, windowMs } = options;
+  const { store, log, limit, windowMs, now = Date.now, probeEveryMs = 1000 } = options;
   const local = createRateLimiter(options);
   let falling = false;
+  let probeAt = 0;
 
   const hit = async (client: string): Promise<RateDecision> => {
+    if (falling && now() < probeAt) return local.hit(client);
     let counted: { count: number; msLeft: number };
     try {
       counted = await store.increment(client, windowMs);
     } catch (err) {
+      probeAt = now() + probeEveryMs;
       if (!falling) {
         falling = true;
         const why = err instanceof Error ? err.message : String(err);
