@@ -104,7 +104,6 @@ const OPERATIONS: OpenApiOperation[] = [
     operationId: "getSiteStatus",
     summary: "A charging site's status (registry or live), with staleness against the 60-minute SLO",
     pathParams: SitePathSchema,
-    query: SiteQuerySchema,
     responses: {
       "200": { description: "The status record", schema: statusOutputSchema },
       "403": error("UPSTREAM_BLOCKED: the live feed is not allowlisted or resolves to a private address"),

@@ -125,9 +125,14 @@ export const SitesQuerySchema = v.object({
   format: FormatSchema,
 });
 
-/** The query of `GET /api/v1/sites/:id` and `/api/v1/status/:id`. */
+/** The query of `GET /api/v1/sites/:id`. */
 export const SiteQuerySchema = v.strictObject({ format: FormatSchema }, (issue) =>
   issue.expected === "never" ? "this route takes only the format parameter" : issue.message,
+);
+
+/** `GET /api/v1/status/:id` takes no parameter (its record is JSON only). */
+export const StatusQuerySchema = v.strictObject({}, (issue) =>
+  issue.expected === "never" ? "this route takes no query parameters" : issue.message,
 );
 
 export type AnswerFormat = "json" | "geojson";
@@ -139,13 +144,19 @@ function invalid(message: string): ApiError {
   return new ApiError("INVALID_ARGUMENTS", message);
 }
 
-/** The answer format a site route asks for (`format` parameter); throws INVALID_ARGUMENTS. */
+/** The answer format the site route asks for (`format` parameter); throws INVALID_ARGUMENTS. */
 export function parseSiteQuery(params: URLSearchParams): AnswerFormat | undefined {
   const raw = Object.fromEntries(params);
   if ([...params.keys()].length !== Object.keys(raw).length) throw invalid("format must be given at most once");
   const parsed = v.safeParse(SiteQuerySchema, raw);
   if (!parsed.success) throw invalid(parsed.issues.map((issue) => issue.message).join("; "));
   return parsed.output.format;
+}
+
+/** Refuses any query parameter on the status route (INVALID_ARGUMENTS). */
+export function parseStatusQuery(params: URLSearchParams): void {
+  const parsed = v.safeParse(StatusQuerySchema, Object.fromEntries(params));
+  if (!parsed.success) throw invalid(parsed.issues.map((issue) => issue.message).join("; "));
 }
 
 /** Parses a sites query string into a store query; throws INVALID_ARGUMENTS naming the parameter and rule. */

@@ -17,7 +17,7 @@ import { Lru } from "../shared/http/lru.ts";
 import { json, type PreparedJson, prepareJson } from "../shared/http/respond.ts";
 import { createAnswers } from "./answers.ts";
 import { type Cacheable, createCacheable } from "./cacheable.ts";
-import { type AnswerFormat, parseSiteQuery, parseSitesQuery } from "./query.ts";
+import { type AnswerFormat, parseSiteQuery, parseSitesQuery, parseStatusQuery } from "./query.ts";
 import type { ChargingServices } from "./services.ts";
 import { siteIdOf } from "./site-id.ts";
 
@@ -111,7 +111,7 @@ export function chargingRoutes(
   };
 
   const statusOf = async (request: Request, raw: string, search: string): Promise<Response> => {
-    parseSiteQuery(new URLSearchParams(search));
+    parseStatusQuery(new URLSearchParams(search));
     const id = siteIdOf(raw);
     if (!store.get(id)) throw notFound(id);
     const record = await status.statusOf(id, request.signal);

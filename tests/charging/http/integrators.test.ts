@@ -87,6 +87,7 @@ test("GeoJSON: format=geojson or Accept: application/geo+json, attribution kept 
   assert.equal((await get(handler, "/api/v1/sites?format=xml")).status, 400);
   assert.equal((await get(handler, "/api/v1/sites/ocm%3A1?format=kml")).status, 400);
   assert.equal((await get(handler, "/api/v1/sites/ocm%3A1?limit=5")).status, 400, "the site route takes only format");
+  assert.equal((await get(handler, "/api/v1/status/ocm%3A1?format=geojson")).status, 400, "the status route takes none");
   const plain = await get(handler, "/api/v1/sites/ocm%3A1", { accept: "application/json" });
   assert.equal(plain.headers.get("content-type"), "application/json; charset=utf-8");
 });
