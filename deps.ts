@@ -23,9 +23,6 @@ export {
 // --- shared: IP address ranges (egress guard, private-address checks) ---
 export { default as ipaddr } from "ipaddr.js";
 
-// --- node adapters: the shared rate-limit store (never imported by src/) ---
-export { Redis } from "ioredis";
-
 // --- charging: spatial index ---
 export { default as KDBush } from "kdbush";
 export { around as geoAround, distance as geoDistance } from "geokdbush";

@@ -73,14 +73,14 @@ const embeddedSnapshot: Plugin = {
 };
 
 /**
- * deps.ts re-exports Node-only packages (ioredis for the shared rate limit, the SDK's stdio
- * transport) that Workers code never uses. A neutral bundle must still resolve them: they
- * become empty stubs, so nothing Node-only is loaded, and a use of one would fail loudly.
+ * deps.ts re-exports the SDK's stdio transport (node:process), which Workers code never uses.
+ * A neutral bundle must still resolve it: Node's modules become stubs, so nothing Node-only is
+ * loaded, and a use of one would fail loudly.
  */
 const nodeOnlyStubs: Plugin = {
   name: "node-only-stubs",
   setup(b) {
-    b.onResolve({ filter: /^(ioredis|node:.*)$/ }, (args) => ({ path: args.path, namespace: "node-only" }));
+    b.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: "node-only" }));
     b.onLoad({ filter: /.*/, namespace: "node-only" }, (args) => ({
       contents: `module.exports = new Proxy({}, { get(_, name) { if (name === "__esModule") return false; throw new Error("Node-only module ${args.path} used in a Workers bundle (" + String(name) + ")"); } });`,
       loader: "js",

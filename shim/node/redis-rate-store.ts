@@ -9,7 +9,7 @@
  * reconnecting in the background.
  * @module
  */
-import { Redis } from "../../deps.ts";
+import { Redis } from "../../deps-node.ts";
 import type { RateLimitStore } from "../../src/shared/http/rate-limit.ts";
 
 const HIT_SCRIPT = `
