@@ -23,6 +23,9 @@ export { default as ipaddr } from "ipaddr.js";
 export { default as KDBush } from "kdbush";
 export { around as geoAround, distance as geoDistance } from "geokdbush";
 
+// --- charging: streaming JSON for imports of any size ---
+export { JSONParser, Tokenizer } from "@streamparser/json";
+
 // --- seo: streaming HTML and XML parsers ---
 export { Parser as HtmlParser } from "htmlparser2";
 export { XMLParser } from "fast-xml-parser";

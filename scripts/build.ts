@@ -3,9 +3,12 @@
  * Usage: node scripts/build.ts [entry-name ...]   (default: all entries)
  * @module
  */
-import { existsSync, readdirSync, rmSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
-import { build, type BuildOptions } from "esbuild";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { crc32 } from "node:zlib";
+import { build, type BuildOptions, type Plugin } from "esbuild";
+import { parseDatasetFile } from "../src/charging/dataset.ts";
+import { snapshotOf } from "../src/charging/snapshot/write.ts";
 
 interface Entry {
   name: string;
@@ -18,6 +21,8 @@ interface Entry {
   chunkDir?: string;
   /** Embeds the SEO tools/list answer (SEO_TOOL_LISTING), so start-up does not load the tools. */
   seoListing?: boolean;
+  /** Node-only packages deps.ts re-exports (ioredis) become stubs: the entry never uses them. */
+  stubNodeOnly?: boolean;
 }
 
 export const ENTRIES: Entry[] = [
@@ -27,6 +32,15 @@ export const ENTRIES: Entry[] = [
     source: "shim/node/charging-cli.ts",
     outfile: "dist/charging-cli.js",
     platform: "node",
+  },
+  // The Workers build of the charging handler (tests run it in workerd through miniflare).
+  {
+    name: "charging-worker",
+    source: "shim/workers/charging-worker.ts",
+    outfile: "dist/charging-worker.js",
+    platform: "browser",
+    conditions: ["workerd", "worker", "browser"],
+    stubNodeOnly: true,
   },
   // Split so the tiny entry can enable the compile cache before the bulk is compiled, and each
   // command (and the tools, on first call) loads only its own chunks.
@@ -48,6 +62,46 @@ export const ENTRIES: Entry[] = [
     seoListing: true,
   },
 ];
+
+/**
+ * The embedded charging data goes into bundles as a snapshot converted here, once per build:
+ * `shim/embedded/charging-snapshot.ts` (which converts the JSON at start-up when run from
+ * source) is replaced by the prebuilt bytes, so a built server parses no JSON at all.
+ */
+const EMBEDDED_MODULE = /shim[\\/]embedded[\\/]charging-snapshot\.ts$/;
+let snapshotFile: string | undefined;
+
+function embeddedSnapshotFile(): string {
+  if (snapshotFile) return snapshotFile;
+  const { header, sites } = parseDatasetFile(JSON.parse(readFileSync("fixtures/charging/sites.json", "utf8")));
+  mkdirSync("dist/.build", { recursive: true });
+  snapshotFile = resolve("dist/.build/charging-snapshot.bin");
+  writeFileSync(snapshotFile, snapshotOf(sites, header, { crc32: (b) => crc32(b) }));
+  return snapshotFile;
+}
+
+const embeddedSnapshot: Plugin = {
+  name: "embedded-charging-snapshot",
+  setup(b) {
+    b.onLoad({ filter: EMBEDDED_MODULE }, () => ({
+      contents: `import bytes from ${JSON.stringify(embeddedSnapshotFile())};\nexport const embeddedSnapshot = () => bytes;\n`,
+      loader: "ts",
+      resolveDir: process.cwd(),
+    }));
+  },
+};
+
+/** Node's own modules become stubs in the charging worker (nothing there uses them). */
+const nodeOnlyStubs: Plugin = {
+  name: "node-only-stubs",
+  setup(b) {
+    b.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: "node-only" }));
+    b.onLoad({ filter: /.*/, namespace: "node-only" }, (args) => ({
+      contents: `module.exports = new Proxy({}, { get(_, name) { if (name === "__esModule") return false; throw new Error("Node-only module ${args.path} used in a Workers bundle (" + String(name) + ")"); } });`,
+      loader: "js",
+    }));
+  },
+};
 
 // Bundled CommonJS dependencies (ajv via the MCP SDK) call require() at run time.
 const requireBanner =
@@ -98,6 +152,8 @@ function optionsFor(entry: Entry, listing: string | undefined): BuildOptions {
     legalComments: "none",
     banner: entry.platform === "node" ? { js: requireBanner } : undefined,
     logLevel: "warning",
+    plugins: entry.stubNodeOnly ? [embeddedSnapshot, nodeOnlyStubs] : [embeddedSnapshot],
+    loader: { ".bin": "binary" },
   };
 }
 

@@ -5,8 +5,8 @@
  * @module
  */
 import { readdirSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { nodeImportIo } from "../shim/node/import-io.ts";
 import { runImport } from "../src/charging/import/command.ts";
 
 const repo = resolve(import.meta.dirname, "..");
@@ -22,9 +22,4 @@ const files = readdirSync(dir)
   .map((name) => join(dir, name));
 if (!args.includes("--out")) args.push("--out", join(repo, "fixtures/charging/sites.json"));
 
-process.exitCode = await runImport([...files, ...args], {
-  readFile: async (path) => new Uint8Array(await readFile(path)),
-  writeFile: (path, data) => writeFile(path, data),
-  stderr: (line) => process.stderr.write(`${line}\n`),
-  stdout: (line) => process.stdout.write(`${line}\n`),
-});
+process.exitCode = await runImport([...files, ...args], nodeImportIo());

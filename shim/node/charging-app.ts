@@ -6,36 +6,61 @@
  */
 import { lookup } from "node:dns/promises";
 import { readFile } from "node:fs/promises";
+import { crc32 } from "node:zlib";
 import { type ChargingConfig, ConfigError, parseChargingEnv } from "../../src/charging/config.ts";
-import { type DatasetHeader, parseDatasetFile } from "../../src/charging/dataset.ts";
+import { parseDatasetFile } from "../../src/charging/dataset.ts";
 import { createChargingHandler } from "../../src/charging/handler.ts";
-import type { Site } from "../../src/charging/model.ts";
 import { type ChargingServices, createChargingServices } from "../../src/charging/services.ts";
+import { isSnapshot, openSnapshot } from "../../src/charging/snapshot/read.ts";
+import { createStore, type Store, storeOfSites } from "../../src/charging/store.ts";
 import { createOcpiFeed } from "../../src/charging/status/ocpi-feed.ts";
 import type { LiveFeed } from "../../src/charging/status/service.ts";
+import { createSharedRateLimiter, type RateLimiter } from "../../src/shared/http/rate-limit.ts";
 import { createGuardedLookup } from "../../src/shared/net/lookup.ts";
 import { pinnedFetch } from "./pinned-fetch.ts";
+import { embeddedSnapshot } from "../embedded/charging-snapshot.ts";
+import { createRedisRateStore } from "./redis-rate-store.ts";
 import { closeOnSignals, serve, type Serving } from "./serve.ts";
 
-export type Dataset = { header: DatasetHeader; sites: Site[] };
+/** A JSON data set bigger than this is refused with the command that converts it to a snapshot. */
+const JSON_DATASET_MAX_BYTES = 256 * 1024 * 1024;
 
-/** Reads and validates a dataset file, or the embedded real data when `path` is undefined. */
-export async function loadDataset(path?: string): Promise<Dataset> {
-  if (path === undefined) {
-    const embedded = await import("../../fixtures/charging/sites.json", { with: { type: "json" } });
-    return parseDatasetFile(embedded.default);
-  }
-  let text: string;
+const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Opens snapshot bytes with Node's native CRC-32; searches pause with setImmediate. */
+export function storeOfSnapshot(bytes: Uint8Array): Store {
+  return createStore(openSnapshot(bytes, { crc32: (b) => crc32(b) }), { yieldNow });
+}
+
+async function readDataFile(path: string): Promise<Uint8Array> {
   try {
-    text = await readFile(path, "utf8");
+    return await readFile(path);
   } catch (err) {
+    throw new ConfigError(`CHARGING_DATA: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? "error"})`);
+  }
+}
+
+function storeOfJson(path: string, bytes: Uint8Array): Store {
+  if (bytes.byteLength > JSON_DATASET_MAX_BYTES) {
     throw new ConfigError(
-      `CHARGING_DATA: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? "error"})`,
+      `CHARGING_DATA: ${path} is a ${Math.round(bytes.byteLength / 1048576)} MB JSON data set; convert it once with \`charging import ${path} --out data.snapshot\` and serve the snapshot`,
     );
   }
+  const { header, sites } = parseDatasetFile(JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes)));
+  return storeOfSites(sites, header, { yieldNow });
+}
+
+/**
+ * The store over a data-set file (a snapshot, or the JSON data-set format), or over the
+ * embedded real data when `path` is undefined. A bad file is a ConfigError naming it.
+ */
+export async function loadStore(path?: string): Promise<Store> {
+  if (path === undefined) return storeOfSnapshot(embeddedSnapshot());
+  const bytes = await readDataFile(path);
   try {
-    return parseDatasetFile(JSON.parse(text));
+    return isSnapshot(bytes) ? storeOfSnapshot(bytes) : storeOfJson(path, bytes);
   } catch (err) {
+    if (err instanceof ConfigError) throw err;
     throw new ConfigError(`CHARGING_DATA: ${path}: ${(err as Error).message}`);
   }
 }
@@ -60,10 +85,32 @@ function liveFeed(config: ChargingConfig): LiveFeed | undefined {
   });
 }
 
-/** The services over `dataset` with the live feed `config` asks for. */
-export function servicesFor(dataset: Dataset, config: ChargingConfig): ChargingServices {
+/** The services over `store` with the live feed `config` asks for. */
+export function servicesFor(store: Store, config: ChargingConfig): ChargingServices {
   const live = liveFeed(config);
-  return createChargingServices(dataset, { now: () => new Date(), ...(live ? { live } : {}) });
+  return createChargingServices(store, { now: () => new Date(), ...(live ? { live } : {}) });
+}
+
+/** Waiting for Redis at start-up is bounded: the server starts anyway, counting per instance. */
+const REDIS_START_WAIT_MS = 1000;
+
+/** The limiter shared through Redis, and how the start-up line describes it. */
+async function sharedLimiter(
+  config: ChargingConfig,
+  log: (line: string) => void,
+): Promise<{ limiter?: RateLimiter; note: string }> {
+  if (!config.redisUrl) return { note: "" };
+  const store = createRedisRateStore(config.redisUrl);
+  const up = await store.ready(REDIS_START_WAIT_MS);
+  const limiter = createSharedRateLimiter({
+    limit: config.ratePerMinute,
+    windowMs: 60_000,
+    maxClients: 50_000,
+    store,
+    log,
+  });
+  const note = up ? `, rate limit shared via ${store.label}` : `, ${store.label} unreachable: rate limit per instance until it answers`;
+  return { limiter, note };
 }
 
 /**
@@ -75,12 +122,19 @@ export async function startChargingServer(
   log: (line: string) => void,
 ): Promise<Serving> {
   const config = parseChargingEnv(env);
-  const dataset = await loadDataset(config.dataPath);
-  const services = servicesFor(dataset, config);
-  const handler = createChargingHandler({ ...services, ...config, log });
+  const services = servicesFor(await loadStore(config.dataPath), config);
+  const { limiter, note } = await sharedLimiter(config, log);
+  const handler = createChargingHandler({
+    ...services,
+    ...config,
+    log,
+    // Node's CompressionStream also speaks brotli; workerd's has gzip and deflate only.
+    encodings: ["br", "gzip"],
+    ...(limiter ? { rateLimiter: limiter } : {}),
+  });
   const serving = await serve(handler, { port: config.port, hostname: config.host });
   closeOnSignals(serving, log);
   const gate = config.apiKeys.length > 0 ? `, key gate on (${config.apiKeys.length} keys)` : "";
-  log(`charging: listening on ${serving.url} (${services.store.size} sites${gate})`);
+  log(`charging: listening on ${serving.url} (${services.store.size} sites${gate}${note})`);
   return serving;
 }

@@ -7,8 +7,8 @@ import { ConfigError, parseChargingEnv } from "../../src/charging/config.ts";
 import { runCli } from "../../src/charging/cli/run.ts";
 import { createChargingHandler } from "../../src/charging/handler.ts";
 import { runImport } from "../../src/charging/import/command.ts";
-import { loadDataset, servicesFor, startChargingServer } from "./charging-app.ts";
-import { readFile, writeFile } from "node:fs/promises";
+import { loadStore, servicesFor, startChargingServer } from "./charging-app.ts";
+import { nodeImportIo } from "./import-io.ts";
 
 const stderr = (text: string) => process.stderr.write(text);
 const log = (line: string) => stderr(`${line}\n`);
@@ -21,7 +21,7 @@ try {
     fetch,
     async local() {
       const config = parseChargingEnv({ CHARGING_DATA: process.env.CHARGING_DATA });
-      const services = servicesFor(await loadDataset(config.dataPath), config);
+      const services = servicesFor(await loadStore(config.dataPath), config);
       // One local user: the per-client rate limit has nothing to protect here.
       return createChargingHandler({ ...services, ratePerMinute: 1_000_000_000, log });
     },
@@ -29,13 +29,7 @@ try {
       await startChargingServer({ ...process.env, ...overrides }, log);
       return 0;
     },
-    runImport: (args) =>
-      runImport([...args], {
-        readFile: (path: string) => readFile(path),
-        writeFile: (path: string, text: string) => writeFile(path, text),
-        stdout: (line: string) => process.stdout.write(`${line}\n`),
-        stderr: log,
-      }),
+    runImport: (args) => runImport([...args], nodeImportIo()),
   });
 } catch (err) {
   log(`charging: ${err instanceof Error ? err.message : String(err)}`);

@@ -1,6 +1,7 @@
 /**
  * Node adapter: carries a Fetch handler on `node:http`. Request bodies stream (with
- * `duplex: "half"`), the client's disconnect aborts `request.signal`, JSON bodies built by
+ * `duplex: "half"`; a body the handler refuses unread is drained, not reset), the client's
+ * disconnect aborts `request.signal`, JSON bodies built by
  * `json()` or `preparedJson()` are written without a stream round-trip (prepared ones as the
  * bytes they already are), and SIGINT/SIGTERM drain in-flight work. Service-agnostic: the
  * charging API and the SEO gateway both run on it.
@@ -8,7 +9,7 @@
  */
 import { createServer, type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type Duplex, Readable } from "node:stream";
+import type { Duplex } from "node:stream";
 import { errorResponse } from "../../src/shared/errors.ts";
 import { bodyOf, type FetchHandler } from "../../src/shared/http/respond.ts";
 
@@ -25,6 +26,55 @@ export interface Serving {
   close(): Promise<void>;
 }
 
+/** A body left unread past this is not worth draining: the connection is dropped instead. */
+const DRAIN_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * Reads the rest of a body nobody wants (a cap refused it) and throws it away, so the answer
+ * reaches the client: closing a socket with unread bytes in it sends a TCP reset, and the
+ * client loses the 413 it was about to read. Past the drain limit the socket is dropped.
+ */
+function discard(req: IncomingMessage): void {
+  let drained = 0;
+  req.removeAllListeners("data");
+  req.on("data", (chunk: Buffer) => {
+    drained += chunk.byteLength;
+    if (drained > DRAIN_LIMIT_BYTES) req.destroy();
+  });
+  req.resume();
+}
+
+/** The request body as a web stream that reads on demand, and drains (not resets) when cancelled. */
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let cancelled = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        req.pause();
+        req.on("data", (chunk: Buffer) => {
+          if (cancelled) return;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) req.pause();
+        });
+        req.once("end", () => {
+          if (!cancelled) controller.close();
+        });
+        req.once("error", (err) => {
+          if (!cancelled) controller.error(err);
+        });
+      },
+      pull() {
+        req.resume();
+      },
+      cancel() {
+        cancelled = true;
+        discard(req);
+      },
+    },
+    { highWaterMark: 1 },
+  );
+}
+
 function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): Request {
   const headers = new Headers();
   const raw = req.rawHeaders;
@@ -32,7 +82,7 @@ function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): R
   const method = req.method ?? "GET";
   const init: RequestInit & { duplex?: "half" } = { method, headers };
   if (method !== "GET" && method !== "HEAD") {
-    init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
+    init.body = bodyStream(req);
     init.duplex = "half";
   }
   // RFC 9112 3.2: an HTTP/1.1 request without Host is answered 400 (node's own check would
@@ -92,6 +142,15 @@ async function writeResponse(response: Response, res: ServerResponse, isHead: bo
   res.end();
 }
 
+/** A complete answer written straight to a socket (for requests node keeps from the handler). */
+function rawAnswer(status: number, code: string, message: string, extra = ""): string {
+  const body = JSON.stringify({ error: { code, message } });
+  return (
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n${extra}` +
+    `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
+  );
+}
+
 /**
  * Requests node's parser refuses (garbage, bad headers, both content-length and chunked, a
  * 16 KiB header overflow) never reach the handler; they still get the JSON envelope.
@@ -109,11 +168,23 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
     err.code === "HPE_HEADER_OVERFLOW"
       ? [431, "PAYLOAD_TOO_LARGE", "Request headers are over the 16 KiB limit"]
       : [400, "INVALID_ARGUMENTS", "Malformed HTTP request"];
-  const body = JSON.stringify({ error: { code, message } });
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
-      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-  );
+  socket.end(rawAnswer(status, code, message));
+}
+
+/**
+ * CONNECT never reaches the request handler (node emits "connect", and closes the socket when
+ * nobody listens); it gets the envelope: this is no proxy.
+ */
+function answerConnect(_req: IncomingMessage, socket: Duplex): void {
+  socket.on("error", () => socket.destroy());
+  socket.end(rawAnswer(405, "METHOD_NOT_ALLOWED", "CONNECT is not supported: this server is not a proxy", "allow: GET, HEAD, POST, OPTIONS\r\n"));
+}
+
+/** An `expect` other than 100-continue (node would answer a bare 417). */
+function answerExpectation(_req: IncomingMessage, res: ServerResponse): void {
+  const body = JSON.stringify({ error: { code: "INVALID_ARGUMENTS", message: "Only the 100-continue expectation is supported" } });
+  res.writeHead(417, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), connection: "close" });
+  res.end(body);
 }
 
 /** Starts serving `handler`; resolves once the socket listens. */
@@ -139,6 +210,8 @@ export function serve(handler: FetchHandler, options: ServeOptions = {}): Promis
       .catch(() => res.destroy());
   });
   server.on("clientError", answerClientError);
+  server.on("connect", answerConnect);
+  server.on("checkExpectation", answerExpectation);
   server.keepAliveTimeout = 5000;
   return new Promise((resolve, reject) => {
     server.once("error", reject);

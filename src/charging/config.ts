@@ -25,6 +25,8 @@ export interface ChargingConfig {
   trustedProxies: number;
   ratePerMinute: number;
   maxBodyBytes: number;
+  /** Redis shared by every instance for the rate limit; undefined: counted per process. */
+  redisUrl?: string;
   live?: LiveFeedConfig;
 }
 
@@ -68,6 +70,15 @@ const isHttpUrl = (text: string) => {
   }
 };
 
+const isRedisUrl = (text: string) => {
+  try {
+    const url = new URL(text);
+    return (url.protocol === "redis:" || url.protocol === "rediss:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+};
+
 const EnvSchema = v.object({
   PORT: int("PORT", 0, 65535, 8787),
   HOST: v.optional(v.pipe(v.string(), v.nonEmpty("HOST must not be empty")), "127.0.0.1"),
@@ -97,6 +108,12 @@ const EnvSchema = v.object({
   CHARGING_TRUST_PROXY: int("CHARGING_TRUST_PROXY", 0, 10, 0),
   CHARGING_RATE_LIMIT: int("CHARGING_RATE_LIMIT", 1, 1_000_000_000, DEFAULT_RATE_PER_MINUTE),
   CHARGING_MAX_BODY_BYTES: int("CHARGING_MAX_BODY_BYTES", 1024, 16_777_216, DEFAULT_MAX_BODY_BYTES),
+  CHARGING_REDIS_URL: v.optional(
+    v.pipe(
+      v.string(),
+      v.check(isRedisUrl, "CHARGING_REDIS_URL must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379"),
+    ),
+  ),
   CHARGING_LIVE_URL: v.optional(
     v.pipe(v.string(), v.check(isHttpUrl, "CHARGING_LIVE_URL must be an absolute http(s) URL")),
   ),
@@ -126,6 +143,7 @@ export function parseChargingEnv(env: Readonly<Record<string, string | undefined
     maxBodyBytes: e.CHARGING_MAX_BODY_BYTES,
   };
   if (e.CHARGING_DATA) config.dataPath = e.CHARGING_DATA;
+  if (e.CHARGING_REDIS_URL) config.redisUrl = e.CHARGING_REDIS_URL;
   if (e.CHARGING_LIVE_URL) {
     config.live = {
       baseUrl: e.CHARGING_LIVE_URL,

@@ -74,6 +74,9 @@ const HeaderSchema = {
 
 const DatasetSchema = v.strictObject({ ...HeaderSchema, sites: v.array(SiteSchema) });
 
+/** The header alone (the snapshot's HEAD section carries it too). */
+export const DatasetHeaderSchema = v.strictObject(HeaderSchema);
+
 export type StoredSite = v.InferInput<typeof SiteSchema>;
 export type DatasetHeader = Omit<v.InferOutput<typeof DatasetSchema>, "sites">;
 
@@ -194,9 +197,36 @@ function dropNulls(value: unknown): unknown {
   return value;
 }
 
+/** The file text in pieces (header first, one site per line), for writing a data set of any size. */
+export function* datasetChunks(header: DatasetHeader, sites: Iterable<Site>): Generator<string> {
+  yield `${JSON.stringify(header).slice(0, -1)},"sites":[\n`;
+  let first = true;
+  for (const site of sites) {
+    yield `${first ? "" : ",\n"}${JSON.stringify(compactSite(site))}`;
+    first = false;
+  }
+  yield "\n]}\n";
+}
+
 /** The file text: header first, one site per line, so diffs of a re-import stay readable. */
 export function serializeDataset(header: DatasetHeader, sites: readonly Site[]): string {
-  const head = JSON.stringify(header).slice(0, -1);
-  const rows = sites.map((s) => JSON.stringify(compactSite(s))).join(",\n");
-  return `${head},"sites":[\n${rows}\n]}\n`;
+  return [...datasetChunks(header, sites)].join("");
+}
+
+const PartitionsSchema = HeaderSchema.partitions;
+
+/** A data-set file's partitions by key (the rows name theirs); throws naming the problem. */
+export function datasetPartitions(raw: unknown): Map<string, Partition & { key: string }> {
+  const parsed = v.safeParse(PartitionsSchema, raw);
+  if (!parsed.success) fail(parsed.issues);
+  return new Map(parsed.output.map((p) => [p.key, p]));
+}
+
+/** One compact row of a data-set file as a full Site; undefined when it is malformed or from no partition. */
+export function datasetRow(raw: unknown, partitions: ReadonlyMap<string, Partition>): Site | undefined {
+  const parsed = v.safeParse(SiteSchema, raw);
+  if (!parsed.success) return undefined;
+  const partition = partitions.get(parsed.output.attributionKey);
+  if (!partition || !parsed.output.id.startsWith(`${partition.source}:`)) return undefined;
+  return restore(parsed.output, partition);
 }

@@ -10,13 +10,15 @@ import { ApiError, toErrorResponse } from "../shared/errors.ts";
 import { createKeyGate } from "../shared/http/api-key.ts";
 import { withBodyCap } from "../shared/http/body-limit.ts";
 import { clientKey } from "../shared/http/client-ip.ts";
+import type { Encoding } from "../shared/http/compress.ts";
 import { createCors } from "../shared/http/cors.ts";
-import { createRateLimiter } from "../shared/http/rate-limit.ts";
+import { createRateLimiter, type RateLimiter } from "../shared/http/rate-limit.ts";
 import type { FetchHandler } from "../shared/http/respond.ts";
 import { mcpHttpHandler } from "../shared/mcp/http.ts";
 import { defineMcp } from "../shared/mcp/server.ts";
 import { chargingTools } from "./mcp-tools.ts";
-import { chargingRoutes } from "./routes.ts";
+import { chargingOpenApi } from "./openapi.ts";
+import { chargingRoutes, OPENAPI_PATH } from "./routes.ts";
 import type { ChargingServices } from "./services.ts";
 
 export interface ChargingHandlerOptions extends ChargingServices {
@@ -34,6 +36,16 @@ export interface ChargingHandlerOptions extends ChargingServices {
   trustedProxies?: number;
   /** Milliseconds clock for the rate limiter. */
   now?: () => number;
+  /**
+   * The limiter to count with (the Node adapter passes one shared through Redis when
+   * `CHARGING_REDIS_URL` is set); default: in memory, per process, with `ratePerMinute`.
+   */
+  rateLimiter?: RateLimiter;
+  /**
+   * Content encodings offered, preferred first (default gzip, the one every runtime's
+   * CompressionStream has; the Node adapter adds brotli).
+   */
+  encodings?: readonly Encoding[];
   /** Where unexpected failures are reported (never keys or bodies). */
   log?: (line: string) => void;
 }
@@ -45,7 +57,10 @@ const INSTRUCTIONS =
   "Open-data EV charging sites (Open Charge Map, OpenStreetMap). Use search_sites for an area or filters, find_nearby_sites for a point, then get_site or get_site_status with an id from the results. Show the attribution returned with the data.";
 
 const NO_ROUTE =
-  "No such route; the API has GET /healthz, /api/v1/sites, /api/v1/sites/:id, /api/v1/status/:id and POST /mcp";
+  "No such route; the API has GET /healthz, /api/v1/sites, /api/v1/sites/:id, /api/v1/status/:id, /api/v1/openapi.json and POST /mcp";
+
+/** A static cut may be reused for 5 minutes; behind a key gate only by the client itself. */
+const cacheControlFor = (gated: boolean) => `${gated ? "private" : "public"}, max-age=300`;
 
 /** Creates the handler. */
 export function createChargingHandler(options: ChargingHandlerOptions): FetchHandler {
@@ -59,12 +74,9 @@ export function createChargingHandler(options: ChargingHandlerOptions): FetchHan
     now,
     log = () => {},
   } = options;
-  const limiter = createRateLimiter({
-    limit: ratePerMinute,
-    windowMs: 60_000,
-    maxClients,
-    ...(now ? { now } : {}),
-  });
+  const limiter =
+    options.rateLimiter ??
+    createRateLimiter({ limit: ratePerMinute, windowMs: 60_000, maxClients, ...(now ? { now } : {}) });
   const gate = apiKeys.length > 0 ? createKeyGate(apiKeys) : undefined;
   const cors = createCors({
     origins: corsOrigins,
@@ -76,7 +88,7 @@ export function createChargingHandler(options: ChargingHandlerOptions): FetchHan
       "mcp-session-id",
       "last-event-id",
     ],
-    exposeHeaders: ["retry-after", "mcp-session-id", "mcp-protocol-version"],
+    exposeHeaders: ["retry-after", "etag", "mcp-session-id", "mcp-protocol-version"],
   });
   const mcp = mcpHttpHandler(
     defineMcp(
@@ -85,12 +97,16 @@ export function createChargingHandler(options: ChargingHandlerOptions): FetchHan
       log,
     ),
   );
-  const routes = chargingRoutes(options, mcp);
+  const routes = chargingRoutes(options, mcp, {
+    cacheControl: cacheControlFor(gate !== undefined),
+    encodings: options.encodings ?? ["gzip"],
+    openApi: chargingOpenApi(gate !== undefined),
+  });
 
   const guarded = async (request: Request, peer: string | undefined): Promise<Response> => {
     const preflight = cors.preflight(request);
     if (preflight) return preflight;
-    const decision = limiter.hit(clientKey(request, peer, trustedProxies));
+    const decision = await limiter.hit(clientKey(request, peer, trustedProxies));
     if (!decision.allowed) {
       const wait = String(decision.retryAfterSeconds);
       throw new ApiError(
@@ -101,9 +117,10 @@ export function createChargingHandler(options: ChargingHandlerOptions): FetchHan
         },
       );
     }
-    // Liveness probes carry no key: /healthz stays open (it reveals only the stage number).
+    // Liveness probes carry no key: /healthz stays open (it reveals only the stage number), and
+    // so does the OpenAPI document, which says how to authenticate.
     const url = new URL(request.url);
-    if (gate && url.pathname !== "/healthz") {
+    if (gate && url.pathname !== "/healthz" && url.pathname !== OPENAPI_PATH) {
       const verdict = await gate(request);
       if (verdict !== "ok") {
         throw new ApiError(

@@ -91,8 +91,8 @@ function asToolError(err: unknown, id: string): never {
 /** The four tools over `services`. */
 export function chargingTools(services: ChargingServices): ToolDef[] {
   const { store, status } = services;
-  const search = (query: SearchInput) => {
-    const { data, total, attribution } = store.search(query);
+  const search = async (query: SearchInput) => {
+    const { data, total, attribution } = await store.search(query);
     return jsonOutput({ data, page: { limit: query.limit, offset: query.offset, total }, attribution });
   };
 

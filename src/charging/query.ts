@@ -57,7 +57,16 @@ const inRange = (lon: number, lat: number) => Math.abs(lon) <= 180 && Math.abs(l
 
 const BBOX_FORMAT = "minLon,minLat,maxLon,maxLat";
 
-const SitesQuerySchema = v.object({
+/** `format=geojson` answers a GeoJSON FeatureCollection (as `Accept: application/geo+json` does). */
+const FormatSchema = v.optional(
+  v.pipe(
+    v.picklist(["json", "geojson"], "format must be json or geojson"),
+    v.description("json (default) or geojson: a FeatureCollection, as Accept: application/geo+json gives"),
+  ),
+);
+
+/** The query of `GET /api/v1/sites`: validates requests and generates the OpenAPI parameters. */
+export const SitesQuerySchema = v.object({
   bbox: v.optional(
     v.pipe(
       numberList("bbox", 4, BBOX_FORMAT),
@@ -113,7 +122,20 @@ const SitesQuerySchema = v.object({
   ),
   limit: v.optional(integer("limit", LIMIT_MIN, LIMIT_MAX), String(LIMIT_DEFAULT)),
   offset: v.optional(integer("offset", 0, OFFSET_MAX), "0"),
+  format: FormatSchema,
 });
+
+/** The query of `GET /api/v1/sites/:id`. */
+export const SiteQuerySchema = v.strictObject({ format: FormatSchema }, (issue) =>
+  issue.expected === "never" ? "this route takes only the format parameter" : issue.message,
+);
+
+/** `GET /api/v1/status/:id` takes no parameter (its record is JSON only). */
+export const StatusQuerySchema = v.strictObject({}, (issue) =>
+  issue.expected === "never" ? "this route takes no query parameters" : issue.message,
+);
+
+export type AnswerFormat = "json" | "geojson";
 
 /** Every parameter `GET /api/v1/sites` understands. */
 export const SITES_PARAMS: readonly string[] = Object.keys(SitesQuerySchema.entries);
@@ -122,8 +144,23 @@ function invalid(message: string): ApiError {
   return new ApiError("INVALID_ARGUMENTS", message);
 }
 
+/** The answer format the site route asks for (`format` parameter); throws INVALID_ARGUMENTS. */
+export function parseSiteQuery(params: URLSearchParams): AnswerFormat | undefined {
+  const raw = Object.fromEntries(params);
+  if ([...params.keys()].length !== Object.keys(raw).length) throw invalid("format must be given at most once");
+  const parsed = v.safeParse(SiteQuerySchema, raw);
+  if (!parsed.success) throw invalid(parsed.issues.map((issue) => issue.message).join("; "));
+  return parsed.output.format;
+}
+
+/** Refuses any query parameter on the status route (INVALID_ARGUMENTS). */
+export function parseStatusQuery(params: URLSearchParams): void {
+  const parsed = v.safeParse(StatusQuerySchema, Object.fromEntries(params));
+  if (!parsed.success) throw invalid(parsed.issues.map((issue) => issue.message).join("; "));
+}
+
 /** Parses a sites query string into a store query; throws INVALID_ARGUMENTS naming the parameter and rule. */
-export function parseSitesQuery(params: URLSearchParams): SearchInput {
+export function parseSitesQuery(params: URLSearchParams): SearchInput & { format?: AnswerFormat } {
   const raw: Record<string, string> = {};
   for (const [name, value] of params) {
     if (!SITES_PARAMS.includes(name)) {
@@ -137,7 +174,7 @@ export function parseSitesQuery(params: URLSearchParams): SearchInput {
   if (!parsed.success) throw invalid(parsed.issues.map((issue) => issue.message).join("; "));
   const { near, radiusKm, ...rest } = parsed.output;
   if (radiusKm !== undefined && near === undefined) throw invalid("radiusKm needs near=lat,lon");
-  const query: SearchInput = stripUndefined(rest);
+  const query: SearchInput & { format?: AnswerFormat } = stripUndefined(rest);
   if (near)
     query.near = { lat: near[0] as number, lon: near[1] as number, radiusKm: radiusKm ?? RADIUS_DEFAULT_KM };
   return query;

@@ -2,10 +2,8 @@
  * What the charging transports (REST routes, MCP tools, CLI) need from the data side.
  * @module
  */
-import type { DatasetHeader } from "./dataset.ts";
-import type { Site } from "./model.ts";
 import { createStatusService, type LiveFeed, type StatusService } from "./status/service.ts";
-import { createStore, type Store } from "./store.ts";
+import type { Store } from "./store.ts";
 
 export interface ChargingServices {
   store: Store;
@@ -13,12 +11,8 @@ export interface ChargingServices {
   status: StatusService;
 }
 
-/** Builds the services over a parsed dataset file, with an optional live status feed. */
-export function createChargingServices(
-  dataset: { header: DatasetHeader; sites: readonly Site[] },
-  deps: { now(): Date; live?: LiveFeed },
-): ChargingServices {
-  const store = createStore(dataset.sites);
-  const status = createStatusService(store, { ...deps, importedAt: dataset.header.importedAt });
+/** Builds the services over a store, with an optional live status feed. */
+export function createChargingServices(store: Store, deps: { now(): Date; live?: LiveFeed }): ChargingServices {
+  const status = createStatusService(store, { ...deps, importedAt: store.header.importedAt });
   return { store, status };
 }

@@ -1,16 +1,32 @@
 /**
- * The in-memory site store: indexes built once (a static KD-tree over lon/lat), then every
- * search is a range or nearest-neighbour walk plus cheap per-row filters.
+ * The site store over a snapshot (see snapshot/): columns and the prebuilt kdbush index are
+ * typed-array views of the data-set file, so nothing is parsed or indexed at start-up, and a
+ * site object is decoded only when an answer shows it.
  *
- * Order: `near` searches by distance (ties by id order); all other searches by id order:
- * source (`ocm` before `osm`), then OSM element type (node, way, relation), then the numeric id.
+ * A search's cost follows its page, not its hits:
+ * - `near` (and `bbox`) searches walk the KD-tree best-first from the query point (the box
+ *   centre for a box) and stop after offset + limit sites; nothing else is materialised;
+ * - searches without either scan rows in id order and stop after offset + limit;
+ * - `total` is counted without sorting: KD cells fully inside the region count as their
+ *   size, and only filters make a walk look at single rows.
+ * Long walks pause every few milliseconds (`PaceOptions`) so other requests keep flowing.
+ *
+ * Order: nearest first from `near`, else from the centre of `bbox`, ties in id order;
+ * without either, id order: source (`ocm` before `osm`), OSM element type (node, way,
+ * relation), then the numeric id.
  * @module
  */
-import { geoAround, geoDistance, KDBush } from "../../deps.ts";
-import { searchTerms } from "./connectors.ts";
+import type { DatasetHeader } from "./dataset.ts";
 import { attributionForKey } from "./licence.ts";
 import type { Attribution, Site } from "./model.ts";
-import { Lru } from "../shared/http/lru.ts";
+import { createFilters } from "./search/filter.ts";
+import { boxCentre, kmOf } from "./search/geo.ts";
+import { createPacer, type Pacer, type PaceOptions } from "./search/pacer.ts";
+import { box, both, circle, EVERYWHERE, type Region } from "./search/region.ts";
+import { countIn, nearestIn, type RowFilter } from "./search/walk.ts";
+import { openSnapshot, type Snapshot } from "./snapshot/read.ts";
+import { createSiteReader, rowOf } from "./snapshot/sites.ts";
+import { snapshotOf, type WriteOptions } from "./snapshot/write.ts";
 
 export interface SiteQuery {
   /** minLon,minLat,maxLon,maxLat, edges inclusive; minLon > maxLon means the box crosses the antimeridian. */
@@ -21,7 +37,7 @@ export interface SiteQuery {
   minPower?: number;
   /** Keep only sites whose (registry) status is AVAILABLE. */
   openOnly?: boolean;
-  /** Great-circle radius search, results sorted by distance and carrying `distanceKm`. */
+  /** Great-circle radius search, results nearest first and carrying `distanceKm`. */
   near?: { lat: number; lon: number; radiusKm: number };
   limit: number;
   offset: number;
@@ -37,12 +53,17 @@ export interface SearchResult {
 
 export interface Store {
   size: number;
-  search(q: SiteQuery): SearchResult;
+  header: DatasetHeader;
+  /** Names this exact data cut (entity tags are built on it). */
+  version: string;
+  search(q: SiteQuery): Promise<SearchResult>;
   /** The site with that id; undefined for unknown ids and for closed sites (never imported). */
   get(id: string): Site | undefined;
   attributionFor(site: Site): Attribution;
   /** Every partition's credit line, once each (for dataset-wide notices). */
   attributions: Attribution[];
+  /** Every site in id order (exports; decoded one at a time). */
+  sites(): Iterable<Site>;
 }
 
 const OSM_TYPE_RANK: Record<string, number> = { node: 0, way: 1, relation: 2 };
@@ -61,119 +82,96 @@ export function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export function createStore(input: readonly Site[]): Store {
-  const sites = [...input].sort((a, b) => compareIds(a.id, b.id));
-  const n = sites.length;
-  const byId = new Map(sites.map((s) => [s.id, s]));
-  const terms = sites.map((s) => s.connectors.flatMap((c) => searchTerms(c.type, c.label)));
-  const power = Float64Array.from(sites, (s) => s.maxPowerKw ?? Number.NaN);
-  const available = Uint8Array.from(sites, (s) => (s.status === "AVAILABLE" ? 1 : 0));
-  const index = new KDBush(Math.max(n, 1));
-  for (const s of sites) index.add(s.lon, s.lat);
-  if (n === 0) index.add(0, 0); // kdbush needs one point; no site id maps to it
-  index.finish();
-  const keys = [...new Set(sites.map((s) => s.attributionKey))].sort();
-  const attributions = keys.map(attributionForKey);
-  let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const s of sites) {
-    minX = Math.min(minX, s.lon);
-    minY = Math.min(minY, s.lat);
-    maxX = Math.max(maxX, s.lon);
-    maxY = Math.max(maxY, s.lat);
+/** Rows in id order passing `filter`: the page's rows and the total. */
+async function scanIdOrder(
+  size: number,
+  filter: RowFilter,
+  offset: number,
+  end: number,
+  pacer: Pacer,
+): Promise<{ rows: number[]; total: number }> {
+  if (!filter) {
+    const rows: number[] = [];
+    for (let row = offset; row < Math.min(end, size); row++) rows.push(row);
+    return { rows, total: size };
   }
+  const rows: number[] = [];
+  let total = 0;
+  for (let row = 0; row < size; row++) {
+    if (pacer.due()) await pacer.pause();
+    if (!filter(row)) continue;
+    if (total >= offset && total < end) rows.push(row);
+    total++;
+  }
+  return { rows, total };
+}
 
-  // Distinct connector needles are few (plug names), so each one's match mask is computed once.
-  const masks = new Lru<string, Uint8Array>(256);
-  const connectorMask = (needle: string): Uint8Array => {
-    let mask = masks.get(needle);
-    if (!mask) {
-      mask = Uint8Array.from(terms, (list) => (list.some((t) => t.includes(needle)) ? 1 : 0));
-      masks.set(needle, mask);
-    }
-    return mask;
-  };
+function regionOf(q: SiteQuery): { region: Region; origin?: { lng: number; lat: number } } {
+  const boxed = q.bbox ? box(q.bbox) : undefined;
+  if (q.near) {
+    const round = circle(q.near.lon, q.near.lat, q.near.radiusKm);
+    return { region: boxed ? both(round, boxed) : round, origin: { lng: q.near.lon, lat: q.near.lat } };
+  }
+  if (q.bbox && boxed) return { region: boxed, origin: boxCentre(q.bbox) };
+  return { region: EVERYWHERE };
+}
 
-  const filterFor = (q: SiteQuery): ((i: number) => boolean) | undefined => {
-    const mask = q.connector ? connectorMask(q.connector.toLowerCase()) : undefined;
-    const { minPower, openOnly } = q;
-    if (!mask && minPower === undefined && !openOnly) return undefined;
-    return (i) =>
-      (!openOnly || available[i] === 1) &&
-      (minPower === undefined || (power[i] as number) >= minPower) &&
-      (!mask || mask[i] === 1);
-  };
-
-  const bboxCandidates = (bbox: [number, number, number, number]): Uint32Array | undefined => {
-    const [w, s, e, nn] = bbox;
-    if (s > nn) return new Uint32Array(0);
-    if (w <= e && w <= minX && s <= minY && e >= maxX && nn >= maxY) return undefined;
-    const ids =
-      w <= e ? index.range(w, s, e, nn) : [...index.range(w, s, 180, nn), ...index.range(-180, s, e, nn)];
-    return (n > 0 ? Uint32Array.from(ids) : new Uint32Array(0)).sort();
-  };
-
-  const inBox = (bbox: [number, number, number, number] | undefined) => {
-    if (!bbox) return () => true;
-    const [w, s, e, nn] = bbox;
-    return (i: number) => {
-      const site = sites[i] as Site;
-      if (site.lat < s || site.lat > nn) return false;
-      return w <= e ? site.lon >= w && site.lon <= e : site.lon >= w || site.lon <= e;
-    };
-  };
-
-  const searchNear = (q: SiteQuery & { near: NonNullable<SiteQuery["near"]> }): SearchResult => {
-    const { lat, lon, radiusKm } = q.near;
-    const filter = filterFor(q);
-    const box = inBox(q.bbox);
-    const hits = geoAround(
-      index,
-      lon,
-      lat,
-      Infinity,
-      radiusKm,
-      (i) => i < n && box(i) && (!filter || filter(i)),
-    )
-      .map((i) => ({ i, d: geoDistance(lon, lat, (sites[i] as Site).lon, (sites[i] as Site).lat) }))
-      .sort((a, b) => a.d - b.d || a.i - b.i);
-    const page = hits.slice(q.offset, q.offset + Math.max(q.limit, 0));
-    const data = page.map(({ i, d }) => ({ ...(sites[i] as Site), distanceKm: Math.round(d * 1000) / 1000 }));
-    return { data, total: hits.length, attribution: attributionOf(data) };
-  };
+/** The store over an opened snapshot. */
+export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
+  const n = snapshot.size;
+  const siteAt = createSiteReader(snapshot);
+  const filters = createFilters(snapshot);
+  const attributions = snapshot.header.partitions.map((p) => attributionForKey(p.key));
 
   const attributionOf = (data: readonly Site[]): Attribution[] => {
     if (data.length === 0) return attributions;
     return [...new Set(data.map((s) => s.attributionKey))].map(attributionForKey);
   };
 
-  const search = (q: SiteQuery): SearchResult => {
-    if (q.near) return searchNear({ ...q, near: q.near });
-    const candidates = q.bbox ? bboxCandidates(q.bbox) : undefined;
-    const filter = filterFor(q);
-    const count = candidates ? candidates.length : n;
+  const search = async (q: SiteQuery): Promise<SearchResult> => {
+    const filter = filters(q);
     const end = q.offset + Math.max(q.limit, 0);
-    if (!filter) {
-      const data = candidates
-        ? Array.from(candidates.subarray(q.offset, end), (i) => sites[i] as Site)
-        : sites.slice(q.offset, end);
-      return { data, total: count, attribution: attributionOf(data) };
+    const pacer = createPacer(pace);
+    if (q.bbox && q.bbox[1] > q.bbox[3]) return { data: [], total: 0, attribution: attributions };
+    const { region, origin } = regionOf(q);
+    if (!origin) {
+      const { rows, total } = await scanIdOrder(n, filter, q.offset, end, pacer);
+      const data = rows.map(siteAt);
+      return { data, total, attribution: attributionOf(data) };
     }
-    const data: Site[] = [];
-    let total = 0;
-    for (let k = 0; k < count; k++) {
-      const i = candidates ? (candidates[k] as number) : k;
-      if (!filter(i)) continue;
-      if (total >= q.offset && total < end) data.push(sites[i] as Site);
-      total++;
-    }
+    const near = await nearestIn(snapshot.index, n, origin, region, filter, end, pacer);
+    const total = await countIn(snapshot.index, n, region, filter, pacer);
+    const data = near.rows.slice(q.offset).map((row, k) => {
+      const site = siteAt(row);
+      if (q.near) site.distanceKm = Math.round(kmOf(near.dists[q.offset + k] as number) * 1000) / 1000;
+      return site;
+    });
     return { data, total, attribution: attributionOf(data) };
   };
 
   return {
     size: n,
+    header: snapshot.header,
+    version: snapshot.version,
     search,
-    get: (id) => byId.get(id),
+    get(id) {
+      const row = rowOf(snapshot, id);
+      return row < 0 ? undefined : siteAt(row);
+    },
     attributionFor: (site) => attributionForKey(site.attributionKey),
     attributions,
+    *sites() {
+      for (let row = 0; row < n; row++) yield siteAt(row);
+    },
   };
+}
+
+/** A store over sites held in memory (tests, small JSON data sets): built into a snapshot first. */
+export function storeOfSites(
+  sites: readonly Site[],
+  header: Pick<DatasetHeader, "importedAt" | "sources"> = { importedAt: "2020-01-01T00:00:00.000Z", sources: [] },
+  pace?: PaceOptions,
+  write?: WriteOptions,
+): Store {
+  return createStore(openSnapshot(snapshotOf(sites, header, write)), pace);
 }

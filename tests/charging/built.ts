@@ -1,12 +1,14 @@
 /**
- * Builds the charging bundles when a test run finds them missing (npm test builds first).
+ * Builds the charging bundles (Node server, CLI, Workers) when a test run finds them missing (npm test builds first).
  * Test files run in parallel, so one builds while the others wait for its lock to go.
  */
 import { spawnSync } from "node:child_process";
+import { request as httpRequest } from "node:http";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 
 const LOCK = "dist/.charging-build-lock";
-const built = () => existsSync("dist/charging.js") && existsSync("dist/charging-cli.js");
+const BUNDLES = ["dist/charging.js", "dist/charging-cli.js", "dist/charging-worker.js"];
+const built = () => BUNDLES.every((file) => existsSync(file));
 const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 export function ensureBuilt(): void {
@@ -20,8 +22,8 @@ export function ensureBuilt(): void {
     throw new Error("another test file was building dist/charging*.js and did not finish");
   }
   try {
-    const run = spawnSync(process.execPath, ["scripts/build.ts", "charging", "charging-cli"], { stdio: "inherit" });
-    if (run.status !== 0) throw new Error("building dist/charging.js and dist/charging-cli.js failed");
+    const run = spawnSync(process.execPath, ["scripts/build.ts", "charging", "charging-cli", "charging-worker"], { stdio: "inherit" });
+    if (run.status !== 0) throw new Error(`building ${BUNDLES.join(", ")} failed`);
   } finally {
     rmSync(LOCK, { recursive: true, force: true });
   }
@@ -36,4 +38,21 @@ export async function getJson(url: string, init?: RequestInit) {
     status: response.status,
     body: text ? (JSON.parse(text) as Record<string, unknown>) : null,
   };
+}
+
+/** One request with node:http (no automatic accept-encoding, bodies as sent on the wire). */
+export function rawHttp(
+  url: string,
+  headers: Record<string, string> = {},
+  method = "GET",
+): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { headers, method }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
 }

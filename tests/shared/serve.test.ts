@@ -242,9 +242,67 @@ test("serve() answers requests node's parser refuses with the JSON envelope, and
     const huge = await raw(`GET /x HTTP/1.1\r\nHost: a\r\nx-big: ${"a".repeat(20_000)}\r\n\r\n`);
     assert.match(huge, /^HTTP\/1\.1 431 /);
     assert.match(huge, /\r\n\r\n\{"error":\{"code":"PAYLOAD_TOO_LARGE","message":"[^"]+"\}\}$/);
+    const tunnel = await raw("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n");
+    assert.match(tunnel, /^HTTP\/1\.1 405 /, "CONNECT gets the envelope, not a closed socket");
+    assert.match(tunnel, /\r\nallow: GET, HEAD, POST, OPTIONS\r\n/);
+    assert.match(tunnel, /\{"error":\{"code":"METHOD_NOT_ALLOWED","message":"CONNECT is not supported: this server is not a proxy"\}\}$/);
+    const expect = await raw("GET /x HTTP/1.1\r\nHost: a\r\nExpect: something-else\r\n\r\n");
+    assert.match(expect, /^HTTP\/1\.1 417 /);
+    assert.match(expect, /\{"error":\{"code":"INVALID_ARGUMENTS","message":"Only the 100-continue expectation is supported"\}\}$/);
+    const upgrade = await raw("GET /x HTTP/1.1\r\nHost: a\r\nConnection: Upgrade, close\r\nUpgrade: websocket\r\n\r\n");
+    assert.match(upgrade, /^HTTP\/1\.1 200 /, "an upgrade request reaches the handler as a plain one");
     const old = await raw("GET /x HTTP/1.0\r\n\r\n");
     assert.match(old, /^HTTP\/1\.1 200 /, "HTTP/1.0 needs no Host");
     assert.equal((await fetch(`${serving.url}/alive`)).status, 200);
+  } finally {
+    await serving.close();
+  }
+});
+
+test("serve() drains a body the handler refuses unread: the client reads the answer, no reset, and serving goes on", async () => {
+  const serving = await serve(
+    async (req) => {
+      await req.body?.cancel();
+      return json({ refused: true }, { status: 413 });
+    },
+    { port: 0 },
+  );
+  const post = (chunks: Buffer[], headers: Record<string, string>) =>
+    new Promise<{ status: number; body: string } | { error: string }>((resolve) => {
+      const req = httpRequest(`${serving.url}/x`, { method: "POST", headers }, (res) => {
+        let body = "";
+        res.on("data", (c) => (body += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on("error", (err) => resolve({ error: err.message }));
+      for (const chunk of chunks) req.write(chunk);
+      req.end();
+    });
+  try {
+    for (let i = 0; i < 5; i++) {
+      assert.deepEqual(await post([Buffer.alloc(4096, 120)], { "content-length": "4096" }), { status: 413, body: '{"refused":true}' });
+      assert.deepEqual(await post(Array(16).fill(Buffer.alloc(1024, 121)), { "transfer-encoding": "chunked" }), { status: 413, body: '{"refused":true}' });
+    }
+    // A client that goes on sending after the answer arrived still completes its request.
+    const late = await new Promise<{ status: number; body: string } | { error: string }>((resolve) => {
+      const req = httpRequest(`${serving.url}/x`, { method: "POST", headers: { "transfer-encoding": "chunked" } }, (res) => {
+        let body = "";
+        res.on("data", (c) => (body += c));
+        const rest = setInterval(() => req.write(Buffer.alloc(8192, 119)), 5);
+        setTimeout(() => {
+          clearInterval(rest);
+          req.end();
+        }, 150);
+        res.on("end", () => setTimeout(() => resolve({ status: res.statusCode ?? 0, body }), 200));
+      });
+      req.on("error", (err) => resolve({ error: err.message }));
+      req.write(Buffer.alloc(1024, 118));
+    });
+    assert.deepEqual(late, { status: 413, body: '{"refused":true}' });
+    // Past the drain limit the connection is dropped instead; the server stays up.
+    const huge = await post(Array(64).fill(Buffer.alloc(64 * 1024, 122)), { "transfer-encoding": "chunked" });
+    assert.ok("status" in huge ? huge.status === 413 : /ECONNRESET|EPIPE|socket hang up/.test(huge.error), JSON.stringify(huge));
+    assert.equal((await fetch(`${serving.url}/alive`, { method: "POST", body: "x" })).status, 413);
   } finally {
     await serving.close();
   }

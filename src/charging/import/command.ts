@@ -1,32 +1,47 @@
 /**
  * `charging import <files...> --out <path> [--imported-at <ISO>]`: converts OCM and OSM
- * files (format detected per file) into the shipped dataset. Progress and per-file summaries
- * go to stderr, a JSON summary to stdout. Exit codes: 0 done, 1 output not written,
- * 2 bad flags, unreadable file, unknown format or missing reference data.
+ * files (format detected per file, gzip unpacked) into a data set: a binary snapshot (what
+ * the server maps), or the JSON data-set format when `--out` ends in `.json`. Files of any
+ * size stream through: rows are parsed one at a time into the snapshot's columns, never as
+ * one string. Progress and per-file summaries go to stderr, a JSON summary to stdout.
+ * Exit codes: 0 done, 1 output not written, 2 bad flags, unreadable file, unknown or broken
+ * format, or missing reference data.
  * @module
  */
-import { serializeDataset } from "../dataset.ts";
-import { type DetectedFile, detectFile, FormatError } from "./detect.ts";
-import { datasetHeader, type FileRows, type FileSummary, mergeFiles } from "./merge.ts";
+import { datasetChunks, datasetPartitions, datasetRow } from "../dataset.ts";
+import type { Site } from "../model.ts";
+import type { Crc32 } from "../snapshot/crc32.ts";
+import { openSnapshot } from "../snapshot/read.ts";
+import { SnapshotBuilder } from "../snapshot/write.ts";
+import { createStore } from "../store.ts";
+import { unwrapExtendedJson } from "./extended-json.ts";
 import { importOcmRow, MissingReferenceError } from "./ocm.ts";
 import { type OcmReference, parseOcmReference } from "./ocm-reference.ts";
 import { osmSite } from "./osm.ts";
-import { geojsonElements, overpassElements } from "./osm-formats.ts";
-import type { RowResult } from "./row.ts";
+import { geojsonElement, overpassElement, overpassTimestamp } from "./osm-formats.ts";
+import type { DropReason, RowResult } from "./row.ts";
+import { readRows } from "./rows.ts";
+import { type FileFormat, FormatError, openSource } from "./source.ts";
 
 export interface ImportIo {
-  readFile(path: string): Promise<Uint8Array>;
-  writeFile(path: string, data: string): Promise<void>;
+  /** The file as a byte stream, and its size in bytes (for progress). */
+  openFile(path: string): Promise<{ size: number; stream: ReadableStream<Uint8Array> }>;
+  /** Writes bytes, or text pieces in order (a JSON data set of any size). */
+  writeFile(path: string, data: Uint8Array | Iterable<string>): Promise<void>;
   stderr(line: string): void;
   stdout(line: string): void;
   /** Clock for the header's import time (default: the system clock). */
   now?(): Date;
+  /** A faster CRC-32 for the snapshot (Node passes zlib's). */
+  crc32?: Crc32;
 }
 
 export const IMPORT_USAGE = `usage: charging import <files...> --out <path> [--imported-at <ISO 8601>]
   files: Open Charge Map /v3/poi JSON (verbose or compact; compact needs ocm-reference.json too),
-         OCM JSON lines (mongoexport, .jsonl.gz), Overpass JSON or overpass-turbo GeoJSON
-  --out          where to write the dataset (fixtures/charging/sites.json format)
+         OCM JSON lines (mongoexport, .jsonl.gz), Overpass JSON, overpass-turbo GeoJSON or a
+         charging-sites/1 JSON data set; gzip is unpacked; files of any size stream through
+  --out          where to write: a snapshot (what the server maps), or the JSON data-set
+                 format (fixtures/charging/sites.json) when the path ends in .json
   --imported-at  import time written to the header (default: now)`;
 
 class UsageError extends Error {}
@@ -43,8 +58,7 @@ function parseArgs(args: readonly string[]): Options {
   const opts: Options = { files: [], out: "", importedAt: undefined, help: false };
   for (let i = 0; i < list.length; i++) {
     const arg = list[i] as string;
-    const [flag, inline] =
-      arg.startsWith("--") && arg.includes("=") ? arg.split(/=(.*)/s, 2) : [arg, undefined];
+    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? arg.split(/=(.*)/s, 2) : [arg, undefined];
     const value = () => {
       const next = inline ?? list[++i];
       if (next === undefined || next === "") throw new UsageError(`${flag} needs a value`);
@@ -65,23 +79,124 @@ function parseArgs(args: readonly string[]): Options {
   return opts;
 }
 
-function convert(
-  file: string,
-  detected: DetectedFile,
-  ref: OcmReference | undefined,
-  io: ImportIo,
-): RowResult[] {
-  if (detected.format === "ocm-json" || detected.format === "ocm-jsonl") {
-    const rows = detected.json as unknown[];
-    return rows.map((row, i) => {
-      if (i > 0 && i % 2000 === 0) io.stderr(`import: ${file}: ${i}/${rows.length} rows`);
-      return importOcmRow(row, ref);
-    });
+export interface FileSummary {
+  file: string;
+  format: string;
+  read: number;
+  kept: number;
+  dropped: Partial<Record<DropReason, number>>;
+}
+
+const baseName = (file: string) => file.split(/[\\/]/).at(-1) ?? file;
+const megabytes = (bytes: number) => {
+  const mb = bytes / 1048576;
+  return `${mb < 10 ? mb.toFixed(1) : Math.round(mb)} MB`;
+};
+
+
+async function open(file: string, io: ImportIo) {
+  let opened: Awaited<ReturnType<ImportIo["openFile"]>>;
+  try {
+    opened = await io.openFile(file);
+  } catch (err) {
+    throw new UsageError(`cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`);
   }
-  const read =
-    detected.format === "osm-geojson" ? geojsonElements(detected.json) : overpassElements(detected.json);
-  const malformed: RowResult[] = Array.from({ length: read.malformed }, () => ({ drop: "malformed" }));
-  return [...read.elements.map(osmSite), ...malformed];
+  try {
+    return { ...(await openSource(opened.stream)), size: opened.size };
+  } catch (err) {
+    if (err instanceof FormatError) throw new UsageError(`${file}: ${err.message}`);
+    throw err;
+  }
+}
+
+/** Reference data is small (a few hundred KB): it is collected whole, then validated. */
+async function loadReference(file: string, stream: ReadableStream<Uint8Array>): Promise<OcmReference> {
+  let doc: unknown;
+  await readRows("ocm-reference", stream, { row: (value) => (doc = value), meta: () => {}, progress: () => {} });
+  try {
+    return parseOcmReference(unwrapExtendedJson(doc));
+  } catch (err) {
+    throw new UsageError(`${file}: ${(err as Error).message}`);
+  }
+}
+
+/** Turns each streamed row of one file into a RowResult, per its format. */
+function converter(format: FileFormat, ref: OcmReference | undefined) {
+  let fallback: string | null = null;
+  let partitions: ReturnType<typeof datasetPartitions> | undefined;
+  const convert = (raw: unknown): RowResult => {
+    if (format === "ocm-json" || format === "ocm-poi" || format === "ocm-jsonl") {
+      return raw === null ? { drop: "malformed" } : importOcmRow(unwrapExtendedJson(raw), ref);
+    }
+    if (format === "charging-dataset") {
+      const site = partitions ? datasetRow(raw, partitions) : undefined;
+      return site ? { site } : { drop: "malformed" };
+    }
+    const element = format === "osm-overpass" ? overpassElement(raw, fallback) : geojsonElement(raw, fallback);
+    return element ? osmSite(element) : { drop: "malformed" };
+  };
+  const meta = (key: string, value: unknown) => {
+    if (key === "osm3s") fallback = overpassTimestamp(value);
+    else if (key === "timestamp" && typeof value === "string") fallback = value;
+    else if (key === "partitions") partitions = datasetPartitions(value);
+  };
+  return { convert, meta };
+}
+
+interface Source {
+  file: string;
+  format: FileFormat;
+  gzip: boolean;
+  size: number;
+  stream: ReadableStream<Uint8Array>;
+}
+
+/** A progress line at every tenth of a plain file, and every 8 MB unpacked of a gzip one (its size is unknown). */
+function progressOf(source: Source, rows: () => number, io: ImportIo): (bytes: number) => void {
+  const step = source.gzip ? 8 * 1048576 : Math.max(source.size / 10, 1);
+  let next = step;
+  return (bytes) => {
+    if (bytes < next || (!source.gzip && bytes >= source.size)) return;
+    while (next <= bytes) next += step;
+    const share = source.gzip ? `${megabytes(bytes)} unpacked` : `${Math.round((bytes / source.size) * 100)}% of ${megabytes(source.size)}`;
+    io.stderr(`import: ${source.file}: ${share}, ${rows()} rows`);
+  };
+}
+
+function bump(summary: FileSummary, reason: DropReason): void {
+  summary.dropped[reason] = (summary.dropped[reason] ?? 0) + 1;
+}
+
+async function importFile(
+  source: Source,
+  index: number,
+  context: { ref: OcmReference | undefined; builder: SnapshotBuilder; summaries: FileSummary[]; io: ImportIo },
+): Promise<void> {
+  const { builder, summaries, io } = context;
+  const summary: FileSummary = { file: baseName(source.file), format: source.format === "ocm-poi" ? "ocm-json" : source.format, read: 0, kept: 0, dropped: {} };
+  summaries.push(summary);
+  const { convert, meta } = converter(source.format, context.ref);
+  const keep = (site: Site) => {
+    const added = builder.add(site, index);
+    if (added.outcome === "older") return bump(summary, "duplicate");
+    summary.kept++;
+    if (added.replacedTag === undefined) return;
+    const loser = summaries[added.replacedTag] as FileSummary;
+    loser.kept--;
+    bump(loser, "duplicate");
+  };
+  const row = (raw: unknown) => {
+    summary.read++;
+    const result = convert(raw);
+    if ("drop" in result) bump(summary, result.drop);
+    else keep(result.site);
+  };
+  try {
+    await readRows(source.format, source.stream, { row, meta, progress: progressOf(source, () => summary.read, io) });
+  } catch (err) {
+    if (err instanceof MissingReferenceError) throw new UsageError(`${source.file}: ${err.message}; pass ocm-reference.json as well`);
+    throw new UsageError(`${source.file}: ${(err as Error).message}`);
+  }
 }
 
 const describe = (s: FileSummary) => {
@@ -89,68 +204,51 @@ const describe = (s: FileSummary) => {
   return `import: ${s.file} (${s.format}): read ${s.read}, kept ${s.kept}, dropped ${s.read - s.kept}${reasons.length ? ` (${reasons.join(", ")})` : ""}`;
 };
 
-async function load(
-  files: readonly string[],
-  io: ImportIo,
-): Promise<{ file: string; detected: DetectedFile }[]> {
-  const loaded = [];
+/** Opens every file once to tell formats apart: reference data must be known before compact OCM rows. */
+async function sources(files: readonly string[], io: ImportIo): Promise<{ ref?: OcmReference; data: string[] }> {
+  let ref: OcmReference | undefined;
+  const data: string[] = [];
   for (const file of files) {
-    let bytes: Uint8Array;
-    try {
-      bytes = await io.readFile(file);
-    } catch (err) {
-      throw new UsageError(`cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`);
-    }
-    io.stderr(`import: reading ${file} (${bytes.byteLength} bytes)`);
-    try {
-      loaded.push({ file, detected: await detectFile(bytes) });
-    } catch (err) {
-      if (err instanceof FormatError) throw new UsageError(`${file}: ${err.message}`);
-      throw err;
+    const source = await open(file, io);
+    io.stderr(`import: ${file}: ${source.format}${source.gzip ? " (gzip)" : ""}, ${megabytes(source.size)}`);
+    if (source.format === "ocm-reference") ref = await loadReference(file, source.stream);
+    else {
+      await source.stream.cancel().catch(() => {});
+      data.push(file);
     }
   }
-  return loaded;
+  if (data.length === 0) throw new UsageError("only reference data given; add site files");
+  return ref ? { ref, data } : { data };
+}
+
+async function write(opts: Options, builder: SnapshotBuilder, summaries: FileSummary[], io: ImportIo): Promise<Record<string, number>> {
+  const importedAt = new Date(opts.importedAt ?? io.now?.() ?? new Date()).toISOString();
+  const sourcesList = summaries.map((s) => ({ ...s }));
+  const snapshot = builder.finish(importedAt, sourcesList, io.crc32 ? { crc32: io.crc32 } : {});
+  const header = builder.header(importedAt, sourcesList);
+  const data = opts.out.endsWith(".json") ? datasetChunks(header, createStore(openSnapshot(snapshot, io.crc32 ? { crc32: io.crc32 } : {})).sites()) : snapshot;
+  await io.writeFile(opts.out, data);
+  return header.counts;
 }
 
 async function run(opts: Options, io: ImportIo): Promise<number> {
-  const loaded = await load(opts.files, io);
-  let ref: OcmReference | undefined;
-  for (const { file, detected } of loaded.filter((l) => l.detected.format === "ocm-reference")) {
-    try {
-      ref = parseOcmReference(detected.json);
-    } catch (err) {
-      throw new UsageError(`${file}: ${(err as Error).message}`);
-    }
+  const { ref, data } = await sources(opts.files, io);
+  const builder = new SnapshotBuilder();
+  const summaries: FileSummary[] = [];
+  for (const [index, file] of data.entries()) {
+    const source = await open(file, io);
+    await importFile({ file, ...source }, index, { ref, builder, summaries, io });
   }
-  const data = loaded.filter((l) => l.detected.format !== "ocm-reference");
-  if (data.length === 0) throw new UsageError("only reference data given; add site files");
-  const rows: FileRows[] = data.map(({ file, detected }) => {
-    try {
-      return {
-        file: file.split(/[\\/]/).at(-1) ?? file,
-        format: detected.format,
-        results: convert(file, detected, ref, io),
-      };
-    } catch (err) {
-      if (err instanceof MissingReferenceError)
-        throw new UsageError(`${file}: ${err.message}; pass ocm-reference.json as well`);
-      throw new UsageError(`${file}: ${(err as Error).message}`);
-    }
-  });
-  const { sites, summaries } = mergeFiles(rows);
   for (const s of summaries) io.stderr(describe(s));
-  const importedAt = new Date(opts.importedAt ?? io.now?.() ?? new Date()).toISOString();
-  const header = datasetHeader(importedAt, summaries, sites);
+  let counts: Record<string, number>;
   try {
-    await io.writeFile(opts.out, serializeDataset(header, sites));
+    counts = await write(opts, builder, summaries, io);
   } catch (err) {
     io.stderr(`import: cannot write ${opts.out}: ${err instanceof Error ? err.message : String(err)}`);
     return 1;
   }
-  io.stderr(
-    `import: wrote ${sites.length} sites (ocm ${header.counts.ocm}, osm ${header.counts.osm}) to ${opts.out}`,
-  );
-  io.stdout(JSON.stringify({ out: opts.out, counts: header.counts, sources: summaries }));
+  io.stderr(`import: wrote ${counts.sites} sites (ocm ${counts.ocm}, osm ${counts.osm}) to ${opts.out}`);
+  io.stdout(JSON.stringify({ out: opts.out, counts, sources: summaries }));
   return 0;
 }
 

@@ -1,6 +1,7 @@
 /**
- * Reading OSM extracts into elements: Overpass API JSON (`{"elements": [...]}`) and
- * overpass-turbo GeoJSON (a FeatureCollection whose `properties` are the tags plus `@id`).
+ * OSM extract rows into elements, one at a time as they stream in: Overpass API JSON
+ * (`{"elements": [...]}`) and overpass-turbo GeoJSON (a FeatureCollection whose `properties`
+ * are the tags plus `@id`). A row of the wrong shape is undefined (counted as malformed).
  * Ways and relations get one point: Overpass `center`, else the centroid of their geometry.
  * @module
  */
@@ -10,45 +11,28 @@ import type { OsmElement, OsmType } from "./osm.ts";
 const Tags = v.record(v.string(), v.string());
 const LatLon = v.object({ lat: v.number(), lon: v.number() });
 
-const OverpassSchema = v.looseObject({
-  osm3s: v.optional(v.looseObject({ timestamp_osm_base: v.optional(v.string()) })),
-  elements: v.array(
-    v.looseObject({
-      type: v.picklist(["node", "way", "relation"]),
-      id: v.pipe(v.number(), v.integer(), v.minValue(1)),
-      lat: v.optional(v.number()),
-      lon: v.optional(v.number()),
-      center: v.optional(LatLon),
-      geometry: v.optional(v.array(v.nullable(LatLon))),
-      tags: v.optional(Tags, {}),
-      timestamp: v.optional(v.string()),
-    }),
-  ),
+const OverpassElement = v.looseObject({
+  type: v.picklist(["node", "way", "relation"]),
+  id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  lat: v.optional(v.number()),
+  lon: v.optional(v.number()),
+  center: v.optional(LatLon),
+  geometry: v.optional(v.array(v.nullable(LatLon))),
+  tags: v.optional(Tags, {}),
+  timestamp: v.optional(v.string()),
 });
 
 const Position = v.pipe(v.array(v.number()), v.minLength(2));
-const GeoJsonSchema = v.looseObject({
-  type: v.literal("FeatureCollection"),
-  timestamp: v.optional(v.string()),
-  features: v.array(
-    v.looseObject({
-      id: v.optional(v.union([v.string(), v.number()])),
-      properties: v.nullable(v.record(v.string(), v.unknown())),
-      geometry: v.nullable(v.looseObject({ type: v.string(), coordinates: v.optional(v.unknown()) })),
-    }),
-  ),
+const Feature = v.looseObject({
+  id: v.optional(v.union([v.string(), v.number()])),
+  properties: v.nullable(v.record(v.string(), v.unknown())),
+  geometry: v.nullable(v.looseObject({ type: v.string(), coordinates: v.optional(v.unknown()) })),
 });
 
-export function isOverpass(json: unknown): boolean {
-  return (
-    typeof json === "object" && json !== null && Array.isArray((json as { elements?: unknown }).elements)
-  );
-}
-
-export function isGeoJson(json: unknown): boolean {
-  return (
-    typeof json === "object" && json !== null && (json as { type?: unknown }).type === "FeatureCollection"
-  );
+/** The extract's own date (`osm3s.timestamp_osm_base`), used for elements without one. */
+export function overpassTimestamp(osm3s: unknown): string | null {
+  const stamp = (osm3s as { timestamp_osm_base?: unknown } | null)?.timestamp_osm_base;
+  return typeof stamp === "string" ? stamp : null;
 }
 
 /** Area-weighted centroid of a ring (vertex mean when the ring has no area). */
@@ -72,27 +56,16 @@ export function ringCentroid(ring: readonly (readonly number[])[]): [number, num
   return [cx / (3 * area), cy / (3 * area)];
 }
 
-export type ReadResult = { elements: OsmElement[]; malformed: number };
-
-/** Elements of an Overpass JSON answer; throws when the document is not one. */
-export function overpassElements(json: unknown): ReadResult {
-  const doc = v.parse(OverpassSchema, json);
-  const fallback = doc.osm3s?.timestamp_osm_base ?? null;
-  const elements = doc.elements.map((e) => {
-    const point =
-      e.lat !== undefined && e.lon !== undefined
-        ? { lat: e.lat, lon: e.lon }
-        : (e.center ?? centroidOf(e.geometry?.filter((p) => p !== null).map((p) => [p.lon, p.lat]) ?? []));
-    return {
-      type: e.type,
-      id: e.id,
-      lat: point?.lat,
-      lon: point?.lon,
-      tags: e.tags,
-      timestamp: e.timestamp ?? fallback,
-    };
-  });
-  return { elements, malformed: 0 };
+/** One Overpass element; undefined when it does not have the Overpass shape. */
+export function overpassElement(raw: unknown, fallback: string | null): OsmElement | undefined {
+  const parsed = v.safeParse(OverpassElement, raw);
+  if (!parsed.success) return undefined;
+  const e = parsed.output;
+  const point =
+    e.lat !== undefined && e.lon !== undefined
+      ? { lat: e.lat, lon: e.lon }
+      : (e.center ?? centroidOf(e.geometry?.filter((p) => p !== null).map((p) => [p.lon, p.lat]) ?? []));
+  return { type: e.type, id: e.id, lat: point?.lat, lon: point?.lon, tags: e.tags, timestamp: e.timestamp ?? fallback };
 }
 
 function centroidOf(ring: readonly (readonly number[])[]): { lat: number; lon: number } | undefined {
@@ -117,31 +90,17 @@ function geometryPoint(geometry: { type: string; coordinates?: unknown } | null)
 
 const OSM_ID = /^(node|way|relation)\/([1-9]\d*)$/;
 
-/** Elements of an overpass-turbo GeoJSON export; features without an OSM id count as malformed. */
-export function geojsonElements(json: unknown): ReadResult {
-  const doc = v.parse(GeoJsonSchema, json);
-  const elements: OsmElement[] = [];
-  let malformed = 0;
-  for (const f of doc.features) {
-    const props = f.properties ?? {};
-    const match = OSM_ID.exec(String(props["@id"] ?? f.id ?? ""));
-    if (!match) {
-      malformed++;
-      continue;
-    }
-    const tags: Record<string, string> = {};
-    for (const [k, val] of Object.entries(props))
-      if (!k.startsWith("@") && typeof val === "string") tags[k] = val;
-    const point = geometryPoint(f.geometry);
-    const timestamp = typeof props["@timestamp"] === "string" ? props["@timestamp"] : (doc.timestamp ?? null);
-    elements.push({
-      type: match[1] as OsmType,
-      id: Number(match[2]),
-      lat: point?.lat,
-      lon: point?.lon,
-      tags,
-      timestamp,
-    });
-  }
-  return { elements, malformed };
+/** One overpass-turbo GeoJSON feature; undefined when it is not one or has no OSM id. */
+export function geojsonElement(raw: unknown, fallback: string | null): OsmElement | undefined {
+  const parsed = v.safeParse(Feature, raw);
+  if (!parsed.success) return undefined;
+  const f = parsed.output;
+  const props = f.properties ?? {};
+  const match = OSM_ID.exec(String(props["@id"] ?? f.id ?? ""));
+  if (!match) return undefined;
+  const tags: Record<string, string> = {};
+  for (const [k, val] of Object.entries(props)) if (!k.startsWith("@") && typeof val === "string") tags[k] = val;
+  const point = geometryPoint(f.geometry);
+  const timestamp = typeof props["@timestamp"] === "string" ? props["@timestamp"] : fallback;
+  return { type: match[1] as OsmType, id: Number(match[2]), lat: point?.lat, lon: point?.lon, tags, timestamp };
 }

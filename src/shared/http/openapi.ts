@@ -19,6 +19,8 @@ export interface OpenApiResponse {
   schema?: JsonSchema;
   /** Default `application/json`. */
   contentType?: string;
+  /** Several media types for one status (content negotiation): media type -> JSON Schema; replaces `schema`. */
+  content?: Record<string, JsonSchema>;
   /** Response headers by name, each with a description. */
   headers?: Record<string, string>;
 }
@@ -115,9 +117,11 @@ function responseOf(response: OpenApiResponse): JsonSchema {
           ),
         }
       : {}),
-    ...(response.schema
-      ? { content: { [response.contentType ?? "application/json"]: { schema: response.schema } } }
-      : {}),
+    ...(response.content
+      ? { content: Object.fromEntries(Object.entries(response.content).map(([type, schema]) => [type, { schema }])) }
+      : response.schema
+        ? { content: { [response.contentType ?? "application/json"]: { schema: response.schema } } }
+        : {}),
   };
 }
 

@@ -20,6 +20,12 @@ const JSON_TYPE = "application/json; charset=utf-8";
 
 function withJsonType(init: ResponseInit): ResponseInit {
   if (init.headers === undefined) return { ...init, headers: { "content-type": JSON_TYPE } };
+  // A plain record is extended as it is: an intermediate Headers would validate every header twice.
+  if (!(init.headers instanceof Headers) && !Array.isArray(init.headers)) {
+    const record = init.headers as Record<string, string>;
+    for (const name in record) if (name.toLowerCase() === "content-type") return init;
+    return { ...init, headers: { "content-type": JSON_TYPE, ...record } };
+  }
   const headers = new Headers(init.headers);
   if (!headers.has("content-type")) headers.set("content-type", JSON_TYPE);
   return { ...init, headers };

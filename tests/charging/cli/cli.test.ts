@@ -137,7 +137,16 @@ test("charging import dispatches to the importer", () => {
     const written = JSON.parse(readFileSync(out, "utf8")) as { sites: unknown[] };
     assert.ok(written.sites.length > 0);
     assert.match(run.stdout, /^\{"out":.*\}\n$/);
-    assert.match(run.stderr, /^import: reading .*ocm-poi-evmap-de-verbose\.json/m);
+    assert.match(run.stderr, /^import: .*ocm-poi-evmap-de-verbose\.json: ocm-json, 0\.0 MB$/m);
+    const snapshot = join(dir, "sites.snapshot");
+    assert.equal(cli("import", out, "--out", snapshot).code, 0, "a JSON data set converts to a snapshot");
+    const served = spawnSync(process.execPath, ["dist/charging-cli.js", "search", "--json", "--limit", "10"], {
+      encoding: "utf8",
+      timeout: 30_000,
+      env: { ...process.env, CHARGING_DATA: snapshot },
+    });
+    assert.equal(served.status, 0, served.stderr);
+    assert.equal((JSON.parse(served.stdout) as { page: { total: number } }).page.total, written.sites.length);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

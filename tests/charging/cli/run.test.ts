@@ -6,10 +6,10 @@ import { renderSites, renderTable } from "../../../src/charging/cli/table.ts";
 import { ConfigError } from "../../../src/charging/config.ts";
 import { createChargingHandler } from "../../../src/charging/handler.ts";
 import { createStatusService } from "../../../src/charging/status/service.ts";
-import { createStore } from "../../../src/charging/store.ts";
+import { storeOfSites } from "../../../src/charging/store.ts";
 import { SITES } from "../http/sites.ts";
 
-const store = createStore(SITES);
+const store = storeOfSites(SITES);
 const handler = createChargingHandler({
   store,
   status: createStatusService(store, { now: () => new Date("2026-01-01T00:00:00Z") }),

@@ -7,9 +7,8 @@ import {
   parseDatasetFile,
   serializeDataset,
 } from "../../../src/charging/dataset.ts";
-import { datasetHeader } from "../../../src/charging/import/merge.ts";
 import { attributionForKey, LICENCE_ALLOWLIST, openLicence } from "../../../src/charging/licence.ts";
-import { fullImport, site } from "./helpers.ts";
+import { fullImport, headerFor, site } from "./helpers.ts";
 
 const shipped = JSON.parse(
   readFileSync(new URL("../../../fixtures/charging/sites.json", import.meta.url), "utf8"),
@@ -61,7 +60,7 @@ test("serialize then parse gives the same sites back; nulls and derived fields a
       fee: false,
     }),
   ];
-  const header = datasetHeader("2026-01-01T00:00:00.000Z", [], sites);
+  const header = headerFor(sites);
   const text = serializeDataset(header, sites);
   assert.deepEqual(parseDataset(JSON.parse(text)), sites);
   const stored = compactSite(sites[0] as (typeof sites)[number]);
@@ -84,7 +83,7 @@ type Doc = { sites: Row[]; partitions: Row[] } & Row;
 
 const valid = (): Doc =>
   JSON.parse(
-    serializeDataset(datasetHeader("2026-01-01T00:00:00.000Z", [], [site("ocm:5")]), [site("ocm:5")]),
+    serializeDataset(headerFor([site("ocm:5")]), [site("ocm:5")]),
   );
 
 test("malformed dataset files are refused with a message naming the problem", () => {

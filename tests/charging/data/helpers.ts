@@ -4,6 +4,8 @@
  */
 import { readdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import type { DatasetHeader } from "../../../src/charging/dataset.ts";
+import { SnapshotBuilder } from "../../../src/charging/snapshot/write.ts";
 import { join, resolve } from "node:path";
 import { parseDatasetFile } from "../../../src/charging/dataset.ts";
 import { type ImportIo, runImport } from "../../../src/charging/import/command.ts";
@@ -21,7 +23,28 @@ export interface ImportRun {
   code: number;
   stderr: string[];
   stdout: string[];
+  /** JSON outputs as text; snapshot outputs as bytes. */
   written: Map<string, string>;
+  snapshots: Map<string, Uint8Array>;
+}
+
+/** The data-set header of `sites` (partitions, credit lines, counts). */
+export function headerFor(sites: readonly Site[], importedAt = "2026-01-01T00:00:00.000Z"): DatasetHeader {
+  const builder = new SnapshotBuilder();
+  for (const s of sites) builder.add(s);
+  return builder.header(importedAt, []);
+}
+
+/** A file's bytes as a stream in chunks of `size` bytes (tests split multi-byte characters and tokens). */
+export function chunked(bytes: Uint8Array, size = 4096): ReadableStream<Uint8Array> {
+  let at = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (at >= bytes.length) return controller.close();
+      controller.enqueue(bytes.slice(at, at + size));
+      at += size;
+    },
+  });
 }
 
 /** Runs the import command against real files with an in-memory output. */
@@ -29,16 +52,22 @@ export async function importInMemory(
   args: string[],
   extraFiles: Record<string, string | Uint8Array> = {},
 ): Promise<ImportRun> {
-  const run: ImportRun = { code: -1, stderr: [], stdout: [], written: new Map() };
+  const run: ImportRun = { code: -1, stderr: [], stdout: [], written: new Map(), snapshots: new Map() };
   const io: ImportIo = {
-    readFile: async (path) => {
+    openFile: async (path) => {
       const extra = extraFiles[path];
-      if (extra !== undefined) return typeof extra === "string" ? new TextEncoder().encode(extra) : extra;
-      return new Uint8Array(await readFile(path));
+      const bytes =
+        extra === undefined
+          ? new Uint8Array(await readFile(path))
+          : typeof extra === "string"
+            ? new TextEncoder().encode(extra)
+            : extra;
+      return { size: bytes.byteLength, stream: chunked(bytes, 997) };
     },
-    writeFile: async (path, text) => {
+    writeFile: async (path, data) => {
       if (path.startsWith("/unwritable/")) throw new Error("EACCES: permission denied");
-      run.written.set(path, text);
+      if (data instanceof Uint8Array) run.snapshots.set(path, data);
+      else run.written.set(path, [...data].join(""));
     },
     stderr: (line) => run.stderr.push(line),
     stdout: (line) => run.stdout.push(line),

@@ -3,8 +3,30 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { parseCapacity } from "../../../src/charging/import/capacity.ts";
 import { type OsmElement, osmSite, parseOutputKw } from "../../../src/charging/import/osm.ts";
-import { geojsonElements, overpassElements, ringCentroid } from "../../../src/charging/import/osm-formats.ts";
+import {
+  geojsonElement,
+  overpassElement,
+  overpassTimestamp,
+  ringCentroid,
+} from "../../../src/charging/import/osm-formats.ts";
 import { data, fullImport } from "./helpers.ts";
+
+/** A whole document through the per-row readers, as the streaming import feeds them. */
+function geojsonElements(doc: { type?: string; timestamp?: string; features: unknown[] }) {
+  const elements: OsmElement[] = [];
+  let malformed = 0;
+  for (const f of doc.features) {
+    const e = geojsonElement(f, doc.timestamp ?? null);
+    if (e) elements.push(e);
+    else malformed++;
+  }
+  return { elements, malformed };
+}
+
+function overpassElements(doc: { osm3s?: unknown; elements: unknown[] }) {
+  const elements = doc.elements.map((e) => overpassElement(e, overpassTimestamp(doc.osm3s)));
+  return { elements: elements.filter((e): e is OsmElement => e !== undefined), malformed: elements.filter((e) => !e).length };
+}
 
 const el = (tags: Record<string, string>, patch: Partial<OsmElement> = {}): OsmElement => ({
   type: "node",
@@ -162,7 +184,7 @@ test("Overpass JSON: nodes, ways with center or geometry, relations; osm3s times
       ["relation", 4, undefined, undefined, "2026-02-01T00:00:00Z"],
     ],
   );
-  assert.throws(() => overpassElements({ elements: [{ type: "area", id: 1 }] }));
+  assert.equal(overpassElement({ type: "area", id: 1 }, null), undefined, "not an Overpass element: malformed");
 });
 
 test("GeoJSON features without an OSM id are counted as malformed; odd geometries handled", () => {

@@ -5,7 +5,7 @@ import { createOcpiFeed } from "../../../src/charging/status/ocpi-feed.ts";
 import { createStatusService, type LiveFeed } from "../../../src/charging/status/service.ts";
 import { staleness } from "../../../src/charging/status/staleness.ts";
 import { aggregateStatus, ocmSiteStatus } from "../../../src/charging/status/vocabulary.ts";
-import { createStore } from "../../../src/charging/store.ts";
+import { storeOfSites } from "../../../src/charging/store.ts";
 import { ApiError } from "../../../src/shared/errors.ts";
 import { fullImport, site } from "./helpers.ts";
 
@@ -14,7 +14,7 @@ const clock = (iso: string) => {
   return { now: () => now, set: (next: string) => (now = new Date(next)) };
 };
 
-const store = createStore([
+const store = storeOfSites([
   site("ocm:1", { lastUpdated: "2026-01-01T10:00:00.000Z", status: "OUTOFORDER" }),
   site("osm:node/2", { lastUpdated: null }),
 ]);
@@ -66,7 +66,7 @@ test("a row without its own date uses the import time", async () => {
 
 test("unknown and closed ids answer NOT_FOUND", async () => {
   const { sites } = await fullImport();
-  const service = createStatusService(createStore(sites), { now: () => new Date() });
+  const service = createStatusService(storeOfSites(sites), { now: () => new Date() });
   for (const id of ["ocm:2398", "ocm:7686", "osm:node/1", "nonsense"]) {
     await assert.rejects(
       service.statusOf(id),
@@ -78,7 +78,7 @@ test("unknown and closed ids answer NOT_FOUND", async () => {
 
 test("every real fixture row answers stale today (the data predates the SLO)", async () => {
   const { sites } = await fullImport();
-  const service = createStatusService(createStore(sites), {
+  const service = createStatusService(storeOfSites(sites), {
     now: () => new Date(),
     importedAt: "2026-01-01T00:00:00Z",
   });

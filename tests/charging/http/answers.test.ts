@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createAnswers } from "../../../src/charging/answers.ts";
-import { createStore } from "../../../src/charging/store.ts";
+import { storeOfSites } from "../../../src/charging/store.ts";
 import { preparedText } from "../../../src/shared/http/respond.ts";
 import { SITES } from "./sites.ts";
 
-const store = createStore(SITES);
+const store = storeOfSites(SITES);
 
-test("createAnswers() assembles exactly the JSON of the values, whatever its cache holds", () => {
+test("createAnswers() assembles exactly the JSON of the values, whatever its cache holds", async () => {
   for (const kept of [0, 1, 1000]) {
     const answers = createAnswers(store, kept);
     for (let round = 0; round < 2; round++) {
@@ -16,7 +16,7 @@ test("createAnswers() assembles exactly the JSON of the values, whatever its cac
         { limit: 3, offset: 4 },
         { limit: 2, offset: 0, near: { lat: 48.85, lon: 2.35, radiusKm: 5 } },
       ]) {
-        const { data, total, attribution } = store.search(query);
+        const { data, total, attribution } = await store.search(query);
         const page = { limit: query.limit, offset: query.offset, total };
         const answer = answers.sites(data, page, attribution);
         assert.equal(preparedText(answer), JSON.stringify({ data, page, attribution }));

@@ -29,6 +29,7 @@ test("parseChargingEnv() reads every variable", () => {
     CHARGING_LIVE_TOKEN: "tok",
     CHARGING_LIVE_ALLOW_ADDRESSES: "10.0.0.0/8",
     CHARGING_LIVE_TIMEOUT_MS: "500",
+    CHARGING_REDIS_URL: "redis://user:secret@cache.internal:6380/2",
     UNRELATED: "x",
   });
   assert.deepEqual(config, {
@@ -40,6 +41,7 @@ test("parseChargingEnv() reads every variable", () => {
     trustedProxies: 2,
     ratePerMinute: 120,
     maxBodyBytes: 1024,
+    redisUrl: "redis://user:secret@cache.internal:6380/2",
     live: {
       baseUrl: "https://feed.example/ocpi/2.2.1/locations",
       token: "tok",
@@ -70,6 +72,8 @@ test("parseChargingEnv() refuses bad values, naming the variable and the rule", 
     [{ CHARGING_LIVE_URL: "not a url" }, /CHARGING_LIVE_URL/],
     [{ CHARGING_LIVE_TIMEOUT_MS: "5" }, /CHARGING_LIVE_TIMEOUT_MS/],
     [{ CHARGING_LIVE_ALLOW_HOSTS: "a.example" }, /need CHARGING_LIVE_URL/],
+    [{ CHARGING_REDIS_URL: "http://127.0.0.1:6379" }, /CHARGING_REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
+    [{ CHARGING_REDIS_URL: "127.0.0.1:6379" }, /CHARGING_REDIS_URL/],
   ];
   for (const [env, message] of cases) {
     assert.throws(

@@ -1,10 +1,10 @@
 /** Shared set-up of the in-process handler tests: the test sites, a settable clock, a caller. */
 import { type ChargingHandlerOptions, createChargingHandler } from "../../../src/charging/handler.ts";
 import { createStatusService } from "../../../src/charging/status/service.ts";
-import { createStore } from "../../../src/charging/store.ts";
+import { storeOfSites } from "../../../src/charging/store.ts";
 import { SITES } from "./sites.ts";
 
-export const store = createStore(SITES);
+export const store = storeOfSites(SITES);
 let clock = new Date("2020-01-01T00:30:00.000Z");
 export const setClock = (at: string) => {
   clock = new Date(at);

@@ -7,22 +7,15 @@ import { serve } from "../../../shim/node/serve.ts";
 import { createChargingHandler } from "../../../src/charging/handler.ts";
 import { createChargingServices } from "../../../src/charging/services.ts";
 import { createOcpiFeed } from "../../../src/charging/status/ocpi-feed.ts";
+import { storeOfSites } from "../../../src/charging/store.ts";
 import { SITES } from "./sites.ts";
-
-const header = {
-  format: "charging-sites/1" as const,
-  importedAt: "2020-01-01T00:00:00.000Z",
-  sources: [],
-  partitions: [],
-  counts: {},
-};
 
 async function withClient(
   live: Parameters<typeof createChargingServices>[1]["live"],
   body: (client: Client) => Promise<void>,
 ): Promise<void> {
   const services = createChargingServices(
-    { header, sites: SITES },
+    storeOfSites(SITES),
     { now: () => new Date("2020-01-01T00:10:00.000Z"), ...(live ? { live } : {}) },
   );
   const serving = await serve(createChargingHandler(services), { port: 0 });

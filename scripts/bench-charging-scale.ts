@@ -1,0 +1,392 @@
+/**
+ * Continental-scale benchmark of the charging API. Generates a deterministic data set of
+ * charging sites spread over Europe (clustered around 300 towns, the rest rural; seeded, so
+ * every run has the same sites) as a snapshot, then:
+ *
+ * 1. starts the built `dist/charging.js` on it and prints the time from spawn to the first
+ *    answered `/healthz`, and its resident memory (after start and after the HTTP queries);
+ * 2. answers each query kind in-process with the store the server uses, and with a linear
+ *    scan (every row tested, hits sorted, page sliced) in the same process, printing p50/p99
+ *    of both, the longest event-loop delay seen (perf_hooks.monitorEventLoopDelay) while the
+ *    store answered, and the longest stretch of CPU time a search ran between two pauses
+ *    (which other processes on the machine cannot inflate);
+ * 3. times the 500 km radius query through the server's socket;
+ * 4. with `--import-mb N`, writes an OCM export of about N MB (streamed to disk) and times
+ *    `dist/charging-cli.js import` on it, with the importer's peak resident memory: files
+ *    larger than V8's longest string (512 MB) import because nothing reads them whole.
+ *
+ * Progress on stderr, the table on stdout. Not part of `npm test`.
+ *
+ * Usage: node scripts/bench-charging-scale.ts [--sites 1000000] [--queries 200] [--baseline 20] [--import-mb 0]
+ * @module
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { parseArgs } from "node:util";
+import { crc32 } from "node:zlib";
+import { ocmAttributionKey, OSM_ATTRIBUTION_KEY } from "../src/charging/licence.ts";
+import type { Connector, Site, StatusValue } from "../src/charging/model.ts";
+import { createFilters } from "../src/charging/search/filter.ts";
+import { boxCentre, haverDist, haverOfKm } from "../src/charging/search/geo.ts";
+import { openSnapshot, type Snapshot } from "../src/charging/snapshot/read.ts";
+import { SnapshotBuilder } from "../src/charging/snapshot/write.ts";
+import { createStore, type SiteQuery } from "../src/charging/store.ts";
+import { startBuilt, stop } from "./smoke.ts";
+
+const { values } = parseArgs({
+  options: {
+    sites: { type: "string", default: "1000000" },
+    queries: { type: "string", default: "200" },
+    baseline: { type: "string", default: "20" },
+    "generate-only": { type: "boolean", default: false },
+    "import-mb": { type: "string", default: "0" },
+  },
+});
+const SITES = Number(values.sites);
+const QUERIES = Number(values.queries);
+const BASELINE = Number(values.baseline);
+const say = (line: string) => process.stderr.write(`bench: ${line}\n`);
+
+/** mulberry32: a small seeded generator, so the data set and the queries are the same every run. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const COUNTRIES = ["DE", "FR", "GB", "IT", "ES", "NL", "BE", "PL", "SE", "NO", "AT", "CH", "DK", "CZ", "PT"];
+const OPERATORS = Array.from({ length: 60 }, (_, i) => `Operator ${i + 1}`);
+const PLUGS: Omit<Connector, "quantity" | "powerKw">[] = [
+  { type: "type2", label: "Type 2 (Socket Only)", current: "AC" },
+  { type: "ccs2", label: "CCS (Type 2)", current: "DC" },
+  { type: "chademo", label: "CHAdeMO", current: "DC" },
+  { type: "schuko", label: "CEE 7/4 - Schuko - Type F", current: "AC" },
+  { type: "type2", label: "socket:type2", current: "AC" },
+  { type: "ccs2", label: "socket:type2_combo", current: "DC" },
+];
+const POWERS = [3.7, 7.4, 11, 22, 50, 150, 300];
+const STATUSES: StatusValue[] = ["AVAILABLE", "AVAILABLE", "AVAILABLE", "AVAILABLE", "UNKNOWN", "OUTOFORDER"];
+
+interface Town {
+  name: string;
+  lat: number;
+  lon: number;
+  country: string;
+}
+
+function towns(rand: () => number): Town[] {
+  return Array.from({ length: 300 }, (_, i) => ({
+    name: `Town ${i + 1}`,
+    lat: 37 + rand() * 32,
+    lon: -9 + rand() * 38,
+    country: COUNTRIES[i % COUNTRIES.length] as string,
+  }));
+}
+
+/** A normal deviate (Box-Muller). */
+const gauss = (rand: () => number) => Math.sqrt(-2 * Math.log(rand() || 1e-12)) * Math.cos(2 * Math.PI * rand());
+
+function connectorsOf(rand: () => number): Connector[] {
+  return Array.from({ length: 1 + Math.floor(rand() * 3) }, () => {
+    const plug = PLUGS[Math.floor(rand() * PLUGS.length)] as (typeof PLUGS)[number];
+    return { ...plug, powerKw: rand() < 0.1 ? null : (POWERS[Math.floor(rand() * POWERS.length)] as number), quantity: 1 + Math.floor(rand() * 4) };
+  });
+}
+
+function siteOf(i: number, rand: () => number, places: Town[]): Site {
+  const town = places[Math.floor(rand() * places.length)] as Town;
+  const rural = rand() < 0.3;
+  const lat = rural ? 36 + rand() * 34 : town.lat + gauss(rand) * 0.15;
+  const lon = rural ? -10 + rand() * 40 : town.lon + gauss(rand) * 0.2;
+  const osm = i % 5 === 0;
+  const connectors = connectorsOf(rand);
+  const powers = connectors.map((c) => c.powerKw).filter((p): p is number => p !== null);
+  const licence = osm ? "ODbL-1.0" : "CC-BY-4.0";
+  return {
+    id: osm ? `osm:node/${1_000_000 + i}` : `ocm:${i + 1}`,
+    source: osm ? "osm" : "ocm",
+    licence,
+    attributionKey: osm ? OSM_ATTRIBUTION_KEY : ocmAttributionKey(1, licence),
+    name: `Charging ${i + 1}`,
+    lat: Math.round(Math.max(-90, Math.min(90, lat)) * 1e7) / 1e7,
+    lon: Math.round(Math.max(-180, Math.min(180, lon)) * 1e7) / 1e7,
+    address: { line1: `${1 + (i % 200)} Main Street`, line2: null, town: town.name, region: null, postcode: String(10000 + (i % 90000)), countryCode: town.country },
+    operator: OPERATORS[i % OPERATORS.length] as string,
+    network: null,
+    connectors,
+    maxPowerKw: powers.length > 0 ? Math.max(...powers) : null,
+    capacity: connectors.reduce((n, c) => n + (c.quantity ?? 0), 0),
+    access: "public",
+    fee: rand() < 0.8,
+    usageCost: null,
+    openingHours: rand() < 0.4 ? "24/7" : null,
+    status: STATUSES[Math.floor(rand() * STATUSES.length)] as StatusValue,
+    statusKind: "registry",
+    lastUpdated: "2025-06-01T00:00:00.000Z",
+    sourceUrl: "",
+  };
+}
+
+function generate(path: string): Town[] {
+  const rand = random(20_260_101);
+  const places = towns(rand);
+  const started = performance.now();
+  const builder = new SnapshotBuilder();
+  for (let i = 0; i < SITES; i++) {
+    builder.add(siteOf(i, rand, places));
+    if (i > 0 && i % 200_000 === 0) say(`generated ${i} sites`);
+  }
+  const bytes = builder.finish("2025-06-01T00:00:00.000Z", [{ file: "bench-charging-scale (generated)" }], { crc32: (b) => crc32(b) });
+  writeFileSync(path, bytes);
+  say(`wrote ${path}: ${SITES} sites, ${(bytes.byteLength / 1048576).toFixed(0)} MB in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return places;
+}
+
+// --- query kinds ---
+
+type Kind = { name: string; query: (rand: () => number, place: Town) => SiteQuery };
+const box = (t: Town, half: number): [number, number, number, number] => [t.lon - half, t.lat - half, t.lon + half, t.lat + half];
+
+const KINDS: Kind[] = [
+  { name: "city box (0.2°)", query: (_r, t) => ({ bbox: box(t, 0.1), limit: 20, offset: 0 }) },
+  { name: "country box (8°)", query: (_r, t) => ({ bbox: box(t, 4), limit: 20, offset: 0 }) },
+  { name: "continent box", query: (r) => ({ bbox: [-10 + r(), 35 + r(), 30 - r(), 70 - r()], limit: 20, offset: 0 }) },
+  { name: "radius 10 km", query: (_r, t) => ({ near: { lat: t.lat, lon: t.lon, radiusKm: 10 }, limit: 20, offset: 0 }) },
+  { name: "radius 500 km", query: (_r, t) => ({ near: { lat: t.lat, lon: t.lon, radiusKm: 500 }, limit: 20, offset: 0 }) },
+  {
+    name: "500 km + ccs, ≥150 kW, open",
+    query: (_r, t) => ({ near: { lat: t.lat, lon: t.lon, radiusKm: 500 }, connector: "ccs", minPower: 150, openOnly: true, limit: 20, offset: 0 }),
+  },
+  { name: "filters only (chademo ≥50 kW)", query: (r) => ({ connector: "chademo", minPower: 50 + Math.floor(r() * 3) * 50, limit: 20, offset: 0 }) },
+  { name: "deep offset (country box, 100000)", query: (_r, t) => ({ bbox: box(t, 4), limit: 20, offset: 100_000 }) },
+];
+
+/** The old way: test every row, sort the hits, slice the page. */
+function linearScan(s: Snapshot, filters: ReturnType<typeof createFilters>, q: SiteQuery): { rows: number[]; total: number } {
+  const filter = filters(q);
+  const origin = q.near ? { lng: q.near.lon, lat: q.near.lat } : q.bbox ? boxCentre(q.bbox) : undefined;
+  const cos = origin ? Math.cos((origin.lat * Math.PI) / 180) : 0;
+  const max = q.near ? haverOfKm(q.near.radiusKm) : Infinity;
+  const hits: { row: number; d: number }[] = [];
+  for (let row = 0; row < s.size; row++) {
+    const lon = s.lon[row] as number;
+    const lat = s.lat[row] as number;
+    if (q.bbox) {
+      const [w, so, e, n] = q.bbox;
+      if (lat < so || lat > n || (w <= e ? lon < w || lon > e : lon < w && lon > e)) continue;
+    }
+    const d = origin ? haverDist(origin.lng, origin.lat, cos, lon, lat) : 0;
+    if (d > max || (filter && !filter(row))) continue;
+    hits.push({ row, d });
+  }
+  if (origin) hits.sort((a, b) => a.d - b.d || a.row - b.row);
+  return { rows: hits.slice(q.offset, q.offset + q.limit).map((h) => h.row), total: hits.length };
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] as number;
+const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
+
+/**
+ * CPU time of the stretches a search runs without handing the loop back: measured between
+ * its pauses with process.cpuUsage, so other processes taking the cores (which stretch
+ * wall-clock stalls) do not count, only our own work (garbage collection included).
+ */
+const slices = {
+  mark: 0,
+  longest: 0,
+  start() {
+    this.mark = cpuMs();
+  },
+  cut() {
+    const now = cpuMs();
+    this.longest = Math.max(this.longest, now - this.mark);
+    this.mark = now;
+  },
+};
+
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+/** The pause the store uses: setImmediate, as the Node adapter does, with the slice measured. */
+const measuredYield = async () => {
+  slices.cut();
+  await new Promise((resolve) => setImmediate(resolve));
+  slices.start();
+};
+
+async function timeStore(store: ReturnType<typeof createStore>, queries: SiteQuery[]) {
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  slices.longest = 0;
+  const times: number[] = [];
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 2));
+  for (const q of queries) {
+    const t = performance.now();
+    slices.start();
+    await store.search(q);
+    slices.cut();
+    times.push(performance.now() - t);
+    // Between queries the loop idles, so the delay monitor samples; a stall inside a query shows as one long delay.
+    await tick();
+  }
+  await tick();
+  delay.disable();
+  return { times: times.sort((a, b) => a - b), stallMs: delay.max / 1e6, sliceCpuMs: slices.longest };
+}
+
+function timeLinear(s: Snapshot, filters: ReturnType<typeof createFilters>, queries: SiteQuery[]): number[] {
+  const times: number[] = [];
+  for (const q of queries) {
+    const t = performance.now();
+    linearScan(s, filters, q);
+    times.push(performance.now() - t);
+  }
+  return times.sort((a, b) => a - b);
+}
+
+function rssMb(pid: number | undefined): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+async function serverFigures(path: string, places: Town[]) {
+  const started = performance.now();
+  const server = await startBuilt({ CHARGING_DATA: path, CHARGING_RATE_LIMIT: "1000000000" });
+  for (;;) {
+    const ok = await fetch(`${server.url}/healthz`).then((r) => r.ok, () => false);
+    if (ok) break;
+  }
+  const startMs = performance.now() - started;
+  const rssStart = rssMb(server.child.pid);
+  const rand = random(7);
+  const times: number[] = [];
+  for (let i = 0; i < QUERIES; i++) {
+    const t = places[Math.floor(rand() * places.length)] as Town;
+    const began = performance.now();
+    const r = await fetch(`${server.url}/api/v1/sites?near=${t.lat.toFixed(4)},${t.lon.toFixed(4)}&radiusKm=500&offset=${i % 5}`);
+    await r.arrayBuffer();
+    times.push(performance.now() - began);
+  }
+  const rssAfter = rssMb(server.child.pid);
+  await stop(server.child);
+  return { startMs, rssStart, rssAfter, http: times.sort((a, b) => a - b) };
+}
+
+/**
+ * The data set is generated in a child process: generating leaves hundreds of MB of garbage,
+ * whose collection would otherwise land in the timed queries as event-loop stalls.
+ */
+function generateApart(): Town[] {
+  const child = spawnSync(process.execPath, [import.meta.filename, "--generate-only", "--sites", String(SITES)], { stdio: ["ignore", "inherit", "inherit"] });
+  if (child.status !== 0) throw new Error("generating the data set failed");
+  return towns(random(20_260_101));
+}
+
+/** One OCM /v3/poi row (verbose, as the API and its exports write it). */
+function ocmRow(i: number, rand: () => number, places: Town[]): string {
+  const town = places[Math.floor(rand() * places.length)] as Town;
+  return JSON.stringify({
+    ID: i + 1,
+    UUID: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`,
+    DataProviderID: 1,
+    DataProvider: { ID: 1, Title: "Open Charge Map Contributors", License: "Licensed under Creative Commons Attribution 4.0 International (CC BY 4.0)", IsOpenDataLicensed: true },
+    OperatorInfo: { ID: 3, Title: OPERATORS[i % OPERATORS.length] },
+    UsageTypeID: 1,
+    StatusTypeID: 50,
+    SubmissionStatusTypeID: 200,
+    AddressInfo: { Title: `Charging ${i + 1}`, AddressLine1: `${1 + (i % 200)} Main Street`, Town: town.name, Postcode: String(10000 + (i % 90000)), Country: { ISOCode: town.country }, Latitude: town.lat + gauss(rand) * 0.15, Longitude: town.lon + gauss(rand) * 0.2 },
+    Connections: connectorsOf(rand).map((c) => ({ ConnectionTypeID: c.type === "ccs2" ? 33 : c.type === "chademo" ? 2 : 25, ConnectionType: { Title: c.label }, PowerKW: c.powerKw, CurrentTypeID: c.current === "DC" ? 30 : 20, Quantity: c.quantity })),
+    NumberOfPoints: 2,
+    GeneralComments: "Generated for scripts/bench-charging-scale.ts; ".repeat(2),
+    DateLastStatusUpdate: "2025-06-01T00:00:00Z",
+    DateCreated: "2020-01-01T00:00:00Z",
+  });
+}
+
+async function writeExport(path: string, megabytes: number, places: Town[]): Promise<number> {
+  const out = createWriteStream(path);
+  const rand = random(99);
+  let bytes = 0;
+  let rows = 0;
+  out.write("[");
+  while (bytes < megabytes * 1048576) {
+    const text = `${rows > 0 ? "," : ""}${ocmRow(rows, rand, places)}`;
+    bytes += Buffer.byteLength(text);
+    rows++;
+    if (!out.write(text)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
+  }
+  await new Promise<void>((resolve) => out.end("]", () => resolve()));
+  return rows;
+}
+
+async function importFigures(megabytes: number, places: Town[]): Promise<string> {
+  const file = `.bench/ocm-export-${megabytes}mb.json`;
+  say(`writing a ${megabytes} MB OCM export to ${file}`);
+  const rows = await writeExport(file, megabytes, places);
+  const size = statSync(file).size;
+  say(`importing ${file} (${rows} rows) with dist/charging-cli.js`);
+  const started = performance.now();
+  const child = spawn(process.execPath, ["dist/charging-cli.js", "import", file, "--out", `${file}.snapshot`], { stdio: ["ignore", "ignore", "pipe"] });
+  let peak = 0;
+  const sampler = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssMb(child.pid));
+    } catch {
+      // the process has just ended
+    }
+  }, 50);
+  let log = "";
+  child.stderr?.on("data", (chunk) => (log += chunk));
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  clearInterval(sampler);
+  const seconds = (performance.now() - started) / 1000;
+  rmSync(file, { force: true });
+  rmSync(`${file}.snapshot`, { force: true });
+  if (code !== 0) throw new Error(`the import failed (${code}): ${log.slice(-500)}`);
+  return `import: ${(size / 1048576).toFixed(0)} MB OCM export, ${rows} POIs, in ${seconds.toFixed(1)} s (${(size / 1048576 / seconds).toFixed(1)} MB/s), importer peak RSS ${peak.toFixed(0)} MB`;
+}
+
+async function main(): Promise<void> {
+  if (!existsSync("dist/charging.js")) throw new Error("dist/charging.js is missing; run npm run build first");
+  mkdirSync(".bench", { recursive: true });
+  const path = `.bench/charging-${SITES}.snapshot`;
+  const places = generateApart();
+  say("starting dist/charging.js on it");
+  const server = await serverFigures(path, places);
+  const bytes = readFileSync(path);
+  const snapshot = openSnapshot(bytes, { crc32: (b) => crc32(b) });
+  const store = createStore(snapshot, { yieldNow: measuredYield });
+  const filters = createFilters(snapshot);
+  const out: string[] = [];
+  out.push(`charging scale bench: ${SITES} sites (${(statSync(path).size / 1048576).toFixed(0)} MB snapshot), Node ${process.versions.node}`);
+  out.push(`server: start to first /healthz ${server.startMs.toFixed(0)} ms; RSS ${server.rssStart.toFixed(0)} MB after start, ${server.rssAfter.toFixed(0)} MB after ${QUERIES} HTTP queries`);
+  out.push(`HTTP 500 km radius through dist/charging.js: p50 ${ms(percentile(server.http, 0.5))} ms, p99 ${ms(percentile(server.http, 0.99))} ms`);
+  out.push("");
+  out.push("| query | store p50 ms | store p99 ms | longest event-loop delay ms | longest slice CPU ms | linear scan p50 ms | linear p99 ms | p50 ratio |");
+  out.push("|---|---|---|---|---|---|---|---|");
+  for (const kind of KINDS) {
+    const rand = random(kind.name.length * 7919);
+    const queries = Array.from({ length: QUERIES }, () => kind.query(rand, places[Math.floor(rand() * places.length)] as Town));
+    say(`${kind.name}: ${QUERIES} store queries, ${BASELINE} linear scans`);
+    const fast = await timeStore(store, queries);
+    const slow = timeLinear(snapshot, filters, queries.slice(0, BASELINE));
+    const ratio = percentile(slow, 0.5) / percentile(fast.times, 0.5);
+    out.push(
+      `| ${kind.name} | ${ms(percentile(fast.times, 0.5))} | ${ms(percentile(fast.times, 0.99))} | ${ms(fast.stallMs)} | ${ms(fast.sliceCpuMs)} | ${ms(percentile(slow, 0.5))} | ${ms(percentile(slow, 0.99))} | ${ratio.toFixed(0)}× |`,
+    );
+  }
+  const importMb = Number(values["import-mb"]);
+  if (importMb > 0) out.push("", await importFigures(importMb, places));
+  process.stdout.write(`${out.join("\n")}\n`);
+}
+
+if (values["generate-only"]) generate(`.bench/charging-${SITES}.snapshot`);
+else await main();

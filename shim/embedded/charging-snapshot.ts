@@ -1,0 +1,20 @@
+/**
+ * The embedded real data set as snapshot bytes. Run from source (tests, tsx), it converts
+ * `fixtures/charging/sites.json` at start-up; in a bundle, scripts/build.ts replaces this
+ * module with the snapshot it converted at build time, so the built servers (Node and
+ * Workers) map prebuilt bytes and parse no JSON.
+ * @module
+ */
+import embedded from "../../fixtures/charging/sites.json" with { type: "json" };
+import { parseDatasetFile } from "../../src/charging/dataset.ts";
+import { snapshotOf } from "../../src/charging/snapshot/write.ts";
+
+let bytes: Uint8Array | undefined;
+
+export function embeddedSnapshot(): Uint8Array {
+  if (!bytes) {
+    const { header, sites } = parseDatasetFile(embedded);
+    bytes = snapshotOf(sites, header);
+  }
+  return bytes;
+}

@@ -1,0 +1,45 @@
+/**
+ * Response compression with the web-standard `CompressionStream`. Which encodings a runtime
+ * offers is the adapter's choice: gzip is standard everywhere; Node's CompressionStream also
+ * speaks brotli ("brotli" format, sent as `br`), so the Node adapter adds it. The client's
+ * `accept-encoding` picks among them (q-values honoured, `q=0` refuses, `*` matches).
+ * @module
+ */
+
+export type Encoding = "br" | "gzip";
+
+/** CompressionStream format names per content-coding token. */
+const FORMAT: Record<Encoding, string> = { br: "brotli", gzip: "gzip" };
+
+/** Bodies smaller than this go out as they are: the headers would cost more than the saving. */
+export const MIN_COMPRESS_BYTES = 1024;
+
+/** The encoding to answer with: the offered one the client weighs highest (ties: offer order). */
+export function chooseEncoding(acceptEncoding: string | null, offered: readonly Encoding[]): Encoding | undefined {
+  if (!acceptEncoding || offered.length === 0) return undefined;
+  const weights = new Map<string, number>();
+  for (const part of acceptEncoding.split(",")) {
+    const [name = "", ...params] = part.trim().toLowerCase().split(";");
+    const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find((x) => x !== undefined);
+    const weight = q === undefined ? 1 : Number(q);
+    if (name) weights.set(name, Number.isFinite(weight) ? weight : 0);
+  }
+  let best: Encoding | undefined;
+  let bestWeight = 0;
+  for (const encoding of offered) {
+    const weight = weights.get(encoding) ?? weights.get("*") ?? 0;
+    if (weight > bestWeight) {
+      best = encoding;
+      bestWeight = weight;
+    }
+  }
+  return best;
+}
+
+/** `bytes` compressed with `encoding`. */
+export async function compress(bytes: Uint8Array, encoding: Encoding): Promise<Uint8Array<ArrayBuffer>> {
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>])
+    .stream()
+    .pipeThrough(new CompressionStream(FORMAT[encoding] as CompressionFormat) as unknown as TransformStream<Uint8Array, Uint8Array>);
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
