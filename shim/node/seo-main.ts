@@ -5,7 +5,7 @@
  * @module
  */
 import { readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { StdioServerTransport } from "../../deps.ts";
@@ -89,6 +89,7 @@ async function runAudit(args: string[]): Promise<number> {
       now: () => new Date(),
       isTTY: process.stderr.isTTY === true,
       readText: (path) => readFile(path, "utf8"),
+      writeText: (path, text) => writeFile(path, text),
       signal: controller.signal,
     });
   } finally {

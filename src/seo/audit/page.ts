@@ -11,7 +11,21 @@ import { checkOf } from "./catalogue.ts";
 import { canonicalsFromLinkHeader, robotsDirectives } from "./directives.ts";
 import { extractHtml, HtmlExtractor, type HtmlFacts, type JsonLdItem } from "./extract.ts";
 import type { Finding, Hit } from "./finding.ts";
-import { type PageSignals, pageHits } from "./page-checks.ts";
+import { type PageSignals, pageHits, relationHits } from "./page-checks.ts";
+
+/**
+ * What the page is for the content checks: a client-side redirect stub, a hub (its content is
+ * mostly links: indexes, categories), a reference page (code or tables carry its content), or
+ * an article.
+ */
+export type PageType = "redirect" | "hub" | "reference" | "article";
+
+/** A redirect done by the page instead of the server. */
+export interface ClientRedirect {
+  kind: "meta refresh" | "script";
+  /** Resolved absolute URL. */
+  target: string;
+}
 
 /** What the site-level checks need to remember of a page. */
 export interface PageSummary {
@@ -28,6 +42,12 @@ export interface PageSummary {
   description?: string;
   simhash?: [number, number];
   hreflang: { lang: string; url: string }[];
+  /** Words of main content (0 when not HTML). */
+  words: number;
+  pageType?: PageType;
+  clientRedirect?: ClientRedirect;
+  /** Crawlable links on the page when there were more than the crawl follows per page. */
+  linksFound?: number;
 }
 
 export interface PageAnalysis {
@@ -37,6 +57,8 @@ export interface PageAnalysis {
   links: string[];
   /** Normalised absolute URLs of subresources. */
   resources: string[];
+  /** `<link rel="sitemap">` URLs, resolved. */
+  sitemapLinks: string[];
   html: HtmlFacts | undefined;
   signals: PageSignals;
 }
@@ -55,6 +77,33 @@ function resolveAll(hrefs: string[], base: string): string[] {
     if (url !== undefined) out.push(url);
   }
   return out;
+}
+
+/** Script redirects count only on near-empty pages: elsewhere the script may redirect on a click. */
+export const SCRIPT_REDIRECT_MAX_WORDS = 50;
+
+function clientRedirectOf(html: HtmlFacts, base: string, self: string | undefined): ClientRedirect | undefined {
+  const refresh = html.metaRefresh?.url !== undefined ? normaliseUrl(html.metaRefresh.url, base) : undefined;
+  if (refresh && refresh !== self) return { kind: "meta refresh", target: refresh };
+  if (html.scriptRedirect === undefined || html.wordCount >= SCRIPT_REDIRECT_MAX_WORDS) return undefined;
+  const target = normaliseUrl(html.scriptRedirect, base);
+  return target && target !== self ? { kind: "script", target } : undefined;
+}
+
+/** Hubs link more than they say: at least 20 words of link text making half the content. */
+function pageTypeOf(html: HtmlFacts, redirect: ClientRedirect | undefined): PageType {
+  if (redirect) return "redirect";
+  if (html.linkWords >= 20 && html.linkWords * 2 >= html.wordCount) return "hub";
+  return html.codeBlocks > 0 ? "reference" : "article";
+}
+
+function followed(html: HtmlFacts | undefined, signals: PageSignals, base: string): string[] {
+  if (!html || signals.directives.has("nofollow")) return [];
+  if (signals.clientRedirect) return [signals.clientRedirect.target];
+  return resolveAll(
+    html.links.filter((l) => !l.nofollow).map((l) => l.href),
+    base,
+  );
 }
 
 /** Analyses a fetched page: signals, page-level hits, and the URLs it leads to. */
@@ -80,8 +129,12 @@ export function analysePage(page: FetchedPage): PageAnalysis {
     canonicalHrefs: [...(html?.canonicals ?? []), ...canonicalsFromLinkHeader(page.headers.get("link"))],
     base,
   };
+  if (html) {
+    const redirect = clientRedirectOf(html, base, normaliseUrl(page.finalUrl));
+    if (redirect) signals.clientRedirect = redirect;
+    signals.pageType = pageTypeOf(html, redirect);
+  }
   const canonicals = new Set(resolveAll(signals.canonicalHrefs, base));
-  const followLinks = !signals.directives.has("nofollow");
   const summary: PageSummary = {
     url: page.url,
     finalUrl: page.finalUrl,
@@ -98,18 +151,17 @@ export function analysePage(page: FetchedPage): PageAnalysis {
       const url = normaliseUrl(h.href, base);
       return url ? [{ lang: h.lang.toLowerCase(), url }] : [];
     }),
+    words: html?.wordCount ?? 0,
+    ...(signals.pageType ? { pageType: signals.pageType } : {}),
+    ...(signals.clientRedirect ? { clientRedirect: signals.clientRedirect } : {}),
+    ...(html && html.linksFound > html.links.length ? { linksFound: html.linksFound } : {}),
   };
   return {
     summary,
     hits: pageHits(signals),
-    links:
-      followLinks && html
-        ? resolveAll(
-            html.links.filter((l) => !l.nofollow).map((l) => l.href),
-            base,
-          )
-        : [],
-    resources: html ? resolveAll(html.resources, base) : [],
+    links: followed(html, signals, base),
+    resources: html && !signals.clientRedirect ? resolveAll(html.resources, base) : [],
+    sitemapLinks: html ? resolveAll(html.sitemapLinks, base) : [],
     html,
     signals,
   };
@@ -216,8 +268,9 @@ export function auditPage(
   at = new Date().toISOString(),
 ): { facts: PageFacts; findings: Finding[] } {
   const analysis = analysePage(page);
+  const hits = [...analysis.hits, ...relationHits(analysis.summary, undefined)];
   return {
     facts: factsOf(analysis, at),
-    findings: analysis.hits.map((hit) => findingOf(hit.id, [hit], 1, 1)),
+    findings: hits.map((hit) => findingOf(hit.id, [hit], 1, 1)),
   };
 }

@@ -4,6 +4,8 @@
  * @module
  */
 
+import { ipaddr } from "../../../deps.ts";
+
 const UNRESERVED_ESCAPE = /%(2[DdEe]|3\d|[46][1-9A-Fa-f]|[57][0-9Aa]|5[Ff]|7[Ee])/g;
 
 /**
@@ -58,17 +60,37 @@ export function sitePrefixes(root: URL): string[] {
   ]);
 }
 
-/** Loopback targets: the only ones where politeness may be switched off. */
+/** Loopback targets (`not-https` is not reported for them: dev servers are plain HTTP). */
 export function isLoopback(url: URL): boolean {
   const host = url.hostname;
   return host === "localhost" || host.endsWith(".localhost") || host === "[::1]" || /^127\./.test(host);
 }
 
-/** Private, link-local and loopback literal addresses (the remote gateway refuses these). */
+/**
+ * Host names that only ever mean the user's own machine or network: `localhost` and
+ * `.localhost` (RFC 6761), `.local` (mDNS, RFC 6762), `.test` (RFC 6761, used for local dev
+ * hosts), `.internal` (reserved for private use) and `.home.arpa` (RFC 8375).
+ */
+const OWN_NAMES = /(^|\.)(localhost|local|test|internal|home\.arpa)$/i;
+
+/**
+ * The user's own machine or private network: loopback, RFC 1918, link-local and IPv6
+ * unique-local literals, and the reserved local names above. These get the "own machine"
+ * crawl defaults (no politeness gap); every other host is remote and crawled politely.
+ */
+export function isOwnMachine(url: URL): boolean {
+  const host = url.hostname.replace(/\.$/, "");
+  return OWN_NAMES.test(host) || isPrivateAddress(url);
+}
+
+const PRIVATE_RANGES = new Set(["loopback", "private", "linkLocal", "uniqueLocal", "unspecified"]);
+
+/**
+ * Private, link-local, unique-local and loopback literal addresses (IPv4-mapped IPv6 judged as
+ * the IPv4 it carries); the remote gateway refuses these.
+ */
 export function isPrivateAddress(url: URL): boolean {
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  if (isLoopback(url) || host === "0.0.0.0" || host === "::") return true;
-  if (/^(10\.|192\.168\.|169\.254\.)/.test(host)) return true;
-  if (/^172\.(1[6-9]|2\d|3[01])\./.test(host)) return true;
-  return /^(fc|fd|fe80:)/i.test(host) && host.includes(":");
+  if (isLoopback(url)) return true;
+  return ipaddr.isValid(host) && PRIVATE_RANGES.has(ipaddr.process(host).range());
 }
