@@ -34,6 +34,8 @@ export interface HtmlFacts {
   wordCount: number;
   /** Of those, words inside links (a page of mostly link text is a hub: an index or category). */
   linkWords: number;
+  /** Links in the same region as `wordCount`. */
+  linkCount: number;
   /** `<pre>`, `<code>` and `<table>` elements: reference pages carry their content there. */
   codeBlocks: number;
   /** `<meta http-equiv=refresh>`: seconds and the target as written (no url: a reload). */
@@ -108,6 +110,7 @@ function emptyFacts(): HtmlFacts {
     jsonLd: [],
     wordCount: 0,
     linkWords: 0,
+    linkCount: 0,
     codeBlocks: 0,
     metaRefresh: undefined,
     scriptRedirect: undefined,
@@ -204,6 +207,7 @@ class FactsReader {
   #anchorDepth = 0;
   #linkMark: [number, number] = [0, 0];
   readonly #linkWords: [number, number] = [0, 0];
+  readonly #links: [number, number] = [0, 0];
   #scriptsScanned = 0;
 
   constructor(facts: HtmlFacts) {
@@ -245,6 +249,7 @@ class FactsReader {
     const hasher = useMain ? this.#main : this.#rest;
     this.#facts.wordCount = hasher.words;
     this.#facts.linkWords = this.#linkWords[useMain ? 0 : 1];
+    this.#facts.linkCount = this.#links[useMain ? 0 : 1];
     this.#facts.simhash = hasher.digest();
   }
 
@@ -373,6 +378,7 @@ class FactsReader {
     const facts = this.#facts;
     if (++this.#anchorDepth === 1) {
       this.#linkMark = [this.#main.words, this.#rest.words];
+      if (this.#inBoiler === 0 && this.#skip === 0) this.#links[this.#inMain > 0 ? 0 : 1]++;
       if (this.#capture === undefined) this.#startCapture("a");
     }
     const href = attrs.href?.trim();

@@ -90,10 +90,14 @@ function clientRedirectOf(html: HtmlFacts, base: string, self: string | undefine
   return target && target !== self ? { kind: "script", target } : undefined;
 }
 
-/** Hubs link more than they say: at least 20 words of link text making half the content. */
+/**
+ * Hubs (indexes, categories, tag pages) link more than they say: at least 10 links in the main
+ * content with half the words link text, or under 20 words per link.
+ */
 function pageTypeOf(html: HtmlFacts, redirect: ClientRedirect | undefined): PageType {
   if (redirect) return "redirect";
-  if (html.linkWords >= 20 && html.linkWords * 2 >= html.wordCount) return "hub";
+  if (html.linkCount >= 10 && (html.linkWords * 2 >= html.wordCount || html.wordCount < html.linkCount * 20))
+    return "hub";
   return html.codeBlocks > 0 ? "reference" : "article";
 }
 
