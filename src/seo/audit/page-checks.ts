@@ -31,6 +31,8 @@ const short = (text: string, max = 120) => (text.length > max ? `${text.slice(0,
 function statusHits(s: PageSignals, hit: (id: string, evidence: string) => void): void {
   const { page } = s;
   if (page.status === 0) hit("fetch-failed", page.error ?? "no response");
+  else if (page.error && page.status >= 200 && page.status < 300)
+    hit("fetch-failed", `status ${page.status}, then ${page.error} while reading the body`);
   if (page.status >= 400 && page.status < 500) hit("http-4xx", `status ${page.status}`);
   if (page.status >= 500) hit("http-5xx", `status ${page.status}`);
   if (page.status === 429) hit("rate-limited", "status 429");

@@ -165,9 +165,17 @@ export class Frontier {
     return this.#unkept.size - this.#promoted + this.uncounted;
   }
 
-  /** The commonest patterns among URLs cut, most first. */
+  /** The commonest patterns among URLs not fetched (cut, or still queued when the crawl stopped), most first. */
   patterns(limit: number): CutPattern[] {
-    return [...this.#patterns.values()].sort((a, b) => b.count - a.count).slice(0, limit);
+    const all = new Map([...this.#patterns].map(([key, p]) => [key, { ...p }]));
+    for (const entry of this.entries.values()) {
+      if (entry.state !== "queued" || entry.kind !== "page") continue;
+      const pattern = urlPattern(entry.url);
+      const known = all.get(pattern);
+      if (known) known.count++;
+      else if (all.size < MAX_PATTERNS * 2) all.set(pattern, { pattern, count: 1, example: entry.url });
+    }
+    return [...all.values()].sort((a, b) => b.count - a.count).slice(0, limit);
   }
 
   /** The bounds a finished crawl hit, for the report (empty when it ran to completion). */

@@ -250,3 +250,21 @@ test("a cancelled crawl returns what it has, marked cancelled", () =>
       assert.deepEqual(result.truncated, ["cancelled"]);
     },
   ));
+
+test("an endless site: records stay near the page budget; beyond the seen-set cap the crawl says frontier_full", () =>
+  withSite(
+    (req, res) => {
+      if (req.url === "/robots.txt") return void res.writeHead(404).end();
+      const base = Number(/\d+/.exec(req.url ?? "")?.[0] ?? 0) * 1000;
+      html(res, Array.from({ length: 1000 }, (_, i) => `<a href="/n/${base + i + 1}">x</a>`).join(""));
+    },
+    async (site) => {
+      const result = await crawlSite(`${site.origin}/`, fast({ maxPages: 30, maxDepth: 1000, concurrency: 4 }), deps, follow);
+      assert.equal(result.pages, 30);
+      assert.ok(result.entries.size <= 30 * 1.25 + 64 + 1, `records kept: ${result.entries.size}`);
+      // the seen-set holds 30 × 20 + 10,000 hashes; 30 pages × 1,000 new links overflow it
+      assert.deepEqual(result.truncated, ["max_pages", "frontier_full"]);
+      assert.ok(result.cuts.notKept > 10_000, `counted ${result.cuts.notKept}`);
+      assert.equal(result.cuts.patterns[0]?.pattern, `${site.origin}/n/*`);
+    },
+  ));
