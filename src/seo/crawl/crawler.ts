@@ -195,6 +195,11 @@ class CrawlRun {
     return result;
   }
 
+  #inScope(url: string): boolean {
+    for (const prefix of this.#prefixes) if (url.startsWith(prefix)) return true;
+    return false;
+  }
+
   #notify(): void {
     for (const resolve of this.#waiters.splice(0)) resolve();
   }
@@ -289,7 +294,7 @@ class CrawlRun {
     depth: number | undefined,
   ): void {
     const url = this.#twin ? toLocal(found, this.#twin, this.root.origin) : found;
-    if (!this.#prefixes.some((prefix) => url.startsWith(prefix))) return;
+    if (!this.#inScope(url)) return;
     let entry = this.frontier.entries.get(url);
     if (!entry) {
       if (queue === "links" && depth !== undefined && depth > this.#bounds.maxDepth)

@@ -13,7 +13,7 @@ import {
 import { urlPattern } from "../../../src/seo/crawl/frontier.ts";
 import { SeenSet } from "../../../src/seo/crawl/seen-set.ts";
 import { toLocal, twinFromCanonical, twinFromOption, twinFromPages } from "../../../src/seo/crawl/twin.ts";
-import { isOwnMachine } from "../../../src/seo/crawl/url.ts";
+import { isOwnMachine, normaliseUrl } from "../../../src/seo/crawl/url.ts";
 import { v } from "../../../deps.ts";
 
 test("host classes: the user's own machine or network gets own-machine defaults, the rest is remote", () => {
@@ -161,4 +161,26 @@ test("urlPattern groups endless URL spaces: numbers, ids and query values become
   assert.equal(urlPattern("http://h/item/9f86d081884c7d65/x"), "http://h/item/*/x");
   assert.equal(urlPattern("http://h/a;jsessionid=ABC123"), "http://h/a;jsessionid=*");
   assert.equal(urlPattern("http://h/about"), "http://h/about");
+});
+
+test("normaliseUrl's plain-path shortcut gives what WHATWG URL parsing gives (fuzzed)", () => {
+  const chars = fc.constantFrom(..."/./..abcXYZ019-_~!$&'()*+,;=:@%2F%41 ?#\\\"<>`{}é".split(""));
+  const href = fc.oneof(
+    fc.array(chars, { maxLength: 24 }).map((c) => `/${c.join("")}`),
+    fc.array(chars, { maxLength: 24 }).map((c) => c.join("")),
+  );
+  const base = fc.constantFrom(
+    "http://127.0.0.1:8080/p/5",
+    "https://example.com/docs/",
+    "http://[::1]:3000/a/b?x=1",
+    "https://www.example.com",
+  );
+  fc.assert(
+    fc.property(href, base, (h, b) => {
+      assert.equal(normaliseUrl(h, b), normaliseUrl(h, new URL(b)), `${h} against ${b}`);
+    }),
+    { numRuns: 5000 },
+  );
+  assert.equal(normaliseUrl("/p/1#top", "http://h/"), "http://h/p/1");
+  assert.equal(normaliseUrl("http://h/a#", undefined), "http://h/a");
 });
