@@ -67,8 +67,7 @@ export function nodeHttpRequest(maxSockets = 16): NodeHttp {
   };
   const request: HttpRequest = (url, init) =>
     new Promise<HttpResponse>((resolve, reject) => {
-      const target = new URL(url);
-      const secure = target.protocol === "https:";
+      const secure = url.startsWith("https:");
       const headers = { ...init.headers, "accept-encoding": "gzip, deflate, br" };
       const options = {
         method: "GET",
@@ -76,7 +75,7 @@ export function nodeHttpRequest(maxSockets = 16): NodeHttp {
         agent: secure ? agents.https : agents.http,
         signal: init.signal,
       };
-      const req = (secure ? httpsGet : httpGet)(target, options, (res) => {
+      const req = (secure ? httpsGet : httpGet)(url, options, (res) => {
         const body = decoded(res);
         // Small unread bodies (redirects) are drained so the keep-alive socket is reused.
         const small = Number(res.headers["content-length"] ?? Number.POSITIVE_INFINITY) <= 65_536;

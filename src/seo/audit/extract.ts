@@ -86,6 +86,8 @@ const GENERIC_TEXT = new Set([
   "link",
   "right here",
 ]);
+/** Longest generic link text, with room for stray spaces. */
+const GENERIC_MAX = Math.max(...[...GENERIC_TEXT].map((t) => t.length)) + 8;
 const RESOURCE_ATTR: Record<string, string> = {
   img: "src",
   script: "src",
@@ -205,7 +207,8 @@ class FactsReader {
   #capture: "title" | "h1" | "a" | "jsonld" | "script" | undefined;
   #buffer = "";
   #anchorDepth = 0;
-  #linkMark: [number, number] = [0, 0];
+  #linkMarkMain = 0;
+  #linkMarkRest = 0;
   readonly #linkWords: [number, number] = [0, 0];
   readonly #links: [number, number] = [0, 0];
   #scriptsScanned = 0;
@@ -234,14 +237,19 @@ class FactsReader {
   }
 
   #text(text: string): void {
-    if (this.#capture) {
-      if (this.#capture !== "script") this.#buffer += text;
-      else if (this.#buffer.length < SCRIPT_SCAN) this.#buffer += text.slice(0, SCRIPT_SCAN);
-    }
+    if (this.#capture) this.#keep(text);
     if (text.includes("\ufffd")) this.#facts.replacementChars += text.split("\ufffd").length - 1;
     if (this.#skip > 0 || this.#inBoiler > 0 || this.#capture === "title") return;
     (this.#inMain > 0 ? this.#main : this.#rest).addText(text);
     this.#fed = true;
+  }
+
+  /** Buffers captured text; link texts and scripts only as far as they are looked at. */
+  #keep(text: string): void {
+    const capture = this.#capture;
+    if (capture === "title" || capture === "h1" || capture === "jsonld") this.#buffer += text;
+    else if (this.#buffer.length <= GENERIC_MAX * 2 || (capture === "script" && this.#buffer.length < SCRIPT_SCAN))
+      this.#buffer += text.length > SCRIPT_SCAN ? text.slice(0, SCRIPT_SCAN) : text;
   }
 
   #end(): void {
@@ -361,9 +369,10 @@ class FactsReader {
   }
 
   #closeAnchor(): void {
-    this.#linkWords[0] += this.#main.words - this.#linkMark[0];
-    this.#linkWords[1] += this.#rest.words - this.#linkMark[1];
-    if (this.#capture !== "a") return;
+    this.#linkWords[0] += this.#main.words - this.#linkMarkMain;
+    this.#linkWords[1] += this.#rest.words - this.#linkMarkRest;
+    // The generic phrases are short: longer link texts need no normalising to rule them out.
+    if (this.#capture !== "a" || this.#buffer.length > GENERIC_MAX) return;
     const text = this.#buffer.trim().toLowerCase().replace(/\s+/g, " ");
     if (GENERIC_TEXT.has(text) && this.#facts.genericLinkTexts.length < LIMIT)
       this.#facts.genericLinkTexts.push(text);
@@ -377,7 +386,8 @@ class FactsReader {
   #anchor(attrs: Record<string, string>): void {
     const facts = this.#facts;
     if (++this.#anchorDepth === 1) {
-      this.#linkMark = [this.#main.words, this.#rest.words];
+      this.#linkMarkMain = this.#main.words;
+      this.#linkMarkRest = this.#rest.words;
       if (this.#inBoiler === 0 && this.#skip === 0) this.#links[this.#inMain > 0 ? 0 : 1]++;
       if (this.#capture === undefined) this.#startCapture("a");
     }

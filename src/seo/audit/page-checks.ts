@@ -40,9 +40,8 @@ function statusHits(s: PageSignals, hit: (id: string, evidence: string) => void)
     hit("slow-response", `time to first byte ${Math.round(page.ttfbMs)} ms`);
   if (page.truncated) hit("page-truncated", `read stopped at ${page.bytes} bytes`);
   else if (page.bytes > THRESHOLDS.heavyHtml.value) hit("heavy-page", `${page.bytes} bytes of HTML`);
-  const final = new URL(page.finalUrl);
-  if (final.protocol === "http:" && !isLoopback(final) && page.status === 200)
-    hit("not-https", `served over ${final.protocol}`);
+  if (page.status === 200 && page.finalUrl.startsWith("http:") && !isLoopback(new URL(page.finalUrl)))
+    hit("not-https", "served over http:");
   if (page.finalUrl.length > THRESHOLDS.urlLength.value)
     hit("url-too-long", `${page.finalUrl.length} characters`);
 }

@@ -104,10 +104,13 @@ function pageTypeOf(html: HtmlFacts, redirect: ClientRedirect | undefined): Page
 function followed(html: HtmlFacts | undefined, signals: PageSignals, base: string): string[] {
   if (!html || signals.directives.has("nofollow")) return [];
   if (signals.clientRedirect) return [signals.clientRedirect.target];
-  return resolveAll(
-    html.links.filter((l) => !l.nofollow).map((l) => l.href),
-    base,
-  );
+  const out: string[] = [];
+  for (const link of html.links) {
+    if (link.nofollow) continue;
+    const url = normaliseUrl(link.href, base);
+    if (url !== undefined) out.push(url);
+  }
+  return out;
 }
 
 /** Analyses a fetched page: signals, page-level hits, and the URLs it leads to. */

@@ -17,9 +17,21 @@ const PLAIN_PATH = /^\/(?![/\\])[A-Za-z0-9\-_~!$&'()*+,;=:@/]*$/;
 /** The origin of a URL already in canonical spelling (lower-case http(s) scheme and host, no credentials). */
 const CANONICAL_ORIGIN = /^https?:\/\/[a-z0-9.\-[\]:]+(?=\/|$)/;
 
+let lastBase = "";
+let lastOrigin: string | undefined;
+
+/** The canonical origin of `base`, remembered for the next call: a page resolves all its links against one base. */
+function originOf(base: string): string | undefined {
+  if (base !== lastBase) {
+    lastBase = base;
+    lastOrigin = CANONICAL_ORIGIN.exec(base)?.[0];
+  }
+  return lastOrigin;
+}
+
 function plainPath(href: string, base: string): string | undefined {
   if (!PLAIN_PATH.test(href) || href.includes("/.")) return undefined;
-  const origin = CANONICAL_ORIGIN.exec(base)?.[0];
+  const origin = originOf(base);
   return origin === undefined ? undefined : origin + href;
 }
 
