@@ -29,10 +29,20 @@ function originOf(base: string): string | undefined {
   return lastOrigin;
 }
 
+const isPlain = (path: string) => PLAIN_PATH.test(path) && !path.includes("/.");
+
+/**
+ * A plain root-relative href, or an absolute one on the base's own origin (canonicals often are).
+ * The result is a fresh flat string: an attribute value is a slice of the page text, and a kept
+ * URL that still pointed into it would keep the whole page alive.
+ */
 function plainPath(href: string, base: string): string | undefined {
-  if (!PLAIN_PATH.test(href) || href.includes("/.")) return undefined;
   const origin = originOf(base);
-  return origin === undefined ? undefined : origin + href;
+  if (origin === undefined) return undefined;
+  if (href.charCodeAt(0) === 0x2f) return isPlain(href) ? ` ${origin}${href}`.slice(1) : undefined;
+  if (!href.startsWith(origin)) return undefined;
+  const path = href.slice(origin.length);
+  return path.charCodeAt(0) === 0x2f && isPlain(path) ? ` ${href}`.slice(1) : undefined;
 }
 
 /**

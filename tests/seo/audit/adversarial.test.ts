@@ -7,11 +7,16 @@
 import assert from "node:assert/strict";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { test } from "node:test";
+import v8 from "node:v8";
+import { runInNewContext } from "node:vm";
 import { createGzip, gzipSync } from "node:zlib";
 import { nodeHttpRequest } from "../../../shim/node/crawl-request.ts";
+import { Collector } from "../../../src/seo/audit/collector.ts";
+import { htmlSink } from "../../../src/seo/audit/page.ts";
 import type { AuditReport } from "../../../src/seo/audit/report.ts";
 import { runAudit } from "../../../src/seo/audit/run-audit.ts";
 import { type CrawlBounds, defaultBounds } from "../../../src/seo/crawl/bounds.ts";
+import { crawlSite } from "../../../src/seo/crawl/crawler.ts";
 import { serveSite } from "../crawl/site-server.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -242,4 +247,38 @@ test("an HTML page served as robots.txt (a dev server's catch-all) is reported, 
   });
   assert.match(report.findings.find((f) => f.id === "robots-txt-invalid")?.examples[0]?.evidence ?? "", /an HTML page/);
   assert.equal(report.stats.pages_crawled, 1);
+});
+
+test("what the crawl keeps of a page holds none of its text: 2,000 pages of 10 KB keep a few MB, not 20", async () => {
+  v8.setFlagsFromString("--expose-gc");
+  const gc = runInNewContext("gc") as () => void;
+  const filler = `<p>${"lorem ipsum dolor sit amet ".repeat(370)}</p>`;
+  const site = await serveSite((req, res) => {
+    if (req.url === "/robots.txt") return void res.writeHead(404).end();
+    const n = Number(/\d+/.exec(req.url ?? "")?.[0] ?? 0);
+    // long attribute values: the parser copies short strings, long ones are slices of the page text
+    const self = `http://${req.headers.host}/pages/a-long-page-name-number-${n}`;
+    const head = `<title>Page number ${n} of the memory fixture site</title><link rel="canonical" href="${self}"><link rel="alternate" hreflang="en" href="${self}"><meta name="description" content="Description of page ${n}, long enough to count.">`;
+    const links = [1, 2, 3].map((d) => `<a href="/pages/a-long-page-name-number-${n + d}">next ${d}</a>`).join("");
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    res.end(`<!doctype html><html lang="en"><head>${head}</head><body><main>${links}${filler}</main></body></html>`);
+  });
+  try {
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const collector = new Collector();
+    const crawl = await crawlSite(
+      `${site.origin}/`,
+      defaultBounds({ minIntervalMs: 0, concurrency: 8, maxPages: 2000, maxDepth: 100_000, maxResources: 0, sitemaps: false }),
+      { fetch, request: http.request, userAgent: "SeoAuditMcp/test", productToken: "SeoAuditMcp", textSink: htmlSink },
+      collector.visit,
+    );
+    gc();
+    const kept = process.memoryUsage().heapUsed - before;
+    assert.equal(crawl.pages, 2000);
+    assert.equal(collector.summaries.size, 2000, "the summaries are alive while measured");
+    assert.ok(kept < 8 * 1024 * 1024, `heap grew by ${(kept / 1048576).toFixed(1)} MB for 20 MB of page text`);
+  } finally {
+    await site.close();
+  }
 });

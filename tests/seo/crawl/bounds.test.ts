@@ -165,9 +165,11 @@ test("urlPattern groups endless URL spaces: numbers, ids and query values become
 
 test("normaliseUrl's plain-path shortcut gives what WHATWG URL parsing gives (fuzzed)", () => {
   const chars = fc.constantFrom(..."/./..abcXYZ019-_~!$&'()*+,;=:@%2F%41 ?#\\\"<>`{}é".split(""));
+  const origins = ["http://127.0.0.1:8080", "https://example.com", "http://[::1]:3000", "HTTPS://Example.com", "https://www.example.com:443"];
   const href = fc.oneof(
     fc.array(chars, { maxLength: 24 }).map((c) => `/${c.join("")}`),
     fc.array(chars, { maxLength: 24 }).map((c) => c.join("")),
+    fc.tuple(fc.constantFrom(...origins), fc.array(chars, { maxLength: 24 })).map(([o, c]) => `${o}/${c.join("")}`),
   );
   const base = fc.constantFrom(
     "http://127.0.0.1:8080/p/5",

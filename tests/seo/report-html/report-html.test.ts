@@ -172,3 +172,41 @@ test("--html to a path that cannot be written: the report still prints, the exit
   assert.match(run.err, /cannot write .*x\.html: ENOENT/);
   assert.match(run.out, /^SEO audit of /);
 });
+
+test("every crawled string is escaped wherever the report shows it (fuzzed, no browser)", async () => {
+  const { default: fc } = await import("fast-check");
+  const { renderReportHtml } = await import("../../../src/seo/report-html/render.ts");
+  const hostile = fc
+    .tuple(fc.string({ maxLength: 20 }), fc.constantFrom("<x-evil>", '"><x-evil a="', "'><x-evil>", "</td><x-evil>"), fc.string({ maxLength: 20 }))
+    .map(([a, evil, b]) => `${a}${evil}${b}`);
+  fc.assert(
+    fc.property(hostile, hostile, (text, other) => {
+      const url = `http://h/${encodeURIComponent(other)}?q=${other}`;
+      const report = {
+        version: 1,
+        target: url,
+        started_at: text,
+        finished_at: text,
+        bounds: {},
+        truncated: true,
+        truncation_reasons: ["max_pages"],
+        stats: { pages_crawled: 1, resources_checked: 0, urls_discovered: 1, blocked_by_robots: 0, not_crawled: 0, requests: 1, duration_ms: 1, sitemap_urls: 0, html_pages: 1 },
+        robots: [],
+        sitemaps: [],
+        twin: { production: other, via: "canonicals" },
+        cuts: [{ bound: text, urls: 1, detail: other, examples: [text] }],
+        charts: { status: { [text]: 1 }, depth: { [other]: 2 }, sections: [{ section: text, pages: 1, issues: 3 }] },
+        scores: { overall: 50, categories: { [text]: 10 } },
+        fixes: [{ rank: 1, check_id: text, title: other, severity: "high", category: text, urls_affected: 2, priority: 16, fix: other }],
+        findings: [{ id: text, category: "content", severity: "high", title: other, count: 2, examples: [{ url: other, evidence: text }], fix: text, provenance: { kind: "rule-of-thumb", basis: other } }],
+        affected: { [text]: [url, other] },
+        pages: [{ url, status: 200, depth: 0, state: text, in_sitemap: true, inlinks: 1, issues: 2, title: text, type: other }],
+      } as unknown as import("../../../src/seo/audit/report.ts").AuditReport;
+      const comparison = { against: text, against_target: url, fixed: { count: 1, items: [{ check_id: text, url }] }, new: { count: 0, items: [] }, persisting: { count: 0, items: [] }, by_check: [{ check_id: other, before: 1, after: 0 }], score_change: 3 };
+      const html = renderReportHtml(report, comparison);
+      assert.ok(!html.includes("<x-evil"), "a crawled string became markup");
+      assert.equal(html.split("<script").length - 1, 1, "one script: ours");
+    }),
+    { numRuns: 300 },
+  );
+});
