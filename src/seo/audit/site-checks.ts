@@ -85,13 +85,7 @@ function notCrawledWhy(e: UrlEntry | undefined): string {
   return "not reached within the crawl's bounds";
 }
 
-function canonicalChecks(
-  crawl: CrawlResult,
-  pages: Map<string, PageSummary>,
-  twin: Twin | undefined,
-  add: Add,
-): void {
-  const local: Local = (url) => toLocal(url, twin, new URL(crawl.start).origin);
+function canonicalChecks(crawl: CrawlResult, pages: Map<string, PageSummary>, twin: Twin | undefined, local: Local, add: Add) {
   const site = new URL(crawl.start).host.replace(/^www\./, "");
   for (const s of pages.values()) {
     for (const hit of relationHits(s, twin)) add(hit);
@@ -193,7 +187,7 @@ export function siteHits(
   const local: Local = (url) => toLocal(url, twin, new URL(crawl.start).origin);
   linkChecks(crawl, pages, add);
   robotsChecks(crawl, add);
-  canonicalChecks(crawl, pages, twin, add);
+  canonicalChecks(crawl, pages, twin, local, add);
   duplicateChecks(pages, local, add);
   hreflangChecks(pages, local, add);
   sitemapChecks(crawl, pages, local, add);

@@ -16,19 +16,10 @@
  */
 import type { ServerResponse } from "node:http";
 import { serveSite, type TestSite } from "../crawl/site-server.ts";
+import { mulberry32 } from "./generated-site.ts";
 
 export const PRODUCTION = "https://docs.example.com";
 export const SHARED_DESCRIPTION = "Acme documentation: guides, tutorials and the API reference for the Acme platform.";
-
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const VOCABULARY =
   "account agent alert archive audit backup batch billing bucket cache certificate channel client cluster command config connector console container credential dashboard database deploy device domain endpoint environment event export feature filter gateway group hook identity image index instance integration job key label limit listener log metric migration module monitor namespace network node notification object operator owner package partition permission pipeline plan policy pool port project provider queue quota record region release replica repository request resource role route rule runtime schedule schema scope secret segment server service session setting snapshot source stack stage storage stream subnet subscription tag task team template tenant token topic trace trigger user variable version volume webhook workflow workspace zone build check create delete enable disable fetch list read update write rotate scale restore sync apply attach detach"
