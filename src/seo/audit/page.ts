@@ -123,7 +123,7 @@ export function analysePage(page: FetchedPage): PageAnalysis {
     : page.sink instanceof HtmlExtractor
       ? page.sink.facts
       : extractHtml(page.body);
-  const base = normaliseUrl(html?.base ?? "", page.finalUrl) ?? page.finalUrl;
+  const base = html?.base === undefined ? page.finalUrl : (normaliseUrl(html.base, page.finalUrl) ?? page.finalUrl);
   const header = page.headers.get("x-robots-tag");
   const headerDirectives = robotsDirectives(header ? [header] : []);
   const metaDirectives = robotsDirectives(html?.metaRobots ?? []);
@@ -137,7 +137,8 @@ export function analysePage(page: FetchedPage): PageAnalysis {
     base,
   };
   if (html) {
-    const redirect = clientRedirectOf(html, base, normaliseUrl(page.finalUrl));
+    const redirect =
+      html.metaRefresh || html.scriptRedirect ? clientRedirectOf(html, base, normaliseUrl(page.finalUrl)) : undefined;
     if (redirect) signals.clientRedirect = redirect;
     signals.pageType = pageTypeOf(html, redirect);
   }
