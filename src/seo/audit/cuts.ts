@@ -20,8 +20,11 @@ export interface Cut {
 
 const n = (value: number) => value.toLocaleString("en");
 
+/** The commonest patterns, as "pattern: N URLs" (with an example when the pattern hides one). */
 function patternList(crawl: CrawlResult): string[] {
-  return crawl.cuts.patterns.map((p) => `${p.pattern} (${n(p.count)}, e.g. ${p.example})`);
+  return crawl.cuts.patterns.map((p) =>
+    p.pattern === p.example ? p.example : `${p.pattern}: ${n(p.count)} URL${p.count === 1 ? "" : "s"}, e.g. ${p.example}`,
+  );
 }
 
 function crawlCuts(crawl: CrawlResult, bounds: CrawlBounds, out: Cut[]): void {

@@ -12,6 +12,11 @@ import type { Finding } from "./finding.ts";
 import type { AuditReport } from "./report.ts";
 
 const SCORE_BASIS = "100 × Π(1 − severity weight × (0.5 + 0.5 × share of pages affected)); see AUDIT.md";
+export const TWIN_VIA = {
+  option: "given as production_url",
+  "start-page": "the start page's canonical",
+  canonicals: "most pages' canonicals",
+} as const;
 const TWIN_BASIS =
   "canonical, hreflang, link and sitemap URLs on the production origin are read as the same paths here (production_url, or the start page's canonical)";
 const OVERALL_BASIS = `mean of the category scores (0 when no page answered 200 HTML); categories: ${SCORE_BASIS}`;
@@ -168,10 +173,10 @@ export function reportText(report: AuditReport, format: ResponseFormat, comparis
   if (s.blocked_by_robots > 0) lines.push(`${s.blocked_by_robots} URL(s) skipped: disallowed by robots.txt.`);
   if (report.twin)
     lines.push(
-      `Production twin: URLs on ${report.twin.production} are read as this site's own paths (${report.twin.via === "option" ? "production_url" : "found from canonicals"}); pass production_url="none" to read them literally.`,
+      `Production twin: URLs on ${report.twin.production} are read as this site's own paths (${TWIN_VIA[report.twin.via]}); pass production_url="none" to read them literally.`,
     );
   for (const cut of report.cuts)
-    lines.push(`Cut (${cut.bound}): ${cut.detail}${cut.examples[0] ? `; e.g. ${cut.examples[0]}` : ""}.`);
+    lines.push(`Cut (${cut.bound}): ${cut.detail}${cut.examples[0] ? `; commonest: ${cut.examples[0]}` : ""}.`);
   const byId = new Map(report.findings.map((f) => [f.id, f]));
   const fixes = format === "detailed" ? report.fixes : report.fixes.slice(0, CONCISE_FIXES);
   if (fixes.length > 0) lines.push("Fixes, highest priority first:");

@@ -20,12 +20,6 @@ function fileChecks(file: SitemapFile, add: Add): void {
     });
   if (file.kind === "invalid")
     add({ id: "sitemap-invalid", url: file.url, evidence: `${file.error ?? "invalid"} (found via ${file.via})` });
-  if (file.foreign)
-    add({
-      id: "sitemap-url-mismatch",
-      url: file.url,
-      evidence: `${file.foreign.count} of ${file.urls} entries on another host, e.g. ${file.foreign.examples[0]}`,
-    });
 }
 
 /** The directory every page reached by links shares: "/docs/" when the site lives under /docs/. */
@@ -42,18 +36,29 @@ function servedPrefix(crawl: CrawlResult): string | undefined {
   return prefix;
 }
 
-function prefixCheck(crawl: CrawlResult, add: Add): void {
+/**
+ * Entries that do not match the served pages, one hit per file: on another host (neither this
+ * site nor its production twin), or outside the directory the crawled pages share.
+ */
+function mismatchChecks(crawl: CrawlResult, add: Add): void {
   const sitemaps = crawl.sitemaps;
+  if (!sitemaps) return;
+  const problems = new Map<string, string[]>();
+  const note = (url: string, text: string) => problems.set(url, [...(problems.get(url) ?? []), text]);
+  for (const file of sitemaps.files)
+    if (file.foreign)
+      note(file.url, `${file.foreign.count} of ${file.urls} entries on another host, e.g. ${file.foreign.examples[0]}`);
   const prefix = servedPrefix(crawl);
-  if (!sitemaps || prefix === undefined || prefix === "/") return;
-  const outside = sitemaps.urls.filter((url) => !new URL(url).pathname.startsWith(prefix));
   const file = sitemaps.files.find((f) => f.kind === "urlset") ?? sitemaps.files[0];
-  if (outside.length > 0 && file)
-    add({
-      id: "sitemap-url-mismatch",
-      url: file.url,
-      evidence: `${outside.length} of ${sitemaps.urls.length} entries outside ${prefix}, where the crawled pages are, e.g. ${outside[0]}`,
-    });
+  if (prefix !== undefined && prefix !== "/" && file) {
+    const outside = sitemaps.urls.filter((url) => !new URL(url).pathname.startsWith(prefix));
+    if (outside.length > 0)
+      note(
+        file.url,
+        `${outside.length} of ${sitemaps.urls.length} entries outside ${prefix}, where the crawled pages are, e.g. ${outside[0]}`,
+      );
+  }
+  for (const [url, texts] of problems) add({ id: "sitemap-url-mismatch", url, evidence: texts.join("; ") });
 }
 
 function listedChecks(crawl: CrawlResult, pages: Map<string, PageSummary>, local: (url: string) => string, add: Add) {
@@ -89,7 +94,7 @@ export function sitemapChecks(
       url: crawl.start,
       evidence: `no Sitemap: line in robots.txt, no <link rel="sitemap">, and ${sitemaps.files.map((f) => new URL(f.url).pathname).join(", ")} were not found`,
     });
-  prefixCheck(crawl, add);
+  mismatchChecks(crawl, add);
   listedChecks(crawl, pages, local, add);
   const used = sitemaps.files.filter((f) => f.kind === "urlset" || f.kind === "index");
   if (used.length === 0 || sitemaps.urls.length === 0) return;

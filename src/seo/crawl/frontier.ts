@@ -52,19 +52,24 @@ class Queue {
   }
 }
 
-/** Query values and id-like path segments become `*`: /calendar?month=7 → /calendar?month=* */
+/**
+ * Query values, id-like path segments and digit runs become `*`: /calendar?month=7 →
+ * /calendar?month=*, /docs/api/api-238 → /docs/api/api-*.
+ */
 export function urlPattern(url: string): string {
   const q = url.indexOf("?");
-  const path = (q < 0 ? url : url.slice(0, q)).replace(
-    /\/(\d+|[0-9a-f]{8,}|[0-9a-f-]{36})(?=\/|$|;)/gi,
-    "/*",
-  );
-  if (q < 0) return path.replace(/;jsessionid=[^/?]*/i, ";jsessionid=*");
+  const origin = /^https?:\/\/[^/]*/.exec(url)?.[0] ?? "";
+  const path = (q < 0 ? url : url.slice(0, q))
+    .slice(origin.length)
+    .replace(/\/([0-9a-f]{8,}|[0-9a-f-]{36})(?=\/|$|;)/gi, "/*")
+    .replace(/\d+/g, "*");
+  const base = origin + path;
+  if (q < 0) return base.replace(/;jsessionid=[^/?]*/i, ";jsessionid=*");
   const keys = url
     .slice(q + 1)
     .split("&")
     .map((pair) => `${pair.split("=")[0]}=*`);
-  return `${path}?${keys.join("&")}`;
+  return `${base}?${keys.join("&")}`;
 }
 
 const MAX_PATTERNS = 200;

@@ -8,6 +8,7 @@
  */
 import type { Comparison } from "../audit/compare.ts";
 import { SEVERITIES } from "../audit/finding.ts";
+import { TWIN_VIA } from "../audit/present.ts";
 import type { AuditReport } from "../audit/report.ts";
 import { SCRIPT, STYLE } from "./assets.ts";
 import { barChart, depthBars, statusBars } from "./charts.ts";
@@ -42,7 +43,7 @@ function notes(report: AuditReport): string {
   const out: string[] = [];
   if (report.twin)
     out.push(
-      `<div class="card" id="twin">Production twin: URLs on ${urlLink(report.twin.production)} are read as this site's own paths (${report.twin.via === "option" ? "given as production_url" : "found from canonicals"}).</div>`,
+      `<div class="card" id="twin">Production twin: URLs on ${urlLink(report.twin.production)} are read as this site's own paths (${esc(TWIN_VIA[report.twin.via] ?? report.twin.via)}).</div>`,
     );
   for (const cut of report.cuts)
     out.push(

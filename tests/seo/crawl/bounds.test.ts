@@ -161,6 +161,8 @@ test("urlPattern groups endless URL spaces: numbers, ids and query values become
   assert.equal(urlPattern("http://h/item/9f86d081884c7d65/x"), "http://h/item/*/x");
   assert.equal(urlPattern("http://h/a;jsessionid=ABC123"), "http://h/a;jsessionid=*");
   assert.equal(urlPattern("http://h/about"), "http://h/about");
+  assert.equal(urlPattern("http://127.0.0.1:8080/docs/api/api-238"), "http://127.0.0.1:8080/docs/api/api-*");
+  assert.equal(urlPattern("https://h/2024/05/post-7?page=2"), "https://h/*/*/post-*?page=*");
 });
 
 test("normaliseUrl's plain-path shortcut gives what WHATWG URL parsing gives (fuzzed)", () => {
