@@ -113,6 +113,16 @@ function followed(html: HtmlFacts | undefined, signals: PageSignals, base: strin
   return out;
 }
 
+const NO_ALTERNATES: PageSummary["hreflang"] = Object.freeze([]) as unknown as PageSummary["hreflang"];
+
+function hreflangOf(html: HtmlFacts | undefined, base: string): PageSummary["hreflang"] {
+  if (!html || html.hreflang.length === 0) return NO_ALTERNATES;
+  return html.hreflang.flatMap((h) => {
+    const url = normaliseUrl(h.href, base);
+    return url ? [{ lang: h.lang.toLowerCase(), url }] : [];
+  });
+}
+
 /** Analyses a fetched page: signals, page-level hits, and the URLs it leads to. */
 export function analysePage(page: FetchedPage): PageAnalysis {
   // An empty 200 HTML page is audited (a blank page is a problem); a body that failed mid-read is not.
@@ -143,26 +153,24 @@ export function analysePage(page: FetchedPage): PageAnalysis {
     signals.pageType = pageTypeOf(html, redirect);
   }
   const canonicals = new Set(resolveAll(signals.canonicalHrefs, base));
+  // Every field from the start: one object shape for the thousands of summaries a crawl keeps.
   const summary: PageSummary = {
     url: page.url,
     finalUrl: page.finalUrl,
     status: page.status,
     redirectHops: page.redirects.length,
-    ...(page.error ? { error: page.error } : {}),
+    error: page.error,
     isHtml,
     noindex: signals.headerNoindex || signals.metaNoindex,
-    ...(canonicals.size === 1 ? { canonical: [...canonicals][0] as string } : {}),
-    ...(html?.titles[0] ? { title: html.titles[0] } : {}),
-    ...(html?.metaDescriptions[0] ? { description: html.metaDescriptions[0] } : {}),
-    ...(html?.simhash ? { simhash: html.simhash } : {}),
-    hreflang: (html?.hreflang ?? []).flatMap((h) => {
-      const url = normaliseUrl(h.href, base);
-      return url ? [{ lang: h.lang.toLowerCase(), url }] : [];
-    }),
+    canonical: canonicals.size === 1 ? (canonicals.values().next().value as string) : undefined,
+    title: html?.titles[0] || undefined,
+    description: html?.metaDescriptions[0] || undefined,
+    simhash: html?.simhash,
+    hreflang: hreflangOf(html, base),
     words: html?.wordCount ?? 0,
-    ...(signals.pageType ? { pageType: signals.pageType } : {}),
-    ...(signals.clientRedirect ? { clientRedirect: signals.clientRedirect } : {}),
-    ...(html && html.linksFound > html.links.length ? { linksFound: html.linksFound } : {}),
+    pageType: signals.pageType,
+    clientRedirect: signals.clientRedirect,
+    linksFound: html && html.linksFound > html.links.length ? html.linksFound : undefined,
   };
   return {
     summary,

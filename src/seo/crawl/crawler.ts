@@ -229,22 +229,22 @@ class CrawlRun {
   async #fetch(entry: UrlEntry): Promise<{ visit: PageVisit; owner: UrlEntry } | undefined> {
     const url = new URL(entry.url);
     if (this.#client.gate.isStopped(url.origin)) {
-      Object.assign(entry, { state: "skipped", reason: "host stopped after repeated 5xx/429" });
+      entry.state = "skipped";
+      entry.reason = "host stopped after repeated 5xx/429";
       return undefined;
     }
     if (!(await this.#client.isAllowed(url))) {
-      Object.assign(entry, { state: "blocked", reason: "robots.txt" });
+      entry.state = "blocked";
+      entry.reason = "robots.txt";
       return undefined;
     }
     const page = await this.#client.fetchEntry(entry.url, entry.kind === "resource");
     if (!page) return undefined; // the crawl stopped meanwhile: it stays queued
-    Object.assign(entry, {
-      state: "done",
-      status: page.status,
-      finalUrl: page.finalUrl,
-      hops: page.redirects.length,
-      ...(page.error ? { error: page.error } : {}),
-    });
+    entry.state = "done";
+    entry.status = page.status;
+    entry.finalUrl = page.finalUrl;
+    entry.hops = page.redirects.length;
+    if (page.error) entry.error = page.error;
     if (entry.kind === "resource") return undefined;
     const analyseAs = this.#claimFinal(entry, page);
     const visit = this.#visit(page, entry, analyseAs);
@@ -261,7 +261,10 @@ class CrawlRun {
     const known = this.frontier.entries.get(final);
     if (known?.state === "done") return undefined;
     const target = known ?? this.frontier.create(final, "page");
-    Object.assign(target, { state: "done", status: page.status, finalUrl: final, hops: 0 });
+    target.state = "done";
+    target.status = page.status;
+    target.finalUrl = final;
+    target.hops = 0;
     target.depth ??= entry.depth;
     return final;
   }

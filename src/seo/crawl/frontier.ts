@@ -100,7 +100,21 @@ export class Frontier {
 
   /** Creates the record for a URL not known yet (the caller checked `entries` first). */
   create(url: string, kind: UrlEntry["kind"]): UrlEntry {
-    const entry: UrlEntry = { url, kind, inlinks: 0, inSitemap: this.#sitemapSet.has(url), state: "queued" };
+    // Every field from the start: one object shape for all records, its fields in the object itself.
+    const entry: UrlEntry = {
+      url,
+      kind,
+      depth: undefined,
+      inlinks: 0,
+      referrer: undefined,
+      inSitemap: this.#sitemapSet.has(url),
+      state: "queued",
+      reason: undefined,
+      status: undefined,
+      error: undefined,
+      finalUrl: undefined,
+      hops: undefined,
+    };
     // A URL linked earlier, when there was no room for it, was linked all the same.
     if (this.#unkept.size > 0 && this.#unkept.has(url)) {
       this.#promoted++;
