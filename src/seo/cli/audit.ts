@@ -39,7 +39,7 @@ export const AUDIT_USAGE = `Usage: seo-audit-mcp audit <url> [options]
 
 Crawls the site (same host, robots.txt honoured for every URL) and prints the audit.
 Sites on your own machine or network (localhost, 127.0.0.1, private addresses, .local, .test,
-.internal) are crawled fast: no gap between requests, ${own.concurrency} in parallel. Others politely.
+.internal, single-label hosts) are crawled fast: no gap, ${own.concurrency} in parallel. Others politely.
   --max-pages N        HTML pages to fetch (${both("maxPages")}; max ${cap.maxPages})
   --max-depth N        clicks from the start URL (${both("maxDepth")}; max ${cap.maxDepth})
   --max-seconds N      time budget (${both("maxSeconds")}; max ${cap.maxSeconds})

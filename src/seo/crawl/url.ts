@@ -112,9 +112,10 @@ export function isLoopback(url: URL): boolean {
 /**
  * Host names that only ever mean the user's own machine or network: `localhost` and
  * `.localhost` (RFC 6761), `.local` (mDNS, RFC 6762), `.test` (RFC 6761, used for local dev
- * hosts), `.internal` (reserved for private use) and `.home.arpa` (RFC 8375).
+ * hosts), `.internal` (reserved for private use), `.home.arpa` (RFC 8375), and single labels
+ * (`http://devbox:3000`, a compose service name), which only a local resolver answers.
  */
-const OWN_NAMES = /(^|\.)(localhost|local|test|internal|home\.arpa)$/i;
+const OWN_NAMES = /(^|\.)(localhost|local|test|internal|home\.arpa)$|^[^.:[\]]+$/i;
 
 /**
  * The user's own machine or private network: loopback, RFC 1918, link-local and IPv6

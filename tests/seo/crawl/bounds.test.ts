@@ -35,6 +35,8 @@ test("host classes: the user's own machine or network gets own-machine defaults,
     "http://api.internal/",
     "http://nas.home.arpa/",
     "http://localhost./",
+    "http://devbox:3000/",
+    "http://web/",
   ];
   const remote = [
     "https://example.com/",
@@ -45,6 +47,7 @@ test("host classes: the user's own machine or network gets own-machine defaults,
     "https://testing.com/",
     "https://local.example/",
     "http://[2001:db8::1]/",
+    "http://1.2.3.4/",
   ];
   for (const url of own) assert.equal(isOwnMachine(new URL(url)), true, url);
   for (const url of remote) assert.equal(isOwnMachine(new URL(url)), false, url);
