@@ -4,7 +4,7 @@
  * code is loaded only when it runs. In `mcp` mode stdout carries protocol only; logs go to stderr.
  * @module
  */
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { SEO_SERVER_NAME as SERVER_NAME, SeoConfigError as ConfigError, VERSION } from "../../src/seo/mod.ts";
 import { fileReportStore } from "./report-store.ts";
@@ -51,6 +51,7 @@ async function runAudit(args: string[]): Promise<number> {
       now: () => new Date(),
       isTTY: process.stderr.isTTY === true,
       readText: (path) => readFile(path, "utf8"),
+      writeText: (path, text) => writeFile(path, text),
       signal: controller.signal,
     });
   } finally {

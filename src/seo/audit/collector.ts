@@ -27,11 +27,21 @@ export interface CheckHits {
   hits: Hit[];
 }
 
+/** The first path segment, the unit of "issues per section": /docs/ for /docs/intro, / for /about. */
+export function sectionOf(url: string): string {
+  const path = URL.canParse(url) ? new URL(url).pathname : "/";
+  const second = path.indexOf("/", 1);
+  return second < 0 ? "/" : path.slice(0, second + 1);
+}
+
 export class Collector {
   readonly summaries = new Map<string, PageSummary>();
   readonly byCheck = new Map<string, CheckHits>();
+  /** Problems (hits) per URL, for the page table. */
+  readonly issuesByUrl = new Map<string, number>();
 
   add(hit: Hit): void {
+    this.issuesByUrl.set(hit.url, (this.issuesByUrl.get(hit.url) ?? 0) + 1);
     let slot = this.byCheck.get(hit.id);
     if (!slot) {
       slot = { count: 0, hits: [] };
@@ -49,11 +59,18 @@ export class Collector {
     const analysis = analysePage(analyseAs === page.url ? page : { ...page, url: analyseAs });
     for (const hit of analysis.hits) this.add(hit);
     const summary = analysis.summary;
+    if (summary.clientRedirect) summary.clientRedirect.target = detach(summary.clientRedirect.target);
     if (summary.title) summary.title = detach(summary.title);
     if (summary.description) summary.description = detach(summary.description);
     this.summaries.set(analyseAs, summary);
-    const targets = analysis.summary.hreflang.map((h) => h.url);
-    if (analysis.summary.canonical) targets.push(analysis.summary.canonical);
-    return { links: analysis.links, resources: analysis.resources, targets };
+    const targets = summary.hreflang.map((h) => h.url);
+    if (summary.canonical) targets.push(summary.canonical);
+    return {
+      links: analysis.links,
+      resources: analysis.resources,
+      targets,
+      ...(summary.canonical ? { canonical: summary.canonical } : {}),
+      sitemaps: analysis.sitemapLinks,
+    };
   };
 }

@@ -3,11 +3,13 @@
  * @module
  */
 import type { FetchedPage } from "../crawl/fetch-page.ts";
+import { toLocal, type Twin } from "../crawl/twin.ts";
 import { isLoopback, normaliseUrl } from "../crawl/url.ts";
 import { THRESHOLDS } from "./catalogue.ts";
 import { isValidHreflang, isValidLang } from "./directives.ts";
 import type { HtmlFacts } from "./extract.ts";
 import type { Hit } from "./finding.ts";
+import type { ClientRedirect, PageSummary, PageType } from "./page.ts";
 
 /** What page checks need beyond the raw HTML facts. */
 export interface PageSignals {
@@ -20,6 +22,8 @@ export interface PageSignals {
   canonicalHrefs: string[];
   /** Base for resolving relative URLs (<base href> or the final URL). */
   base: string;
+  clientRedirect?: ClientRedirect;
+  pageType?: PageType;
 }
 
 const short = (text: string, max = 120) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
@@ -27,6 +31,8 @@ const short = (text: string, max = 120) => (text.length > max ? `${text.slice(0,
 function statusHits(s: PageSignals, hit: (id: string, evidence: string) => void): void {
   const { page } = s;
   if (page.status === 0) hit("fetch-failed", page.error ?? "no response");
+  else if (page.error && page.status >= 200 && page.status < 300)
+    hit("fetch-failed", `status ${page.status}, then ${page.error} while reading the body`);
   if (page.status >= 400 && page.status < 500) hit("http-4xx", `status ${page.status}`);
   if (page.status >= 500) hit("http-5xx", `status ${page.status}`);
   if (page.status === 429) hit("rate-limited", "status 429");
@@ -34,9 +40,8 @@ function statusHits(s: PageSignals, hit: (id: string, evidence: string) => void)
     hit("slow-response", `time to first byte ${Math.round(page.ttfbMs)} ms`);
   if (page.truncated) hit("page-truncated", `read stopped at ${page.bytes} bytes`);
   else if (page.bytes > THRESHOLDS.heavyHtml.value) hit("heavy-page", `${page.bytes} bytes of HTML`);
-  const final = new URL(page.finalUrl);
-  if (final.protocol === "http:" && !isLoopback(final) && page.status === 200)
-    hit("not-https", `served over ${final.protocol}`);
+  if (page.status === 200 && page.finalUrl.startsWith("http:") && !isLoopback(new URL(page.finalUrl)))
+    hit("not-https", "served over http:");
   if (page.finalUrl.length > THRESHOLDS.urlLength.value)
     hit("url-too-long", `${page.finalUrl.length} characters`);
 }
@@ -54,16 +59,32 @@ function canonicalHits(s: PageSignals, hit: (id: string, evidence: string) => vo
   if (distinct.size > 1) hit("canonical-conflicting", `canonicals disagree: ${[...distinct].join(" , ")}`);
   const relative = hrefs.find((href) => !/^[a-z][a-z0-9+.-]*:/i.test(href));
   if (relative !== undefined) hit("canonical-relative", `canonical "${short(relative)}"`);
-  const target = resolved.find((u) => u !== undefined);
-  if (target === undefined || distinct.size > 1) return;
-  const self = normaliseUrl(s.page.finalUrl);
-  if (target !== self) hit("canonical-non-self", `canonical → ${target}`);
-  if (!sameSiteHost(target, s.page.finalUrl)) hit("canonical-cross-site", `canonical → ${target}`);
 }
 
 function sameSiteHost(a: string, b: string): boolean {
   const strip = (u: string) => new URL(u).host.replace(/^www\./, "");
   return strip(a) === strip(b);
+}
+
+/**
+ * Checks of where a page's canonical and hreflang URLs point, read through the production
+ * twin when there is one (a staging copy's canonicals name production on purpose).
+ */
+export function relationHits(s: PageSummary, twin: Twin | undefined): Hit[] {
+  if (s.status !== 200 || !s.isHtml || s.clientRedirect) return [];
+  const hits: Hit[] = [];
+  const hit = (id: string, evidence: string) => hits.push({ id, url: s.url, evidence });
+  const self = normaliseUrl(s.finalUrl);
+  const origin = new URL(s.finalUrl).origin;
+  const local = (url: string) => toLocal(url, twin, origin);
+  if (s.canonical) {
+    const target = local(s.canonical);
+    if (target !== self) hit("canonical-non-self", `canonical → ${s.canonical}`);
+    if (!sameSiteHost(target, s.finalUrl)) hit("canonical-cross-site", `canonical → ${s.canonical}`);
+  }
+  if (s.hreflang.length > 0 && !s.hreflang.some((h) => local(h.url) === self))
+    hit("hreflang-missing-self", `${s.hreflang.length} alternates, none is this URL`);
+  return hits;
 }
 
 function contentHits(s: PageSignals, html: HtmlFacts, hit: (id: string, evidence: string) => void): void {
@@ -90,8 +111,19 @@ function contentHits(s: PageSignals, html: HtmlFacts, hit: (id: string, evidence
   if (h1s > 1) hit("h1-multiple", `${h1s} <h1> elements`);
   const skip = html.headings.findIndex((level, i) => i > 0 && level > (html.headings[i - 1] ?? 0) + 1);
   if (skip > 0) hit("heading-order", `h${html.headings[skip - 1]} followed by h${html.headings[skip]}`);
-  if (!s.metaNoindex && !s.headerNoindex && html.wordCount < THRESHOLDS.thinWords.value)
-    hit("thin-content", `${html.wordCount} words of main content`);
+  thinHit(s, html, hit);
+}
+
+/** Hubs and redirect stubs are not judged; reference pages (code, tables) have a lower bar. */
+function thinHit(s: PageSignals, html: HtmlFacts, hit: (id: string, evidence: string) => void): void {
+  if (s.metaNoindex || s.headerNoindex || s.pageType === "hub" || s.pageType === "redirect") return;
+  const reference = s.pageType === "reference";
+  const bar = reference ? THRESHOLDS.thinWordsReference.value : THRESHOLDS.thinWords.value;
+  if (html.wordCount < bar)
+    hit(
+      "thin-content",
+      `${html.wordCount} words of main content${reference ? ` (a page with code or tables: under ${bar})` : ""}`,
+    );
 }
 
 function markupHits(s: PageSignals, html: HtmlFacts, hit: (id: string, evidence: string) => void): void {
@@ -106,13 +138,8 @@ function markupHits(s: PageSignals, html: HtmlFacts, hit: (id: string, evidence:
     (h) => !isValidHreflang(h.lang) || normaliseUrl(h.href, s.base) === undefined,
   );
   if (badLang) hit("hreflang-invalid", `hreflang="${badLang.lang}" href="${short(badLang.href)}"`);
-  if (html.hreflang.length > 0) {
-    const self = normaliseUrl(s.page.finalUrl);
-    if (!html.hreflang.some((h) => normaliseUrl(h.href, s.base) === self))
-      hit("hreflang-missing-self", `${html.hreflang.length} alternates, none is this URL`);
-    if (!html.hreflang.some((h) => h.lang.toLowerCase() === "x-default"))
-      hit("hreflang-missing-x-default", `languages: ${html.hreflang.map((h) => h.lang).join(", ")}`);
-  }
+  if (html.hreflang.length > 0 && !html.hreflang.some((h) => h.lang.toLowerCase() === "x-default"))
+    hit("hreflang-missing-x-default", `languages: ${html.hreflang.map((h) => h.lang).join(", ")}`);
   const broken = html.jsonLd.find(
     (item) => item.error !== undefined && item.types.length === 0 && !/no @type/.test(item.error),
   );
@@ -138,6 +165,24 @@ function markupHits(s: PageSignals, html: HtmlFacts, hit: (id: string, evidence:
     if (insecure.length > 0)
       hit("mixed-content", `${insecure.length} resource(s), e.g. ${short(insecure[0] ?? "")}`);
   }
+}
+
+function unknownCharset(contentType: string | null): string | undefined {
+  const label = /charset\s*=\s*["']?([^"';\s]+)/i.exec(contentType ?? "")?.[1];
+  if (label === undefined) return undefined;
+  try {
+    new TextDecoder(label);
+    return undefined;
+  } catch {
+    return label;
+  }
+}
+
+function encodingHits(s: PageSignals, html: HtmlFacts, hit: (id: string, evidence: string) => void): void {
+  const unknown = unknownCharset(s.page.headers.get("content-type"));
+  if (unknown !== undefined) hit("encoding-invalid", `unknown charset "${short(unknown, 40)}" in Content-Type, so browsers ignore it`);
+  else if (html.replacementChars > 0)
+    hit("encoding-invalid", `${html.replacementChars} byte sequence(s) not valid in the page's encoding (shown as �)`);
 }
 
 /** Hits about a redirecting URL itself (its content, if any, is audited under the final URL). */
@@ -166,6 +211,12 @@ export function pageHits(s: PageSignals): Hit[] {
   if (s.metaNoindex) hit("noindex-meta", "meta robots noindex");
   if (s.headerNoindex) hit("noindex-header", `X-Robots-Tag: ${s.page.headers.get("x-robots-tag")}`);
   if (s.directives.has("nofollow")) hit("nofollow-page", "robots nofollow");
+  if (s.html) encodingHits(s, s.html, hit);
+  if (s.clientRedirect) {
+    // A redirect stub: the target is followed and audited; the stub's own content is not.
+    hit("client-side-redirect", `${s.clientRedirect.kind} to ${s.clientRedirect.target}`);
+    return hits;
+  }
   if (s.page.status === 200 && s.html) {
     canonicalHits(s, hit);
     contentHits(s, s.html, hit);

@@ -11,7 +11,21 @@ import { checkOf } from "./catalogue.ts";
 import { canonicalsFromLinkHeader, robotsDirectives } from "./directives.ts";
 import { extractHtml, HtmlExtractor, type HtmlFacts, type JsonLdItem } from "./extract.ts";
 import type { Finding, Hit } from "./finding.ts";
-import { type PageSignals, pageHits } from "./page-checks.ts";
+import { type PageSignals, pageHits, relationHits } from "./page-checks.ts";
+
+/**
+ * What the page is for the content checks: a client-side redirect stub, a hub (its content is
+ * mostly links: indexes, categories), a reference page (code or tables carry its content), or
+ * an article.
+ */
+export type PageType = "redirect" | "hub" | "reference" | "article";
+
+/** A redirect done by the page instead of the server. */
+export interface ClientRedirect {
+  kind: "meta refresh" | "script";
+  /** Resolved absolute URL. */
+  target: string;
+}
 
 /** What the site-level checks need to remember of a page. */
 export interface PageSummary {
@@ -28,6 +42,12 @@ export interface PageSummary {
   description?: string;
   simhash?: [number, number];
   hreflang: { lang: string; url: string }[];
+  /** Words of main content (0 when not HTML). */
+  words: number;
+  pageType?: PageType;
+  clientRedirect?: ClientRedirect;
+  /** Crawlable links on the page when there were more than the crawl follows per page. */
+  linksFound?: number;
 }
 
 export interface PageAnalysis {
@@ -37,6 +57,8 @@ export interface PageAnalysis {
   links: string[];
   /** Normalised absolute URLs of subresources. */
   resources: string[];
+  /** `<link rel="sitemap">` URLs, resolved. */
+  sitemapLinks: string[];
   html: HtmlFacts | undefined;
   signals: PageSignals;
 }
@@ -57,6 +79,50 @@ function resolveAll(hrefs: string[], base: string): string[] {
   return out;
 }
 
+/** Script redirects count only on near-empty pages: elsewhere the script may redirect on a click. */
+export const SCRIPT_REDIRECT_MAX_WORDS = 50;
+
+function clientRedirectOf(html: HtmlFacts, base: string, self: string | undefined): ClientRedirect | undefined {
+  const refresh = html.metaRefresh?.url !== undefined ? normaliseUrl(html.metaRefresh.url, base) : undefined;
+  if (refresh && refresh !== self) return { kind: "meta refresh", target: refresh };
+  if (html.scriptRedirect === undefined || html.wordCount >= SCRIPT_REDIRECT_MAX_WORDS) return undefined;
+  const target = normaliseUrl(html.scriptRedirect, base);
+  return target && target !== self ? { kind: "script", target } : undefined;
+}
+
+/**
+ * Hubs (indexes, categories, tag pages) link more than they say: at least 10 links in the main
+ * content with half the words link text, or under 20 words per link.
+ */
+function pageTypeOf(html: HtmlFacts, redirect: ClientRedirect | undefined): PageType {
+  if (redirect) return "redirect";
+  if (html.linkCount >= 10 && (html.linkWords * 2 >= html.wordCount || html.wordCount < html.linkCount * 20))
+    return "hub";
+  return html.codeBlocks > 0 ? "reference" : "article";
+}
+
+function followed(html: HtmlFacts | undefined, signals: PageSignals, base: string): string[] {
+  if (!html || signals.directives.has("nofollow")) return [];
+  if (signals.clientRedirect) return [signals.clientRedirect.target];
+  const out: string[] = [];
+  for (const link of html.links) {
+    if (link.nofollow) continue;
+    const url = normaliseUrl(link.href, base);
+    if (url !== undefined) out.push(url);
+  }
+  return out;
+}
+
+const NO_ALTERNATES: PageSummary["hreflang"] = Object.freeze([]) as unknown as PageSummary["hreflang"];
+
+function hreflangOf(html: HtmlFacts | undefined, base: string): PageSummary["hreflang"] {
+  if (!html || html.hreflang.length === 0) return NO_ALTERNATES;
+  return html.hreflang.flatMap((h) => {
+    const url = normaliseUrl(h.href, base);
+    return url ? [{ lang: h.lang.toLowerCase(), url }] : [];
+  });
+}
+
 /** Analyses a fetched page: signals, page-level hits, and the URLs it leads to. */
 export function analysePage(page: FetchedPage): PageAnalysis {
   // An empty 200 HTML page is audited (a blank page is a problem); a body that failed mid-read is not.
@@ -67,7 +133,7 @@ export function analysePage(page: FetchedPage): PageAnalysis {
     : page.sink instanceof HtmlExtractor
       ? page.sink.facts
       : extractHtml(page.body);
-  const base = normaliseUrl(html?.base ?? "", page.finalUrl) ?? page.finalUrl;
+  const base = html?.base === undefined ? page.finalUrl : (normaliseUrl(html.base, page.finalUrl) ?? page.finalUrl);
   const header = page.headers.get("x-robots-tag");
   const headerDirectives = robotsDirectives(header ? [header] : []);
   const metaDirectives = robotsDirectives(html?.metaRobots ?? []);
@@ -80,36 +146,38 @@ export function analysePage(page: FetchedPage): PageAnalysis {
     canonicalHrefs: [...(html?.canonicals ?? []), ...canonicalsFromLinkHeader(page.headers.get("link"))],
     base,
   };
+  if (html) {
+    const redirect =
+      html.metaRefresh || html.scriptRedirect ? clientRedirectOf(html, base, normaliseUrl(page.finalUrl)) : undefined;
+    if (redirect) signals.clientRedirect = redirect;
+    signals.pageType = pageTypeOf(html, redirect);
+  }
   const canonicals = new Set(resolveAll(signals.canonicalHrefs, base));
-  const followLinks = !signals.directives.has("nofollow");
+  // Every field from the start: one object shape for the thousands of summaries a crawl keeps.
   const summary: PageSummary = {
     url: page.url,
     finalUrl: page.finalUrl,
     status: page.status,
     redirectHops: page.redirects.length,
-    ...(page.error ? { error: page.error } : {}),
+    error: page.error,
     isHtml,
     noindex: signals.headerNoindex || signals.metaNoindex,
-    ...(canonicals.size === 1 ? { canonical: [...canonicals][0] as string } : {}),
-    ...(html?.titles[0] ? { title: html.titles[0] } : {}),
-    ...(html?.metaDescriptions[0] ? { description: html.metaDescriptions[0] } : {}),
-    ...(html?.simhash ? { simhash: html.simhash } : {}),
-    hreflang: (html?.hreflang ?? []).flatMap((h) => {
-      const url = normaliseUrl(h.href, base);
-      return url ? [{ lang: h.lang.toLowerCase(), url }] : [];
-    }),
+    canonical: canonicals.size === 1 ? (canonicals.values().next().value as string) : undefined,
+    title: html?.titles[0] || undefined,
+    description: html?.metaDescriptions[0] || undefined,
+    simhash: html?.simhash,
+    hreflang: hreflangOf(html, base),
+    words: html?.wordCount ?? 0,
+    pageType: signals.pageType,
+    clientRedirect: signals.clientRedirect,
+    linksFound: html && html.linksFound > html.links.length ? html.linksFound : undefined,
   };
   return {
     summary,
     hits: pageHits(signals),
-    links:
-      followLinks && html
-        ? resolveAll(
-            html.links.filter((l) => !l.nofollow).map((l) => l.href),
-            base,
-          )
-        : [],
-    resources: html ? resolveAll(html.resources, base) : [],
+    links: followed(html, signals, base),
+    resources: html && !signals.clientRedirect ? resolveAll(html.resources, base) : [],
+    sitemapLinks: html ? resolveAll(html.sitemapLinks, base) : [],
     html,
     signals,
   };
@@ -216,8 +284,9 @@ export function auditPage(
   at = new Date().toISOString(),
 ): { facts: PageFacts; findings: Finding[] } {
   const analysis = analysePage(page);
+  const hits = [...analysis.hits, ...relationHits(analysis.summary, undefined)];
   return {
     facts: factsOf(analysis, at),
-    findings: analysis.hits.map((hit) => findingOf(hit.id, [hit], 1, 1)),
+    findings: hits.map((hit) => findingOf(hit.id, [hit], 1, 1)),
   };
 }

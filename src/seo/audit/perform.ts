@@ -5,11 +5,12 @@
  * @module
  */
 import { v } from "../../../deps.ts";
-import { type BoundsInput, boundsFrom, LIMITS } from "../crawl/bounds.ts";
+import { type BoundsInput, boundsFrom, type FrontEnd, politenessProblem } from "../crawl/bounds.ts";
 import { type CrawlProgress, CrawlRefused } from "../crawl/crawler.ts";
 import type { HttpRequest } from "../crawl/fetch-page.ts";
+import { type Twin, twinFromOption } from "../crawl/twin.ts";
 import { reachNextStep } from "../crawl/unreachable.ts";
-import { isLoopback, isSameSite, normaliseUrl } from "../crawl/url.ts";
+import { isOwnMachine, isSameSite, normaliseUrl } from "../crawl/url.ts";
 import { type Comparison, compareReports } from "./compare.ts";
 import type { AuditReport } from "./report.ts";
 import type { ReportStore } from "./report-store.ts";
@@ -30,6 +31,8 @@ export interface PerformDeps {
   reports: ReportStore;
   signal?: AbortSignal;
   onProgress?(progress: CrawlProgress): void;
+  /** Which caps and defaults apply (the tool's unless the CLI says so). */
+  frontEnd?: FrontEnd;
 }
 
 export interface AuditRequest extends BoundsInput {
@@ -103,6 +106,19 @@ export interface AuditOutcome {
   comparison?: Comparison;
 }
 
+/** production_url: "none" turns twin detection off; a URL names the twin; absent means detect. */
+function twinOption(start: string, productionUrl: string | undefined): Twin | null | undefined {
+  if (productionUrl === undefined) return undefined;
+  if (productionUrl.trim().toLowerCase() === "none") return null;
+  const twin = twinFromOption(start, productionUrl);
+  if (!twin)
+    throw new AuditError(
+      "INVALID_ARGUMENTS",
+      `production_url "${productionUrl.slice(0, 200)}" must be an absolute http(s) URL on another origin than ${start} (the production address of the start page), or "none"`,
+    );
+  return twin;
+}
+
 export async function performAudit(request: AuditRequest, deps: PerformDeps): Promise<AuditOutcome> {
   const start = normaliseUrl(request.url);
   if (!start || !/^https?:\/\//i.test(request.url.trim())) {
@@ -119,17 +135,10 @@ export async function performAudit(request: AuditRequest, deps: PerformDeps): Pr
       "the URL contains a user name or password; remove the user:password@ part (the crawl sends no credentials)",
     );
   }
-  const loopback = isLoopback(startUrl);
-  if (
-    !loopback &&
-    request.min_interval_ms !== undefined &&
-    request.min_interval_ms < LIMITS.minIntervalMs.min
-  ) {
-    throw new AuditError(
-      "INVALID_ARGUMENTS",
-      `min_interval_ms below ${LIMITS.minIntervalMs.min} is allowed only for loopback targets (localhost, 127.0.0.1); use ${LIMITS.minIntervalMs.min} or more`,
-    );
-  }
+  const hosts = isOwnMachine(startUrl) ? "own-machine" : "remote";
+  const refused = politenessProblem(request, hosts);
+  if (refused) throw new AuditError("INVALID_ARGUMENTS", refused);
+  const twin = twinOption(start, request.production_url);
   const baseline = await loadBaseline(request.compare_to, deps.reports);
   let report: AuditReport;
   try {
@@ -137,7 +146,8 @@ export async function performAudit(request: AuditRequest, deps: PerformDeps): Pr
       fetch: deps.fetch,
       ...(deps.request ? { request: deps.request } : {}),
       now: deps.now,
-      bounds: boundsFrom(request, loopback),
+      bounds: boundsFrom(request, hosts, deps.frontEnd ?? "tool"),
+      twin,
       ...(deps.signal ? { signal: deps.signal } : {}),
       ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
     });

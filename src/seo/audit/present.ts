@@ -12,10 +12,20 @@ import type { Finding } from "./finding.ts";
 import type { AuditReport } from "./report.ts";
 
 const SCORE_BASIS = "100 × Π(1 − severity weight × (0.5 + 0.5 × share of pages affected)); see AUDIT.md";
+export const TWIN_VIA = {
+  option: "given as production_url",
+  "start-page": "the start page's canonical",
+  canonicals: "most pages' canonicals",
+} as const;
+const TWIN_BASIS =
+  "canonical, hreflang, link and sitemap URLs on the production origin are read as the same paths here (production_url, or the start page's canonical)";
 const OVERALL_BASIS = `mean of the category scores (0 when no page answered 200 HTML); categories: ${SCORE_BASIS}`;
-const PRIORITY_BASIS = "severity impact (critical 16, high 8, medium 4, low 1) × URLs affected";
+const PRIORITY_BASIS =
+  "severity impact (critical 16, high 8, medium 4, low 1) × pages affected (every page crawled for robots.txt unreachable or a stopped host)";
 const CONCISE_FIXES = 10;
 const CONCISE_EXAMPLES = 3;
+/** Page rows in a detailed answer: the stored report and the HTML report keep more. */
+const DETAILED_ROWS = 1000;
 
 export function presentReport(
   report: AuditReport,
@@ -48,6 +58,8 @@ export function presentReport(
       not_crawled: m(s.not_crawled),
       duration_ms: m(s.duration_ms),
       findings: derived(report.findings.length),
+      cuts: m(report.cuts.map((c) => ({ ...c, examples: c.examples.slice(0, detailed ? 10 : 1) }))),
+      ...(report.twin ? { production_twin: derived(report.twin, TWIN_BASIS) } : {}),
     },
     scores: {
       overall: derived(report.scores.overall, OVERALL_BASIS),
@@ -75,7 +87,8 @@ export function presentReport(
       sitemaps: m(report.sitemaps),
       sitemap_urls: m(s.sitemap_urls),
     };
-    out.pages = m(report.pages);
+    out.pages = m(report.pages.slice(0, DETAILED_ROWS));
+    out.charts = m(report.charts);
   }
   return out;
 }
@@ -127,6 +140,7 @@ export const REPORT_OUTPUT_SCHEMA = {
     comparison: LABELLED,
     crawl: { type: "object" },
     pages: LABELLED,
+    charts: LABELLED,
   },
   required: ["report_id", "target", "generated_at", "summary", "scores", "top_fixes", "findings"],
 } as const;
@@ -157,6 +171,12 @@ export function reportText(report: AuditReport, format: ResponseFormat, comparis
       "No page was crawled before the crawl stopped, so nothing was audited (overall score 0): raise max_seconds or timeout_ms, or check why the start page answers so slowly.",
     );
   if (s.blocked_by_robots > 0) lines.push(`${s.blocked_by_robots} URL(s) skipped: disallowed by robots.txt.`);
+  if (report.twin)
+    lines.push(
+      `Production twin: URLs on ${report.twin.production} are read as this site's own paths (${TWIN_VIA[report.twin.via]}); pass production_url="none" to read them literally.`,
+    );
+  for (const cut of report.cuts)
+    lines.push(`Cut (${cut.bound}): ${cut.detail}${cut.examples[0] ? `; commonest: ${cut.examples[0]}` : ""}.`);
   const byId = new Map(report.findings.map((f) => [f.id, f]));
   const fixes = format === "detailed" ? report.fixes : report.fixes.slice(0, CONCISE_FIXES);
   if (fixes.length > 0) lines.push("Fixes, highest priority first:");

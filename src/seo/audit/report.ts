@@ -6,8 +6,14 @@
 import type { CrawlBounds } from "../crawl/bounds.ts";
 import type { CrawlResult } from "../crawl/crawler.ts";
 import type { SitemapFile } from "../sitemap/discover.ts";
+import { sectionOf } from "./collector.ts";
+import type { Cut } from "./cuts.ts";
 import type { Category, Finding } from "./finding.ts";
+import type { PageSummary, PageType } from "./page.ts";
 import type { RankedFix } from "./score.ts";
+
+/** Rows kept in the page table of a report (the crawl's first pages, in crawl order). */
+export const PAGE_ROWS = 5000;
 
 export interface RobotsSummary {
   url: string;
@@ -28,6 +34,21 @@ export interface PageRow {
   in_sitemap: boolean;
   inlinks: number;
   reason?: string;
+  /** Problems found on this URL (page-level and site-level hits). */
+  issues: number;
+  title?: string;
+  words?: number;
+  type?: PageType;
+}
+
+/** Distributions over every crawled page, for charts. */
+export interface ReportCharts {
+  /** Pages per HTTP status ("0": no response). */
+  status: Record<string, number>;
+  /** Pages per click depth ("none": reached only from a sitemap or canonical). */
+  depth: Record<string, number>;
+  /** Pages and problems per first path segment, most problems first (at most 30). */
+  sections: { section: string; pages: number; issues: number }[];
 }
 
 export interface AuditReport {
@@ -53,6 +74,11 @@ export interface AuditReport {
   };
   robots: RobotsSummary[];
   sitemaps: SitemapFile[];
+  /** The production origin a staging copy's canonicals, hreflang and sitemap URLs were read as. */
+  twin?: { production: string; via: "option" | "start-page" | "canonicals" };
+  /** What the bounds cut, and why. */
+  cuts: Cut[];
+  charts: ReportCharts;
   scores: { overall: number; categories: Record<Category, number> };
   fixes: RankedFix[];
   findings: Finding[];
@@ -61,11 +87,17 @@ export interface AuditReport {
   pages: PageRow[];
 }
 
-export function pageRows(crawl: CrawlResult, limit: number): PageRow[] {
+export function pageRows(
+  crawl: CrawlResult,
+  limit: number,
+  summaries: Map<string, PageSummary>,
+  issues: Map<string, number>,
+): PageRow[] {
   const rows: PageRow[] = [];
   for (const e of crawl.entries.values()) {
-    if (e.kind !== "page" || e.state === "unqueued" || e.state === "queued") continue;
+    if (e.kind !== "page" || e.state === "queued") continue;
     if (rows.length >= limit) break;
+    const s = summaries.get(e.url);
     rows.push({
       url: e.url,
       status: e.status ?? 0,
@@ -76,7 +108,40 @@ export function pageRows(crawl: CrawlResult, limit: number): PageRow[] {
       in_sitemap: e.inSitemap,
       inlinks: e.inlinks,
       ...(e.reason ? { reason: e.reason } : {}),
+      issues: issues.get(e.url) ?? 0,
+      ...(s?.title ? { title: s.title.slice(0, 200) } : {}),
+      ...(s?.isHtml ? { words: s.words } : {}),
+      ...(s?.pageType ? { type: s.pageType } : {}),
     });
   }
   return rows;
+}
+
+const bump = (record: Record<string, number>, key: string) => {
+  record[key] = (record[key] ?? 0) + 1;
+};
+
+export function chartsOf(crawl: CrawlResult, issues: Map<string, number>): ReportCharts {
+  const status: Record<string, number> = {};
+  const depth: Record<string, number> = {};
+  const sections = new Map<string, { section: string; pages: number; issues: number }>();
+  const section = (url: string) => {
+    const key = sectionOf(url);
+    let row = sections.get(key);
+    if (!row && sections.size < 500) sections.set(key, (row = { section: key, pages: 0, issues: 0 }));
+    return row;
+  };
+  for (const e of crawl.entries.values()) {
+    if (e.kind !== "page" || e.state !== "done") continue;
+    bump(status, String(e.status ?? 0));
+    bump(depth, e.depth === undefined ? "none" : String(e.depth));
+    const row = section(e.url);
+    if (row) row.pages++;
+  }
+  for (const [url, count] of issues) {
+    const row = section(url);
+    if (row) row.issues += count;
+  }
+  const ranked = [...sections.values()].sort((a, b) => b.issues - a.issues || b.pages - a.pages);
+  return { status, depth, sections: ranked.slice(0, 30) };
 }

@@ -6,13 +6,15 @@
 import type { CrawlBounds } from "../crawl/bounds.ts";
 import { type CrawlProgress, type CrawlResult, crawlSite } from "../crawl/crawler.ts";
 import type { HttpRequest } from "../crawl/fetch-page.ts";
+import { describeTwin, type Twin } from "../crawl/twin.ts";
 import { CHECKS } from "./catalogue.ts";
 import { Collector } from "./collector.ts";
+import { cutsOf } from "./cuts.ts";
 import type { Finding } from "./finding.ts";
 import { findingOf, htmlSink } from "./page.ts";
-import { type AuditReport, pageRows } from "./report.ts";
+import { type AuditReport, chartsOf, PAGE_ROWS, pageRows } from "./report.ts";
 import { categoryScores, overallScore, rankFixes } from "./score.ts";
-import { siteHits } from "./site-checks.ts";
+import { siteHits, twinOf } from "./site-checks.ts";
 
 export const USER_AGENT = "SeoAuditMcp/0.1 (+https://www.npmjs.com/package/seo-audit-mcp; robots.txt token SeoAuditMcp)";
 export const PRODUCT_TOKEN = "SeoAuditMcp";
@@ -28,6 +30,8 @@ export interface AuditOptions {
   userAgent?: string;
   /** Examples kept per finding in the stored report. */
   exampleCap?: number;
+  /** The production twin of a staging copy: given, null (no detection) or undefined (detect). */
+  twin?: Twin | null;
 }
 
 const SEVERITY_ORDER = { critical: 0, high: 1, medium: 2, low: 3, info: 4 } as const;
@@ -52,12 +56,13 @@ function stats(crawl: CrawlResult) {
     if (e.state === "blocked") blocked++;
     else if (e.kind === "page" && e.state !== "done") notCrawled++;
   }
+  const undrawn = (crawl.sitemaps?.urls ?? []).filter((url) => !crawl.entries.has(url)).length;
   return {
     pages_crawled: crawl.pages,
     resources_checked: crawl.resources,
-    urls_discovered: crawl.entries.size,
+    urls_discovered: crawl.entries.size + crawl.cuts.notKept + undrawn,
     blocked_by_robots: blocked,
-    not_crawled: notCrawled,
+    not_crawled: notCrawled + crawl.cuts.notKept + undrawn,
     requests: crawl.requests,
     duration_ms: Math.round(crawl.durationMs),
     sitemap_urls: crawl.sitemaps?.urls.length ?? 0,
@@ -80,11 +85,13 @@ export async function runAudit(url: string, options: AuditOptions): Promise<Audi
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.politenessOff ? { politenessOff: true } : {}),
+      ...(options.twin !== undefined ? { twin: options.twin } : {}),
       textSink: htmlSink,
     },
     collector.visit,
   );
-  siteHits(crawl, collector.summaries, (hit) => collector.add(hit));
+  const twin = twinOf(crawl, collector.summaries, options.twin !== null);
+  siteHits(crawl, collector.summaries, twin, (hit) => collector.add(hit));
   const findings = findingsOf(collector, options.exampleCap ?? 50);
   const categories = categoryScores(findings, Math.max(1, crawl.pages));
   let htmlPages = 0;
@@ -109,11 +116,14 @@ export async function runAudit(url: string, options: AuditOptions): Promise<Audi
       sitemaps: r.sitemaps,
     })),
     sitemaps: crawl.sitemaps?.files ?? [],
+    ...(twin ? { twin: { production: describeTwin(twin), via: twin.via } } : {}),
+    cuts: cutsOf(crawl, options.bounds, collector.byCheck, collector.summaries),
+    charts: chartsOf(crawl, collector.issuesByUrl),
     // Categories judged from page markup stay at 100 when no page had markup to judge.
     scores: { overall: htmlPages === 0 ? 0 : overallScore(categories), categories },
-    fixes: rankFixes(findings),
+    fixes: rankFixes(findings, crawl.pages),
     findings,
     affected,
-    pages: pageRows(crawl, 1000),
+    pages: pageRows(crawl, PAGE_ROWS, collector.summaries, collector.issuesByUrl),
   };
 }

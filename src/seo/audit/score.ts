@@ -5,7 +5,9 @@
  * w is the severity weight (critical 0.5, high 0.3, medium 0.15, low 0.05, info 0) and share
  * is the fraction of crawled pages affected (capped at 1). One high finding on every page
  * costs 30 points; on one page of many, about 15. Overall = mean of the category scores.
- * Fix priority = impact weight (critical 16, high 8, medium 4, low 1: doubling per level) × URLs affected.
+ * Fix priority = impact weight (critical 16, high 8, medium 4, low 1: doubling per level) × pages
+ * affected, where a finding that stops the crawl itself (robots.txt unreachable, a stopped host)
+ * affects every page crawled.
  * @module
  */
 import { CATEGORIES, type Category, type Finding, type Severity } from "./finding.ts";
@@ -13,10 +15,18 @@ import { CATEGORIES, type Category, type Finding, type Severity } from "./findin
 const SCORE_WEIGHT: Record<Severity, number> = { critical: 0.5, high: 0.3, medium: 0.15, low: 0.05, info: 0 };
 export const IMPACT: Record<Severity, number> = { critical: 16, high: 8, medium: 4, low: 1, info: 0 };
 
+/** Findings about the whole site rather than the URLs they name. */
+const SITE_WIDE = new Set(["robots-txt-unreachable", "host-stopped"]);
+
+/** Pages a finding stands for: its URLs, or every page for a finding that stops the crawl. */
+export function pagesAffected(f: Finding, pages: number): number {
+  return SITE_WIDE.has(f.id) ? Math.max(f.count, pages) : f.count;
+}
+
 export function categoryScores(findings: Finding[], pages: number): Record<Category, number> {
   const scores = Object.fromEntries(CATEGORIES.map((c) => [c, 1])) as Record<Category, number>;
   for (const f of findings) {
-    const share = Math.min(1, f.count / Math.max(1, pages));
+    const share = Math.min(1, pagesAffected(f, pages) / Math.max(1, pages));
     scores[f.category] *= 1 - SCORE_WEIGHT[f.severity] * (0.5 + 0.5 * share);
   }
   for (const c of CATEGORIES) scores[c] = Math.round(scores[c] * 100);
@@ -38,10 +48,10 @@ export interface RankedFix {
   fix: string;
 }
 
-export function rankFixes(findings: Finding[]): RankedFix[] {
+export function rankFixes(findings: Finding[], pages = 0): RankedFix[] {
   return findings
     .filter((f) => IMPACT[f.severity] > 0)
-    .map((f) => ({ f, priority: IMPACT[f.severity] * f.count }))
+    .map((f) => ({ f, priority: IMPACT[f.severity] * pagesAffected(f, pages) }))
     .sort((a, b) => b.priority - a.priority || a.f.id.localeCompare(b.f.id))
     .map(({ f, priority }, i) => ({
       rank: i + 1,

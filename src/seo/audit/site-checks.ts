@@ -1,17 +1,23 @@
 /**
  * Site-level checks: judgements that need the whole crawl (link targets' statuses, duplicates,
- * canonical and hreflang targets, sitemaps against what was crawled).
+ * canonical and hreflang targets, robots.txt, sitemaps against what was crawled). Canonical,
+ * hreflang and sitemap URLs are read through the production twin when there is one.
  * @module
  */
 import type { CrawlResult } from "../crawl/crawler.ts";
 import type { UrlEntry } from "../crawl/frontier.ts";
+import { toLocal, type Twin, twinFromPages } from "../crawl/twin.ts";
 import { normaliseUrl } from "../crawl/url.ts";
 import { THRESHOLDS } from "./catalogue.ts";
 import type { Hit } from "./finding.ts";
+import { isIndexable, statusText } from "./indexable.ts";
 import type { PageSummary } from "./page.ts";
+import { relationHits } from "./page-checks.ts";
 import { nearDuplicateGroups } from "./simhash.ts";
+import { sitemapChecks } from "./sitemap-checks.ts";
 
 type Add = (hit: Hit) => void;
+type Local = (url: string) => string;
 
 const broken = (e: UrlEntry) =>
   e.state === "done" && (e.status === 0 || (e.status ?? 0) >= 400 || /loop|more than/.test(e.error ?? ""));
@@ -19,19 +25,9 @@ const linkedFrom = (e: UrlEntry) =>
   e.referrer
     ? `linked from ${e.referrer}${e.inlinks > 1 ? ` (+${e.inlinks - 1} more)` : ""}`
     : "listed in the sitemap";
-const statusText = (e: UrlEntry) => (e.status ? `status ${e.status}` : (e.error ?? "no response"));
+const SESSION_PARAM = /[?&;](jsessionid|phpsessid|sid|sessionid|session_id|sess|aspsessionid\w*|cfid|cftoken)=/i;
 
-/** 200 HTML, not noindex, canonical to itself (or none): the pages meant to rank. */
-export function isIndexable(s: PageSummary): boolean {
-  return (
-    s.status === 200 &&
-    s.isHtml &&
-    !s.noindex &&
-    (s.canonical === undefined || s.canonical === normaliseUrl(s.finalUrl))
-  );
-}
-
-function linkChecks(crawl: CrawlResult, add: Add): void {
+function linkChecks(crawl: CrawlResult, pages: Map<string, PageSummary>, add: Add): void {
   for (const e of crawl.entries.values()) {
     if (e.kind === "resource") {
       if (broken(e))
@@ -44,25 +40,19 @@ function linkChecks(crawl: CrawlResult, add: Add): void {
     }
     if (e.inlinks > 0 && broken(e))
       add({ id: "broken-internal-link", url: e.url, evidence: `${statusText(e)}; ${linkedFrom(e)}` });
-    if (e.inlinks > 0 && e.state === "done" && (e.hops ?? 0) > 0 && !broken(e))
-      add({ id: "link-to-redirect", url: e.url, evidence: `redirects to ${e.finalUrl}; ${linkedFrom(e)}` });
-    if (e.state === "blocked" && (e.inlinks > 0 || e.inSitemap))
+    const stub = pages.get(e.url)?.clientRedirect;
+    if (e.inlinks > 0 && e.state === "done" && !broken(e) && ((e.hops ?? 0) > 0 || stub))
       add({
-        id: "robots-blocked-linked",
+        id: "link-to-redirect",
         url: e.url,
-        evidence: `disallowed by robots.txt; ${linkedFrom(e)}`,
+        evidence: `redirects${stub ? ` (${stub.kind})` : ""} to ${stub?.target ?? e.finalUrl}; ${linkedFrom(e)}`,
       });
-    if (
-      e.state === "done" &&
-      e.depth !== undefined &&
-      e.depth > THRESHOLDS.deepPage.value &&
-      e.status === 200
-    )
+    if (e.state === "blocked" && (e.inlinks > 0 || e.inSitemap))
+      add({ id: "robots-blocked-linked", url: e.url, evidence: `disallowed by robots.txt; ${linkedFrom(e)}` });
+    if (e.state === "done" && e.depth !== undefined && e.depth > THRESHOLDS.deepPage.value && e.status === 200)
       add({ id: "deep-page", url: e.url, evidence: `${e.depth} clicks from the start URL` });
-  }
-  for (const info of crawl.robots) {
-    if (info.outcome === "disallow-all")
-      add({ id: "robots-txt-unreachable", url: info.url, evidence: info.reason });
+    const session = SESSION_PARAM.exec(e.url);
+    if (session && e.state === "done") add({ id: "url-session-id", url: e.url, evidence: `${session[1]}= in the URL` });
   }
   for (const origin of crawl.stoppedHosts)
     add({
@@ -72,50 +62,76 @@ function linkChecks(crawl: CrawlResult, add: Add): void {
     });
 }
 
-function canonicalChecks(crawl: CrawlResult, pages: Map<string, PageSummary>, add: Add): void {
+function robotsChecks(crawl: CrawlResult, add: Add): void {
+  for (const info of crawl.robots) {
+    if (info.outcome === "disallow-all") add({ id: "robots-txt-unreachable", url: info.url, evidence: info.reason });
+    if (info.outcome === "allow-all" && info.status >= 400)
+      add({ id: "robots-txt-missing", url: info.url, evidence: `status ${info.status}: ${info.reason}` });
+    const ignored = info.robots.ignored;
+    if (info.outcome === "parsed" && (info.html || ignored.count > 0))
+      add({
+        id: "robots-txt-invalid",
+        url: info.url,
+        evidence: info.html
+          ? "an HTML page, not a robots file: its rules and Sitemap lines are ignored"
+          : `${ignored.count} line(s) ignored, e.g. "${ignored.examples[0] ?? ""}"`,
+      });
+  }
+}
+
+function notCrawledWhy(e: UrlEntry | undefined): string {
+  if (e?.state === "blocked") return "disallowed by robots.txt";
+  if (e?.state === "skipped") return e.reason ?? "skipped";
+  return "not reached within the crawl's bounds";
+}
+
+function canonicalChecks(crawl: CrawlResult, pages: Map<string, PageSummary>, twin: Twin | undefined, local: Local, add: Add) {
+  const site = new URL(crawl.start).host.replace(/^www\./, "");
   for (const s of pages.values()) {
-    const self = normaliseUrl(s.finalUrl);
-    if (!s.canonical || s.canonical === self) continue;
-    const target = crawl.entries.get(s.canonical);
-    if (target?.state !== "done") continue;
-    if ((target.hops ?? 0) > 0)
+    for (const hit of relationHits(s, twin)) add(hit);
+    if (!s.canonical || s.clientRedirect) continue;
+    const canonical = local(s.canonical);
+    if (canonical === normaliseUrl(s.finalUrl) || new URL(canonical).host.replace(/^www\./, "") !== site) continue;
+    const target = crawl.entries.get(canonical);
+    if (target?.state !== "done")
+      add({ id: "canonical-unresolved", url: s.url, evidence: `canonical ${s.canonical}: ${notCrawledWhy(target)}` });
+    else if ((target.hops ?? 0) > 0)
       add({
         id: "canonical-to-redirect",
         url: s.url,
         evidence: `canonical ${s.canonical} redirects to ${target.finalUrl}`,
       });
     else if (target.status !== 200)
-      add({
-        id: "canonical-to-non-200",
-        url: s.url,
-        evidence: `canonical ${s.canonical}: ${statusText(target)}`,
-      });
+      add({ id: "canonical-to-non-200", url: s.url, evidence: `canonical ${s.canonical}: ${statusText(target)}` });
     else {
-      const next = pages.get(s.canonical)?.canonical;
-      if (next && next !== s.canonical)
+      const next = pages.get(canonical)?.canonical;
+      if (next && local(next) !== canonical)
         add({ id: "canonical-chain", url: s.url, evidence: `${s.url} → ${s.canonical} → ${next}` });
     }
   }
 }
 
-function duplicateChecks(pages: Map<string, PageSummary>, add: Add): void {
-  const indexable = [...pages.values()].filter(isIndexable);
+function groupBy(pages: PageSummary[], key: "title" | "description"): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const s of pages) {
+    const text = s[key]?.trim().toLowerCase();
+    if (!text) continue;
+    const group = groups.get(text);
+    if (group) group.push(s.url);
+    else groups.set(text, [s.url]);
+  }
+  return groups;
+}
+
+function duplicateChecks(pages: Map<string, PageSummary>, local: Local, add: Add): void {
+  const indexable = [...pages.values()].filter((s) => isIndexable(s, local));
   for (const [id, key] of [
     ["title-duplicate", "title"],
     ["meta-description-duplicate", "description"],
   ] as const) {
-    const groups = new Map<string, string[]>();
-    for (const s of indexable) {
-      const text = s[key]?.trim().toLowerCase();
-      if (!text) continue;
-      const group = groups.get(text);
-      if (group) group.push(s.url);
-      else groups.set(text, [s.url]);
-    }
-    for (const [text, urls] of groups) {
+    for (const [text, urls] of groupBy(indexable, key)) {
       if (urls.length < 2) continue;
-      for (const url of urls)
-        add({ id, url, evidence: `shared by ${urls.length} pages: "${text.slice(0, 80)}"` });
+      for (const url of urls) add({ id, url, evidence: `shared by ${urls.length} pages: "${text.slice(0, 80)}"` });
     }
   }
   const hashed = indexable.flatMap((s) => (s.simhash ? [{ hash: s.simhash, item: s.url }] : []));
@@ -131,12 +147,14 @@ function duplicateChecks(pages: Map<string, PageSummary>, add: Add): void {
   }
 }
 
-function hreflangChecks(pages: Map<string, PageSummary>, add: Add): void {
+function hreflangChecks(pages: Map<string, PageSummary>, local: Local, add: Add): void {
   for (const s of pages.values()) {
+    if (s.hreflang.length === 0) continue;
     const self = normaliseUrl(s.finalUrl);
     const missing = s.hreflang.filter((alt) => {
-      const target = alt.url === self ? undefined : pages.get(alt.url);
-      return target?.status === 200 && !target.hreflang.some((back) => back.url === self);
+      const url = local(alt.url);
+      const target = url === self ? undefined : pages.get(url);
+      return target?.status === 200 && !target.hreflang.some((back) => local(back.url) === self);
     });
     const first = missing[0];
     if (first) {
@@ -150,62 +168,27 @@ function hreflangChecks(pages: Map<string, PageSummary>, add: Add): void {
   }
 }
 
-function sitemapChecks(crawl: CrawlResult, pages: Map<string, PageSummary>, add: Add): void {
-  const sitemaps = crawl.sitemaps;
-  if (!sitemaps) return;
-  for (const file of sitemaps.files) {
-    if (file.badLastmod)
-      add({
-        id: "sitemap-lastmod-invalid",
-        url: file.url,
-        evidence: `<lastmod> not W3C Datetime or in the future: ${file.badLastmod.join(", ")}`,
-      });
-    if (file.kind === "invalid")
-      add({
-        id: "sitemap-invalid",
-        url: file.url,
-        evidence: `${file.error ?? "invalid"} (found via ${file.via})`,
-      });
-  }
-  const used = sitemaps.files.filter((f) => f.kind === "urlset" || f.kind === "index");
-  if (sitemaps.files.every((f) => f.kind === "absent"))
-    add({
-      id: "sitemap-missing",
-      url: crawl.start,
-      evidence: "no Sitemap: line in robots.txt and /sitemap.xml answered 404",
-    });
-  for (const e of crawl.entries.values()) {
-    if (!e.inSitemap || e.state !== "done") continue;
-    const s = pages.get(e.url);
-    if (e.status !== 200 || (e.hops ?? 0) > 0)
-      add({
-        id: "sitemap-non-200",
-        url: e.url,
-        evidence: (e.hops ?? 0) > 0 ? `redirects to ${e.finalUrl}` : statusText(e),
-      });
-    else if (s?.noindex) add({ id: "sitemap-noindex", url: e.url, evidence: "listed but noindex" });
-    else if (s?.canonical && s.canonical !== e.url)
-      add({ id: "sitemap-non-canonical", url: e.url, evidence: `canonical is ${s.canonical}` });
-    if (e.inlinks === 0 && e.url !== crawl.start && e.status === 200)
-      add({ id: "orphan-page", url: e.url, evidence: "in the sitemap, but no crawled page links to it" });
-  }
-  if (used.length === 0 || sitemaps.urls.length === 0) return;
-  for (const s of pages.values()) {
-    const e = crawl.entries.get(s.url);
-    if (e && !e.inSitemap && isIndexable(s))
-      add({
-        id: "sitemap-missing-page",
-        url: s.url,
-        evidence: "indexable, crawled from links, not in any sitemap",
-      });
-  }
+/** The production twin the checks read through: the crawl's, else one most pages' canonicals show. */
+export function twinOf(crawl: CrawlResult, pages: Map<string, PageSummary>, detect: boolean): Twin | undefined {
+  if (crawl.twin || !detect) return crawl.twin;
+  const pairs = [...pages.values()].flatMap((s) =>
+    s.canonical && s.status === 200 ? [{ url: s.finalUrl, canonical: s.canonical }] : [],
+  );
+  return twinFromPages(pairs);
 }
 
-/** Runs every site-level check. */
-export function siteHits(crawl: CrawlResult, pages: Map<string, PageSummary>, add: Add): void {
-  linkChecks(crawl, add);
-  canonicalChecks(crawl, pages, add);
-  duplicateChecks(pages, add);
-  hreflangChecks(pages, add);
-  sitemapChecks(crawl, pages, add);
+/** Runs every site-level check, reading URLs through `twin`. */
+export function siteHits(
+  crawl: CrawlResult,
+  pages: Map<string, PageSummary>,
+  twin: Twin | undefined,
+  add: Add,
+): void {
+  const local: Local = (url) => toLocal(url, twin, new URL(crawl.start).origin);
+  linkChecks(crawl, pages, add);
+  robotsChecks(crawl, add);
+  canonicalChecks(crawl, pages, twin, local, add);
+  duplicateChecks(pages, local, add);
+  hreflangChecks(pages, local, add);
+  sitemapChecks(crawl, pages, local, add);
 }

@@ -9,8 +9,9 @@ import { AuditError, type AuditRequest, performAudit } from "../audit/perform.ts
 import { presentReport, reportText } from "../audit/present.ts";
 import type { ReportStore } from "../audit/report-store.ts";
 import { REPORT_ID } from "../audit/report-store.ts";
-import { boundsInput, LIMITS } from "../crawl/bounds.ts";
+import { CAPS, cliBoundsInput, DEFAULTS, REMOTE_LIMITS } from "../crawl/bounds.ts";
 import type { HttpRequest } from "../crawl/fetch-page.ts";
+import { renderReportHtml } from "../report-html/render.ts";
 
 export interface CliIo {
   stdout(s: string): void;
@@ -23,26 +24,39 @@ export interface CliIo {
   isTTY?: boolean;
   /** Reads a file for `--compare <file>`. */
   readText?(path: string): Promise<string>;
+  /** Writes a file for `--html <file>`. */
+  writeText?(path: string, text: string): Promise<void>;
   signal?: AbortSignal;
 }
+
+const own = DEFAULTS.cli["own-machine"];
+const remote = DEFAULTS.cli.remote;
+const cap = CAPS.cli;
+const both = (key: keyof typeof own) =>
+  own[key] === remote[key] ? `default ${remote[key]}` : `default ${remote[key]}; ${own[key]} on your own machine`;
 
 export const AUDIT_USAGE = `Usage: seo-audit-mcp audit <url> [options]
 
 Crawls the site (same host, robots.txt honoured for every URL) and prints the audit.
-  --max-pages N        HTML pages to fetch (default ${LIMITS.maxPages.default}, max ${LIMITS.maxPages.cap})
-  --max-depth N        clicks from the start URL (default ${LIMITS.maxDepth.default}, max ${LIMITS.maxDepth.cap})
-  --max-seconds N      time budget (default ${LIMITS.maxSeconds.default}, max ${LIMITS.maxSeconds.cap})
-  --concurrency N      parallel requests per host (default ${LIMITS.concurrency.default}, max ${LIMITS.concurrency.cap})
-  --min-interval-ms N  gap between requests per host (default ${LIMITS.minIntervalMs.default}; below ${LIMITS.minIntervalMs.min} only for localhost)
-  --timeout-ms N       per-request timeout (default ${LIMITS.timeoutMs.default}, max ${LIMITS.timeoutMs.cap})
+Sites on your own machine or network (localhost, 127.0.0.1, private addresses, .local, .test,
+.internal, single-label hosts) are crawled fast: no gap, ${own.concurrency} in parallel. Others politely.
+  --max-pages N        HTML pages to fetch (${both("maxPages")}; max ${cap.maxPages})
+  --max-depth N        clicks from the start URL (${both("maxDepth")}; max ${cap.maxDepth})
+  --max-seconds N      time budget (${both("maxSeconds")}; max ${cap.maxSeconds})
+  --concurrency N      parallel requests per host (${both("concurrency")}; max ${REMOTE_LIMITS.maxConcurrency} for remote sites, ${cap.concurrency} on your own)
+  --min-interval-ms N  gap between requests per host (${both("minIntervalMs")}; at least ${REMOTE_LIMITS.minIntervalMs} for remote sites)
+  --timeout-ms N       per-request timeout (${both("timeoutMs")}; max ${cap.timeoutMs})
   --no-resources       do not check images, scripts and stylesheets
   --no-sitemaps        do not read sitemaps
+  --production-url URL the production address of the start page, when auditing a staging or
+                       local copy (default: detected from the start page's canonical; "none": off)
   --compare ID|FILE    compare with an earlier report (its id, or a JSON file from --json)
+  --html FILE          also write a self-contained HTML report (charts, sortable page table)
   --detailed           every finding with examples (default: the top fixes)
   --json               print the report as JSON instead of text
 `;
 
-const NUMERIC: Record<string, keyof typeof boundsInput> = {
+const NUMERIC: Record<string, keyof typeof cliBoundsInput> = {
   "--max-pages": "max_pages",
   "--max-depth": "max_depth",
   "--max-seconds": "max_seconds",
@@ -58,6 +72,7 @@ interface Parsed {
   json: boolean;
   detailed: boolean;
   compare?: string;
+  html?: string;
   help: boolean;
 }
 
@@ -85,6 +100,8 @@ function parseArgs(args: string[]): Parsed {
     else if (flag === "--no-resources") out.request.check_resources = false;
     else if (flag === "--no-sitemaps") out.request.use_sitemaps = false;
     else if (flag === "--compare") out.compare = value();
+    else if (flag === "--html") out.html = value();
+    else if (flag === "--production-url") out.request.production_url = value();
     else if (flag === "--help" || flag === "-h") out.help = true;
     else if (flag.startsWith("-")) throw new UsageError(`unknown option ${flag}`);
     else urls.push(arg);
@@ -93,7 +110,7 @@ function parseArgs(args: string[]): Parsed {
   if (urls.length !== 1)
     throw new UsageError(urls.length === 0 ? "a URL is required" : `one URL only, got ${urls.length}`);
   out.request.url = urls[0] as string;
-  const checked = v.safeParse(v.object(boundsInput), out.request);
+  const checked = v.safeParse(v.object(cliBoundsInput), out.request);
   if (!checked.success) {
     const issue = checked.issues[0];
     throw new UsageError(`${v.getDotPath(issue) ?? "option"}: ${issue.message}`);
@@ -129,6 +146,21 @@ function progressPrinter(
   };
 }
 
+async function writeHtml(path: string, html: string, io: CliIo): Promise<number> {
+  if (!io.writeText) {
+    io.stderr("audit: --html is not available here (no file system)\n");
+    return 1;
+  }
+  try {
+    await io.writeText(path, html);
+  } catch (err) {
+    io.stderr(`audit: cannot write ${path}: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+  io.stderr(`HTML report: ${path} (${Math.round(html.length / 1024)} KB, self-contained)\n`);
+  return 0;
+}
+
 export async function runAuditCli(args: string[], io: CliIo): Promise<number> {
   let parsed: Parsed;
   try {
@@ -152,16 +184,20 @@ export async function runAuditCli(args: string[], io: CliIo): Promise<number> {
       reports: io.reports,
       onProgress: progressPrinter(io),
       ...(io.signal ? { signal: io.signal } : {}),
+      frontEnd: "cli",
     });
     if (io.isTTY) io.stderr("\r\x1b[K");
-    io.stderr(`done: ${report.stats.pages_crawled} pages, report id ${report.id}\n`);
+    const b = report.bounds;
+    io.stderr(
+      `done: ${report.stats.pages_crawled} pages (bounds: ${b.maxPages} pages, ${b.maxSeconds} s, ${b.concurrency} parallel, ${b.minIntervalMs} ms apart), report id ${report.id}\n`,
+    );
     const format = parsed.detailed ? "detailed" : "concise";
     if (parsed.json)
       io.stdout(
         `${JSON.stringify(parsed.detailed ? { ...report, comparison } : presentReport(report, format, comparison), null, 2)}\n`,
       );
     else io.stdout(`${reportText(report, format, comparison)}\n`);
-    return 0;
+    return parsed.html === undefined ? 0 : await writeHtml(parsed.html, renderReportHtml(report, comparison), io);
   } catch (err) {
     if (!(err instanceof AuditError)) throw err;
     io.stderr(`audit: ${err.code}: ${err.message}\n`);

@@ -5,7 +5,8 @@
 import type { RobotsInfo } from "../robots/robots-cache.ts";
 import type { SitemapResult } from "../sitemap/discover.ts";
 import type { FetchedPage, HttpRequest, TextSink } from "./fetch-page.ts";
-import type { UrlEntry } from "./frontier.ts";
+import type { CutPattern, UrlEntry } from "./frontier.ts";
+import type { Twin } from "./twin.ts";
 
 export interface CrawlDeps {
   fetch: typeof fetch;
@@ -18,10 +19,12 @@ export interface CrawlDeps {
   onProgress?(progress: CrawlProgress): void;
   /** The clock, for date checks (sitemap lastmod); defaults to the system clock. */
   now?(): Date;
-  /** No gap between requests: refused unless the target is a loopback address. */
+  /** No gap between requests: refused unless the target is on the user's own machine or network. */
   politenessOff?: boolean;
   /** Where a page's text streams as it is read, so no body is kept; the visitor finds it as `page.sink`. */
   textSink?(status: number, headers: Headers): TextSink | undefined;
+  /** The production twin: given (production_url), null (detection off) or undefined (detect). */
+  twin?: Twin | null;
 }
 
 export interface CrawlProgress {
@@ -37,10 +40,23 @@ export interface PageVisit {
   resources: string[];
   /** Canonical and hreflang targets: fetched (as pages) to verify them, without a depth. */
   targets: string[];
+  /** The page's one canonical URL, resolved (the start page's reveals a production twin). */
+  canonical?: string;
+  /** `<link rel="sitemap">` URLs, resolved (read on the start page). */
+  sitemaps?: string[];
 }
 
 /** Called once per fetched page; `analyseAs` is the URL the content belongs to, if it should be analysed. */
 export type Visitor = (page: FetchedPage, entry: UrlEntry, analyseAs: string | undefined) => PageVisit;
+
+/** URLs found but never fetched, and what they looked like. */
+export interface CrawlCuts {
+  /** Distinct URLs found and not fetched because no page budget was left, or beyond max_depth. */
+  notKept: number;
+  byReason: { max_pages: number; max_depth: number };
+  /** Commonest URL patterns among them (calendars, session ids and other endless spaces show here). */
+  patterns: CutPattern[];
+}
 
 export interface CrawlResult {
   start: string;
@@ -49,7 +65,10 @@ export interface CrawlResult {
   sitemaps: SitemapResult | undefined;
   /** Bounds hit, e.g. "max_pages"; empty when the crawl finished. */
   truncated: string[];
+  cuts: CrawlCuts;
   stoppedHosts: string[];
+  /** The production twin in use, when there is one. */
+  twin?: Twin;
   pages: number;
   resources: number;
   requests: number;

@@ -4,7 +4,46 @@
  * @module
  */
 
+import { ipaddr } from "../../../deps.ts";
+
 const UNRESERVED_ESCAPE = /%(2[DdEe]|3\d|[46][1-9A-Fa-f]|[57][0-9Aa]|5[Ff]|7[Ee])/g;
+
+/**
+ * A root-relative href made only of characters WHATWG URL leaves as they are in a path, with no
+ * dot segments, escapes or query: resolving it is concatenation. Most links are like this
+ * (`/p/123`, `/docs/intro`), and each page has dozens.
+ */
+const PLAIN_PATH = /^\/(?![/\\])[A-Za-z0-9\-_~!$&'()*+,;=:@/]*$/;
+/** The origin of a URL already in canonical spelling (lower-case http(s) scheme and host, no credentials). */
+const CANONICAL_ORIGIN = /^https?:\/\/[a-z0-9.\-[\]:]+(?=\/|$)/;
+
+let lastBase = "";
+let lastOrigin: string | undefined;
+
+/** The canonical origin of `base`, remembered for the next call: a page resolves all its links against one base. */
+function originOf(base: string): string | undefined {
+  if (base !== lastBase) {
+    lastBase = base;
+    lastOrigin = CANONICAL_ORIGIN.exec(base)?.[0];
+  }
+  return lastOrigin;
+}
+
+const isPlain = (path: string) => PLAIN_PATH.test(path) && !path.includes("/.");
+
+/**
+ * A plain root-relative href, or an absolute one on the base's own origin (canonicals often are).
+ * The result is a fresh flat string: an attribute value is a slice of the page text, and a kept
+ * URL that still pointed into it would keep the whole page alive.
+ */
+function plainPath(href: string, base: string): string | undefined {
+  const origin = originOf(base);
+  if (origin === undefined) return undefined;
+  if (href.charCodeAt(0) === 0x2f) return isPlain(href) ? ` ${origin}${href}`.slice(1) : undefined;
+  if (!href.startsWith(origin)) return undefined;
+  const path = href.slice(origin.length);
+  return path.charCodeAt(0) === 0x2f && isPlain(path) ? ` ${href}`.slice(1) : undefined;
+}
 
 /**
  * Absolute http(s) URL in canonical spelling, or undefined. Lower-case scheme and host, no
@@ -13,6 +52,10 @@ const UNRESERVED_ESCAPE = /%(2[DdEe]|3\d|[46][1-9A-Fa-f]|[57][0-9Aa]|5[Ff]|7[Ee]
  * as written: `/a` and `/a/` can be different resources, and the server decides.
  */
 export function normaliseUrl(href: string, base?: string | URL): string | undefined {
+  if (typeof base === "string") {
+    const plain = plainPath(href, base);
+    if (plain !== undefined) return plain;
+  }
   let url: URL;
   try {
     url = new URL(href, base);
@@ -20,8 +63,10 @@ export function normaliseUrl(href: string, base?: string | URL): string | undefi
     return undefined;
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
-  url.hash = "";
+  // Setting the hash re-serialises the URL: only when there is one.
+  if (url.hash !== "") url.hash = "";
   let text = url.href;
+  if (text.endsWith("#")) text = text.slice(0, -1);
   if (text.includes("%")) {
     text = text
       .replace(UNRESERVED_ESCAPE, (esc) => String.fromCharCode(Number.parseInt(esc.slice(1), 16)))
@@ -58,17 +103,38 @@ export function sitePrefixes(root: URL): string[] {
   ]);
 }
 
-/** Loopback targets: the only ones where politeness may be switched off. */
+/** Loopback targets (`not-https` is not reported for them: dev servers are plain HTTP). */
 export function isLoopback(url: URL): boolean {
   const host = url.hostname;
   return host === "localhost" || host.endsWith(".localhost") || host === "[::1]" || /^127\./.test(host);
 }
 
-/** Private, link-local and loopback literal addresses (the remote gateway refuses these). */
+/**
+ * Host names that only ever mean the user's own machine or network: `localhost` and
+ * `.localhost` (RFC 6761), `.local` (mDNS, RFC 6762), `.test` (RFC 6761, used for local dev
+ * hosts), `.internal` (reserved for private use), `.home.arpa` (RFC 8375), and single labels
+ * (`http://devbox:3000`, a compose service name), which only a local resolver answers.
+ */
+const OWN_NAMES = /(^|\.)(localhost|local|test|internal|home\.arpa)$|^[^.:[\]]+$/i;
+
+/**
+ * The user's own machine or private network: loopback, RFC 1918, link-local and IPv6
+ * unique-local literals, and the reserved local names above. These get the "own machine"
+ * crawl defaults (no politeness gap); every other host is remote and crawled politely.
+ */
+export function isOwnMachine(url: URL): boolean {
+  const host = url.hostname.replace(/\.$/, "");
+  return OWN_NAMES.test(host) || isPrivateAddress(url);
+}
+
+const PRIVATE_RANGES = new Set(["loopback", "private", "linkLocal", "uniqueLocal", "unspecified"]);
+
+/**
+ * Private, link-local, unique-local and loopback literal addresses (IPv4-mapped IPv6 judged as
+ * the IPv4 it carries); the remote gateway refuses these.
+ */
 export function isPrivateAddress(url: URL): boolean {
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  if (isLoopback(url) || host === "0.0.0.0" || host === "::") return true;
-  if (/^(10\.|192\.168\.|169\.254\.)/.test(host)) return true;
-  if (/^172\.(1[6-9]|2\d|3[01])\./.test(host)) return true;
-  return /^(fc|fd|fe80:)/i.test(host) && host.includes(":");
+  if (isLoopback(url)) return true;
+  return ipaddr.isValid(host) && PRIVATE_RANGES.has(ipaddr.process(host).range());
 }

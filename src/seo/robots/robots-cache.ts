@@ -25,7 +25,13 @@ export interface RobotsInfo {
   crawlDelaySeconds?: number;
   sitemaps: string[];
   robots: Robots;
+  /** A 2xx answer that is an HTML page (a dev server's catch-all route), not a robots file. */
+  html?: boolean;
 }
+
+const looksLikeHtml = (page: FetchedPage) =>
+  /html/i.test(page.headers.get("content-type") ?? "") ||
+  /^\s*<(!doctype|html|head|body)\b/i.test(page.body.replace(/^\ufeff/, ""));
 
 export interface RobotsCacheOptions {
   productToken: string;
@@ -45,6 +51,7 @@ export function robotsInfoOf(url: string, page: FetchedPage, productToken: strin
       ...(robots.crawlDelay !== undefined ? { crawlDelaySeconds: robots.crawlDelay } : {}),
       sitemaps: robots.sitemaps,
       robots,
+      ...(looksLikeHtml(page) ? { html: true } : {}),
     };
   }
   if (status >= 300 && status < 400) {

@@ -25,7 +25,12 @@ export interface Robots {
   /** Crawl-delay in seconds for the selected group, if given. */
   crawlDelay: number | undefined;
   sitemaps: string[];
+  /** Lines a crawler ignores: no `key: value`, an unknown key, or a rule before any User-agent. */
+  ignored: { count: number; examples: string[] };
 }
+
+/** Keys some crawlers read beyond RFC 9309: not errors, just not ours. */
+const EXTENSION_KEYS = new Set(["host", "clean-param", "request-rate", "visit-time", "noindex", "nofollow"]);
 
 const encoder = new TextEncoder();
 
@@ -76,15 +81,29 @@ function agentToken(value: string): string {
   return (/^[A-Za-z_-]+/.exec(value)?.[0] ?? "").toLowerCase();
 }
 
-function parseGroups(text: string): { groups: Group[]; sitemaps: string[] } {
+interface Parsed {
+  groups: Group[];
+  sitemaps: string[];
+  ignored: Robots["ignored"];
+}
+
+function parseGroups(text: string): Parsed {
   const groups: Group[] = [];
   const sitemaps: string[] = [];
+  const ignored: Robots["ignored"] = { count: 0, examples: [] };
+  const ignore = (line: string) => {
+    ignored.count++;
+    if (ignored.examples.length < 3) ignored.examples.push(line.slice(0, 100));
+  };
   let current: Group | undefined;
   let lastWasAgent = false;
-  for (const rawLine of text.slice(0, ROBOTS_PARSE_LIMIT).split(/\r\n|\r|\n/)) {
+  for (const rawLine of text.slice(0, ROBOTS_PARSE_LIMIT).replace(/^\ufeff/, "").split(/\r\n|\r|\n/)) {
     const line = rawLine.replace(/#.*$/, "").trim();
     const colon = line.indexOf(":");
-    if (colon <= 0) continue;
+    if (colon <= 0) {
+      if (line !== "") ignore(line);
+      continue;
+    }
     const key = line.slice(0, colon).trim().toLowerCase();
     const value = line.slice(colon + 1).trim();
     if (key === "user-agent") {
@@ -100,9 +119,15 @@ function parseGroups(text: string): { groups: Group[]; sitemaps: string[] } {
       if (value) sitemaps.push(value);
       continue;
     }
-    if (key !== "allow" && key !== "disallow" && key !== "crawl-delay") continue;
+    if (key !== "allow" && key !== "disallow" && key !== "crawl-delay") {
+      if (!EXTENSION_KEYS.has(key)) ignore(line);
+      continue;
+    }
     lastWasAgent = false;
-    if (!current) continue; // rules before any user-agent line belong to no group
+    if (!current) {
+      ignore(line); // rules before any user-agent line belong to no group
+      continue;
+    }
     if (key === "crawl-delay") {
       const seconds = Number(value);
       if (Number.isFinite(seconds) && seconds >= 0) current.crawlDelay = seconds;
@@ -110,20 +135,21 @@ function parseGroups(text: string): { groups: Group[]; sitemaps: string[] } {
       current.rules.push({ allow: key === "allow", pattern: normalisePattern(value) });
     }
   }
-  return { groups, sitemaps };
+  return { groups, sitemaps, ignored };
 }
 
 /** Parses `text` and selects the groups that apply to `productToken` (merged), else `*`. */
 export function parseRobots(text: string, productToken: string): Robots {
-  const { groups, sitemaps } = parseGroups(text);
+  const { groups, sitemaps, ignored } = parseGroups(text);
   const token = productToken.toLowerCase();
   let chosen = groups.filter((group) => group.agents.includes(token));
   if (chosen.length === 0) chosen = groups.filter((group) => group.agents.includes("*"));
   const rules = chosen.flatMap((group) => group.rules);
   const delays = chosen.map((group) => group.crawlDelay).filter((d): d is number => d !== undefined);
   return {
-    crawlDelay: delays.length > 0 ? Math.max(...delays) : undefined,
+    crawlDelay: delays.length > 0 ? delays.reduce((a, b) => Math.max(a, b)) : undefined,
     sitemaps,
+    ignored,
     isAllowed(path: string): boolean {
       const target = uppercaseEscapes(path || "/");
       if (target === "/robots.txt") return true;
@@ -140,12 +166,13 @@ export function parseRobots(text: string, productToken: string): Robots {
 }
 
 /** Rules for the RFC 9309 §2.3.1 outcomes that have no file to parse. */
-export const allowAll: Robots = { isAllowed: () => true, crawlDelay: undefined, sitemaps: [] };
-export const disallowAll: Robots = {
-  isAllowed: (path) => path === "/robots.txt",
+export const allowAll: Robots = {
+  isAllowed: () => true,
   crawlDelay: undefined,
   sitemaps: [],
+  ignored: { count: 0, examples: [] },
 };
+export const disallowAll: Robots = { ...allowAll, isAllowed: (path) => path === "/robots.txt" };
 
 /** Path plus query of a URL as the matcher wants it. */
 export function robotsPathOf(url: URL): string {

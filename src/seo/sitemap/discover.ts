@@ -1,6 +1,8 @@
 /**
- * Sitemap discovery for one site: robots.txt `Sitemap:` lines plus `/sitemap.xml`, following
- * indexes, bounded in files and URLs. Each file's outcome is kept for the sitemap checks.
+ * Sitemap discovery for one site: robots.txt `Sitemap:` lines, the conventional paths
+ * (`/sitemap.xml`, `/sitemap_index.xml`, the start URL's own directory) and the start page's
+ * `<link rel="sitemap">`, following indexes, bounded in files and URLs. Each file's outcome
+ * is kept for the sitemap checks, with the entries that name another host.
  * @module
  */
 import type { FetchedBytes } from "../crawl/fetch-page.ts";
@@ -11,18 +13,23 @@ export interface SitemapFile {
   url: string;
   status: number;
   kind: "urlset" | "index" | "invalid" | "absent";
-  /** Where it was found: robots.txt, the /sitemap.xml convention, or an index. */
-  via: "robots" | "default" | "index";
+  /**
+   * Where it was found: robots.txt, a conventional path (`default`), the start page's
+   * `<link rel=sitemap>`, or an index.
+   */
+  via: "robots" | "default" | "link" | "index";
   urls: number;
   gzip: boolean;
   error?: string;
   /** <lastmod> values that are not W3C Datetime or lie in the future (up to 5). */
   badLastmod?: string[];
+  /** Entries on other hosts (neither this site nor its production twin): count and up to 3 examples. */
+  foreign?: { count: number; examples: string[] };
 }
 
 export interface SitemapResult {
   files: SitemapFile[];
-  /** Normalised in-scope URLs listed, deduplicated, capped. */
+  /** Normalised in-scope URLs listed (production twin URLs mapped here), deduplicated, capped. */
   urls: string[];
   /** Listed URLs outside the site (not used). */
   offSite: number;
@@ -30,75 +37,120 @@ export interface SitemapResult {
   capped: boolean;
 }
 
+export interface SitemapCandidates {
+  /** From robots.txt `Sitemap:` lines: read even when robots.txt disallows their path. */
+  robots: string[];
+  /** Conventional paths: a 404 there only means the site does not use that path. */
+  conventional: string[];
+  /** From the start page's `<link rel="sitemap">`. */
+  links: string[];
+}
+
 export interface DiscoverOptions {
   get(url: string): Promise<FetchedBytes>;
   inScope(url: URL): boolean;
+  /** Maps a production twin URL onto the site (identity when there is none). */
+  toLocal?(url: string): string;
+  /** Files read (answering 200); conventional paths that are absent do not count. */
   maxFiles: number;
   maxUrls: number;
   /** Current time (ms), for the future-lastmod check. */
   now?: number;
 }
 
+interface Pending {
+  url: string;
+  via: SitemapFile["via"];
+}
+
+function queueOf(candidates: SitemapCandidates, local: (url: string) => string): Pending[] {
+  const queue: Pending[] = candidates.robots.map((url) => ({ url, via: "robots" }));
+  const listed = new Set(queue.map((p) => normaliseUrl(local(p.url))));
+  for (const url of candidates.conventional)
+    if (!listed.has(normaliseUrl(url))) queue.push({ url, via: "default" });
+  for (const url of candidates.links) queue.push({ url, via: "link" });
+  return queue;
+}
+
 export async function discoverSitemaps(
-  fromRobots: string[],
-  origin: string,
+  candidates: SitemapCandidates,
   options: DiscoverOptions,
 ): Promise<SitemapResult> {
+  const local = options.toLocal ?? ((url: string) => url);
   const result: SitemapResult = { files: [], urls: [], offSite: 0, capped: false };
-  const queue: { url: string; via: SitemapFile["via"] }[] = fromRobots.map((url) => ({
-    url,
-    via: "robots" as const,
-  }));
-  if (!fromRobots.some((url) => normaliseUrl(url) === `${origin}/sitemap.xml`))
-    queue.push({ url: `${origin}/sitemap.xml`, via: "default" });
+  const queue = queueOf(candidates, local);
   const seenFiles = new Set<string>();
   const seenUrls = new Set<string>();
+  // Files that answer 200 count against maxFiles; no more fetches than that plus the probes.
+  const maxFetches = options.maxFiles + candidates.conventional.length;
+  let read = 0;
   while (queue.length > 0) {
-    const next = queue.shift() as { url: string; via: SitemapFile["via"] };
-    const url = normaliseUrl(next.url);
+    const next = queue.shift() as Pending;
+    const url = normaliseUrl(local(next.url));
     if (!url || seenFiles.has(url)) continue;
-    if (seenFiles.size >= options.maxFiles) {
+    if (read >= options.maxFiles || seenFiles.size >= maxFetches) {
       result.capped = true;
       break;
     }
     seenFiles.add(url);
     const file = await readFile(url, next.via, options);
+    if (file.file.status === 200) read++;
     result.files.push(file.file);
     for (const child of file.children) queue.push({ url: child, via: "index" });
-    for (const listed of file.listed) {
-      const normal = normaliseUrl(listed);
-      if (!normal || !options.inScope(new URL(normal))) {
-        result.offSite++;
-        continue;
-      }
-      if (seenUrls.has(normal)) continue;
-      if (seenUrls.size >= options.maxUrls) {
-        result.capped = true;
-        break;
-      }
-      seenUrls.add(normal);
-    }
+    if (!collect(file.listed, file.file, local, options, seenUrls, result)) break;
   }
   result.urls = [...seenUrls];
   return result;
 }
 
+/** Adds a file's in-scope entries; false once the URL cap is reached. */
+function collect(
+  listed: string[],
+  file: SitemapFile,
+  local: (url: string) => string,
+  options: DiscoverOptions,
+  seen: Set<string>,
+  result: SitemapResult,
+): boolean {
+  for (const entry of listed) {
+    const normal = normaliseUrl(entry);
+    const mapped = normal && normaliseUrl(local(normal));
+    if (!mapped || !options.inScope(new URL(mapped))) {
+      result.offSite++;
+      file.foreign ??= { count: 0, examples: [] };
+      file.foreign.count++;
+      if (file.foreign.examples.length < 3) file.foreign.examples.push(entry.slice(0, 300));
+      continue;
+    }
+    if (seen.has(mapped)) continue;
+    if (seen.size >= options.maxUrls) {
+      result.capped = true;
+      return false;
+    }
+    seen.add(mapped);
+  }
+  return true;
+}
+
+function absentOrInvalid(url: string, via: SitemapFile["via"], page: FetchedBytes): SitemapFile {
+  const base = { url, status: page.status, via, urls: 0, gzip: false };
+  // A conventional path that is not there is just not used (a 404, or robots.txt keeping it private).
+  if (via === "default" && (page.status === 404 || page.status === 410 || page.error === "blocked by robots.txt"))
+    return { ...base, kind: "absent" };
+  const error = page.status === 0 ? (page.error ?? "unreachable") : `status ${page.status}`;
+  return { ...base, kind: "invalid", error };
+}
+
 async function readFile(url: string, via: SitemapFile["via"], options: DiscoverOptions) {
   const page = await options.get(url);
+  if (page.status !== 200 || !page.raw) return { file: absentOrInvalid(url, via, page), children: [], listed: [] };
   const base = { url, status: page.status, via, urls: 0, gzip: false };
-  if (page.status !== 200 || !page.raw) {
-    const absent = via === "default" && page.status === 404;
-    const error = page.status === 0 ? (page.error ?? "unreachable") : `status ${page.status}`;
+  if (page.truncated)
     return {
-      file: {
-        ...base,
-        kind: absent ? ("absent" as const) : ("invalid" as const),
-        ...(absent ? {} : { error }),
-      },
+      file: { ...base, kind: "invalid" as const, error: "more than 50 MB: reading stopped at the cap" },
       children: [],
       listed: [],
     };
-  }
   const parsed = await parseSitemap(page.raw, options.now);
   if (parsed.kind === "invalid")
     return {

@@ -12,7 +12,7 @@ import { CHECKS } from "../audit/catalogue.ts";
 import { AuditError, performAudit } from "../audit/perform.ts";
 import { presentReport, REPORT_OUTPUT_SCHEMA, reportText } from "../audit/present.ts";
 import type { ReportStore } from "../audit/report-store.ts";
-import { boundsInput, LIMITS } from "../crawl/bounds.ts";
+import { boundsInput, describeToolBounds } from "../crawl/bounds.ts";
 import type { HttpRequest } from "../crawl/fetch-page.ts";
 import { responseFormat } from "../tool-input.ts";
 
@@ -59,7 +59,7 @@ export const LOCAL_ONLY_MESSAGE =
 const SPEC = {
   name: "seo_audit_site",
   title: "Audit a site",
-  description: `Crawls a website (same host, robots.txt honoured for every URL, polite and bounded: default ${LIMITS.maxPages.default} pages, depth ${LIMITS.maxDepth.default}, ${LIMITS.maxSeconds.default} s; caps ${LIMITS.maxPages.cap} pages, depth ${LIMITS.maxDepth.cap}, ${LIMITS.maxSeconds.cap} s) and audits it with ${CHECKS.size} checks: status codes, redirects, broken links and resources, robots/noindex, canonicals, titles, meta descriptions, headings, thin and near-duplicate content, hreflang, sitemaps, structured data, Open Graph, image alt, lang, viewport, HTTPS and mixed content, depth, speed and page weight. Returns category scores and fixes ranked by impact × URLs affected, with example URLs and evidence. Works on local dev servers (http://localhost:3000). To check your fixes, call again with compare_to = the report_id from the earlier result: the answer lists fixed, new and persisting problems. A crawl that hits a bound returns a partial report marked truncated. Every value is labelled measured, derived or rule-of-thumb. Runs only locally (the stdio server); a remote gateway answers LOCAL_ONLY with the local command.`,
+  description: `Crawls a website (same host, robots.txt honoured for every URL, bounded; defaults for ${describeToolBounds()}) and audits it with ${CHECKS.size} checks: status codes, redirects, broken links and resources, robots/noindex, canonicals, titles, meta descriptions, headings, thin and near-duplicate content, hreflang, sitemaps, structured data, Open Graph, image alt, lang, viewport, HTTPS and mixed content, depth, speed and page weight. Returns category scores and fixes ranked by impact × URLs affected, with example URLs and evidence. Works on local dev servers (http://localhost:3000). To check your fixes, call again with compare_to = the report_id from the earlier result: the answer lists fixed, new and persisting problems. A crawl that hits a bound returns a partial report marked truncated. Every value is labelled measured, derived or rule-of-thumb. Runs only locally (the stdio server); a remote gateway answers LOCAL_ONLY with the local command.`,
   input: Input,
   output: REPORT_OUTPUT_SCHEMA as unknown as Record<string, unknown>,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },

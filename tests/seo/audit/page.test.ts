@@ -123,7 +123,7 @@ test("an empty 200 HTML page is audited as a blank page, not skipped", () => {
   const blank = ids(page("https://example.com/", ""));
   for (const id of ["title-missing", "h1-missing", "thin-content", "meta-description-missing"])
     assert.ok(blank.includes(id), `${id} in ${blank.join(",")}`);
-  assert.deepEqual(ids(page("https://example.com/", "", {}, { error: "body read failed" })), []);
+  assert.deepEqual(ids(page("https://example.com/", "", {}, { error: "timeout" })), ["fetch-failed"]);
   assert.deepEqual(ids(page("https://example.com/f.pdf", "", { "content-type": "application/pdf" })), []);
 });
 

@@ -73,6 +73,7 @@ const EXPECTED: Record<string, string[]> = {
   "hreflang-missing-x-default": ["/hreflang-de"],
   "sitemap-invalid": ["/sitemap-broken.xml"],
   "sitemap-lastmod-invalid": ["/sitemap-pages.xml.gz"],
+  "sitemap-url-mismatch": ["/sitemap-pages.xml.gz"],
   "sitemap-non-200": ["/missing-in-sitemap", "/redirect-chain"],
   "sitemap-noindex": ["/noindex"],
   "sitemap-non-canonical": ["/canon-other"],
@@ -135,16 +136,19 @@ test("robots.txt is honoured for every URL, including redirect targets and sitem
   assert.equal(report.stats.blocked_by_robots, 2);
 });
 
-test("sitemaps: robots Sitemap: line, index, gzip, invalid file, off-site URLs ignored", () => {
+test("sitemaps: robots Sitemap: line, conventional paths, index, gzip, invalid file, off-site URLs reported", () => {
   const kinds = Object.fromEntries(report.sitemaps.map((f) => [f.url.replace(site.origin, ""), f.kind]));
   assert.deepEqual(kinds, {
     "/sitemap-index.xml": "index",
     "/sitemap.xml": "absent",
+    "/sitemap_index.xml": "absent",
     "/sitemap-pages.xml.gz": "urlset",
     "/sitemap-broken.xml": "invalid",
   });
   assert.equal(report.sitemaps.find((f) => f.url.endsWith(".gz"))?.gzip, true);
   assert.equal(report.stats.sitemap_urls, 8);
+  const listing = report.sitemaps.find((f) => f.url.endsWith(".gz"));
+  assert.deepEqual(listing?.foreign, { count: 1, examples: ["https://elsewhere.example/x"] });
   assert.equal(report.truncated, false);
 });
 

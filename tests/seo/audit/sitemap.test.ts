@@ -7,6 +7,7 @@ import { gunzip } from "../../../src/shared/stream/bytes.ts";
 import { parseSitemap } from "../../../src/seo/sitemap/sitemap.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
+const candidates = (robots: string[]) => ({ robots, conventional: ["https://a.example/sitemap.xml"], links: [] });
 const urlset = (locs: string[]) =>
   `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs.map((l) => `<url><loc>${l}</loc><lastmod>2026-01-01</lastmod></url>`).join("")}</urlset>`;
 
@@ -85,7 +86,7 @@ test("discoverSitemaps: robots lines and /sitemap.xml, index children, scope, ca
     };
   };
   const inScope = (u: URL) => u.hostname.replace(/^www\./, "") === "a.example";
-  const result = await discoverSitemaps(["https://a.example/from-robots.xml"], "https://a.example", {
+  const result = await discoverSitemaps(candidates(["https://a.example/from-robots.xml"]), {
     get,
     inScope,
     maxFiles: 10,
@@ -106,14 +107,14 @@ test("discoverSitemaps: robots lines and /sitemap.xml, index children, scope, ca
       ["urlset", "index"],
     ],
   );
-  const capped = await discoverSitemaps(["https://a.example/from-robots.xml"], "https://a.example", {
+  const capped = await discoverSitemaps(candidates(["https://a.example/from-robots.xml"]), {
     get,
     inScope,
     maxFiles: 1,
     maxUrls: 1,
   });
   assert.equal(capped.capped, true);
-  const broken = await discoverSitemaps(["https://a.example/missing.xml"], "https://a.example", {
+  const broken = await discoverSitemaps(candidates(["https://a.example/missing.xml"]), {
     get,
     inScope,
     maxFiles: 10,

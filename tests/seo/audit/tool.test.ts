@@ -113,10 +113,19 @@ test("bad inputs come back as isError results that say what to do", async () => 
   const cases: [Record<string, unknown>, RegExp][] = [
     [{ url: "not a url" }, /INVALID_URL: .*absolute http\(s\) URL/],
     [{ url: "ftp://example.com/" }, /INVALID_URL/],
-    [{ url: `${problems.origin}/`, max_pages: 5000 }, /INVALID_ARGUMENTS: max_pages/],
+    [{ url: `${problems.origin}/`, max_pages: 5001 }, /INVALID_ARGUMENTS: max_pages/],
     [
       { url: "https://example.invalid/", min_interval_ms: 0 },
-      /INVALID_ARGUMENTS: min_interval_ms below 100 is allowed only for loopback/,
+      /INVALID_ARGUMENTS: min_interval_ms below 100 is allowed only for sites on your own machine/,
+    ],
+    [
+      { url: "https://example.invalid/", concurrency: 8 },
+      /INVALID_ARGUMENTS: concurrency above 4 is allowed only for sites on your own machine/,
+    ],
+    [{ url: `${problems.origin}/`, production_url: "ftp://x" }, /INVALID_ARGUMENTS: production_url/],
+    [
+      { url: `${problems.origin}/`, production_url: `${problems.origin}/other` },
+      /INVALID_ARGUMENTS: production_url .* on another origin/,
     ],
     [{ url: `${problems.origin}/`, compare_to: "audit-20200101T000000-zz" }, /REPORT_NOT_FOUND/],
     [{ url: `${problems.origin}/`, compare_to: { findings: "no" } }, /INVALID_ARGUMENTS/],

@@ -58,7 +58,7 @@ test("an infinite calendar stops at max_pages with a truncated result, never mor
     },
   ));
 
-test("max_depth: links deeper than the bound are recorded, not requested", () =>
+test("max_depth: links deeper than the bound are counted, not requested", () =>
   withSite(
     (req, res) => {
       if (req.url === "/robots.txt") return void res.writeHead(404).end();
@@ -69,7 +69,9 @@ test("max_depth: links deeper than the bound are recorded, not requested", () =>
       const result = await crawlSite(`${site.origin}/d/0`, fast({ maxDepth: 2 }), deps, follow);
       assert.deepEqual(site.paths(), ["/robots.txt", "/d/0", "/d/1", "/d/2"]);
       assert.deepEqual(result.truncated, ["max_depth"]);
-      assert.equal(result.entries.get(`${site.origin}/d/3`)?.reason, "max_depth");
+      assert.equal(result.entries.has(`${site.origin}/d/3`), false, "no record kept for it");
+      assert.deepEqual(result.cuts.byReason, { max_pages: 0, max_depth: 1 });
+      assert.equal(result.cuts.notKept, 1);
     },
   ));
 
@@ -190,7 +192,7 @@ test("scope: other sites are never requested; politeness off is refused for non-
   }
   await assert.rejects(
     crawlSite("https://example.com/", fast(), { ...deps, politenessOff: true }, follow),
-    /loopback targets only/,
+    /own machine or network only/,
   );
   await assert.rejects(crawlSite("ftp://example.com/", fast(), deps, follow), /not an http\(s\) URL/);
 });
@@ -246,5 +248,23 @@ test("a cancelled crawl returns what it has, marked cancelled", () =>
       );
       assert.equal(result.pages, 3);
       assert.deepEqual(result.truncated, ["cancelled"]);
+    },
+  ));
+
+test("an endless site: records stay near the page budget; beyond the seen-set cap the crawl says frontier_full", () =>
+  withSite(
+    (req, res) => {
+      if (req.url === "/robots.txt") return void res.writeHead(404).end();
+      const base = Number(/\d+/.exec(req.url ?? "")?.[0] ?? 0) * 1000;
+      html(res, Array.from({ length: 1000 }, (_, i) => `<a href="/n/${base + i + 1}">x</a>`).join(""));
+    },
+    async (site) => {
+      const result = await crawlSite(`${site.origin}/`, fast({ maxPages: 30, maxDepth: 1000, concurrency: 4 }), deps, follow);
+      assert.equal(result.pages, 30);
+      assert.ok(result.entries.size <= 30 * 1.25 + 64 + 1, `records kept: ${result.entries.size}`);
+      // the seen-set holds 30 × 20 + 10,000 hashes; 30 pages × 1,000 new links overflow it
+      assert.deepEqual(result.truncated, ["max_pages", "frontier_full"]);
+      assert.ok(result.cuts.notKept > 10_000, `counted ${result.cuts.notKept}`);
+      assert.equal(result.cuts.patterns[0]?.pattern, `${site.origin}/n/*`);
     },
   ));
