@@ -173,3 +173,29 @@ def test_debug_logging_warns_at_start_up(caplog: pytest.LogCaptureFixture) -> No
     with caplog.at_level("WARNING", logger="reversible_mask"):
         ReversibleMaskGuardrail(guardrail_name="g", dictionary_path=str(DICTIONARY), org_key=KEY)
     assert RAW_BODY_WARNING not in caplog.text
+
+
+def test_logging_copies_survive_cycles_and_decode_json_text(
+    guard: ReversibleMaskGuardrail,
+) -> None:
+    """The proxy's call details hold cyclic dicts; JSON text may escape a term's letters."""
+    params: dict = {"note": TEXT}
+    params["self"] = params
+    escaped = json.dumps({"q": "Glob\u0065x \u200b"}).replace("e", "\\u0065")
+    kwargs = {"optional_params": params, "arguments": escaped, "raw": json.dumps([TEXT])}
+    masked, _ = guard.logging_hook(kwargs, None, "acompletion")
+    assert masked["optional_params"]["self"] is masked["optional_params"]
+    assert clean(masked["optional_params"]["note"])
+    assert clean(json.dumps(json.loads(masked["arguments"])))
+    assert clean(json.dumps(json.loads(masked["raw"])))
+
+
+def test_values_the_proxy_writes_into_the_returned_details_later_are_masked(
+    guard: ReversibleMaskGuardrail,
+) -> None:
+    """1.80.x stores a fresh standard logging payload from a worker thread after the hook."""
+    masked, _ = guard.logging_hook(logging_kwargs("hello"), None, "acompletion")
+    masked["standard_logging_object"] = {"response": {"text": TEXT}}
+    masked.update({"late": TEXT})
+    masked.setdefault("later", [TEXT])
+    assert clean(json.dumps(masked)) and copy.deepcopy(masked) == masked

@@ -7,6 +7,7 @@ Load it through a one-line shim beside the proxy config (see shim/litellm/), e.g
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 from collections.abc import AsyncGenerator, Callable
 from functools import partial
@@ -211,7 +212,9 @@ class ReversibleMaskGuardrail(CustomGuardrail):
         objects are untouched); idempotent; each part fails open."""
         target = self._log_target(kwargs.get("litellm_params"))
         mask: Callable[[str], str] = partial(self.masker.mask, target=target)
-        masked = {key: _fail_open(key, value, mask) for key, value in kwargs.items()}
+        masked = RemaskingDict(mask)
+        for key, value in kwargs.items():
+            masked[key] = value
         if _call_type_name(call_type) not in NON_TEXT_CALL_TYPES:
             result = _fail_open("result", result, mask)
         return masked, result
@@ -253,6 +256,38 @@ class ReversibleMaskGuardrail(CustomGuardrail):
             return self.masker.target(requested_scope(data), every_category=True)
         except ScopeError:
             return self.masker.target(None, every_category=True)
+
+
+class RemaskingDict(dict):
+    """The call details handed back by the logging hook. The proxy may still write into them
+    afterwards: 1.80.x finishes a stream with a sync success handler in a worker thread, which
+    stores a freshly built (unmasked) standard logging payload into the same dict while the
+    async loggers read it. Every value written in, now or later, is stored as a masked copy."""
+
+    def __init__(self, mask: Callable[[str], str]) -> None:
+        super().__init__()
+        self._mask = mask
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        super().__setitem__(key, _fail_open(key, value, self._mask))
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        for key, value in dict(*args, **kwargs).items():
+            self[key] = value
+
+    def setdefault(self, key: Any, default: Any = None) -> Any:
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def __copy__(self) -> dict:
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict) -> dict:
+        return copy.deepcopy(dict(self), memo)
+
+    def __reduce__(self) -> tuple:
+        return dict, (dict(self),)
 
 
 def _fail_open(name: str, value: Any, mask: Callable[[str], str]) -> Any:

@@ -105,7 +105,7 @@ def _mask_json_text(text: str, mask: Fn) -> str:
     """Tool arguments are JSON text: mask the decoded values so escapes cannot hide a term."""
     try:
         decoded = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return mask(text)
     changed = False
 
@@ -150,20 +150,34 @@ def _visit_fields(obj: Any, visit: Callable[[Any, str], Any]) -> None:
             setattr(obj, name, updated)
 
 
-def mask_copy(value: Any, mask: Fn, key: str = "") -> Any:
-    """A masked deep copy of a logging value; the original object is left untouched."""
+def mask_copy(value: Any, mask: Fn, key: str = "", seen: dict[int, Any] | None = None) -> Any:
+    """A masked deep copy of a logging value; the original object is left untouched. Cycles
+    (the proxy's call details have some) are copied as cycles. JSON text (tool arguments, a raw
+    provider response) is decoded first, so escapes cannot hide a term."""
     if key in LOG_IDENTIFIERS:
         return value
     if isinstance(value, str):
+        if key in JSON_KEYS or value[:1] in ("{", "["):
+            return _mask_json_text(value, mask)
         return mask(value)
+    seen = {} if seen is None else seen
+    if id(value) in seen:
+        return seen[id(value)]
     if isinstance(value, list):
-        return [mask_copy(item, mask, key) for item in value]
-    if isinstance(value, tuple):
-        return tuple(mask_copy(item, mask, key) for item in value)
-    if isinstance(value, dict):
-        return {name: mask_copy(item, mask, str(name)) for name, item in value.items()}
-    if callable(getattr(value, "model_copy", None)):
-        copied = value.model_copy(deep=True)
-        _visit_fields(copied, lambda item, name: mask_copy(item, mask, name))
+        copied: list[Any] = []
+        seen[id(value)] = copied
+        copied.extend(mask_copy(item, mask, key, seen) for item in value)
         return copied
+    if isinstance(value, tuple):
+        return tuple(mask_copy(item, mask, key, seen) for item in value)
+    if isinstance(value, dict):
+        mapping: dict[Any, Any] = {}
+        seen[id(value)] = mapping
+        for name, item in value.items():
+            mapping[name] = mask_copy(item, mask, str(name), seen)
+        return mapping
+    if callable(getattr(value, "model_copy", None)):
+        model = seen[id(value)] = value.model_copy(deep=True)
+        _visit_fields(model, lambda item, name: mask_copy(item, mask, name, seen))
+        return model
     return value  # numbers, streams, coroutines, loggers: not text
