@@ -18,13 +18,21 @@ def _text_of(content: Any) -> str:
     return ""
 
 
+SHORT_REPLY = 200  # characters echoed for a model named "short-..." (a realistic answer size)
+
+
 def echo_text(body: dict[str, Any]) -> str:
-    """The last user text of a chat, messages or responses request."""
+    """The last user text of a chat, messages or responses request (its first 200 characters
+    for a model whose name starts with "short")."""
     if isinstance(body.get("input"), str):
-        return "ECHO: " + body["input"]
-    items = body.get("messages") or body.get("input") or []
-    users = [m for m in items if isinstance(m, dict) and m.get("role") == "user"]
-    return "ECHO: " + (_text_of(users[-1].get("content")) if users else "")
+        text = body["input"]
+    else:
+        items = body.get("messages") or body.get("input") or []
+        users = [m for m in items if isinstance(m, dict) and m.get("role") == "user"]
+        text = _text_of(users[-1].get("content")) if users else ""
+    if str(body.get("model", "")).startswith("short"):
+        text = text[:SHORT_REPLY]
+    return "ECHO: " + text
 
 
 def pieces(text: str, size: int = PIECE) -> list[str]:

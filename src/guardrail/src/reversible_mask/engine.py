@@ -23,6 +23,7 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from heapq import merge
+from typing import NamedTuple
 
 import ahocorasick
 
@@ -32,20 +33,23 @@ from .normalize import fold_term, view
 from .placeholder import LITERAL, PATTERN, TAG_LENGTHS, PlaceholderCodec, Registry
 
 MEMO_MIN_CHARS = 512
-MEMO_ENTRIES = 64
+MEMO_ENTRIES = 128
+SMALL_ENTRIES = 16384
 FIXPOINT_PASSES = 4
 
 
-@dataclass(frozen=True)
-class _Form:
+class _Form(NamedTuple):
     entity: int
     length: int  # folded length
+    category: str
+    whole_word: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Target:
     """What to mask and under which key: `categories` None means every category; `domain` is
-    the key domain of the placeholders ("" for the org, or a scope with per-scope keys)."""
+    the key domain of the placeholders ("" for the org, or a scope with per-scope keys).
+    Compared by identity (memo keys): `Masker.target` hands out one object per value."""
 
     categories: frozenset[str] | None = None
     domain: str = ""
@@ -68,8 +72,9 @@ class Masker:
         # Only a substring match can make a neighbour a word boundary on a second pass.
         self._needs_fixpoint = len(modes) == 2
         self._all_categories = dictionary.categories
-        self._memo: OrderedDict[tuple[str, Target], str] = OrderedDict()
-        self._memo_lock = threading.Lock()
+        self._shortest = min((form.length for form in self._forms), default=1)
+        self._memo = _Memo()
+        self._targets: dict[tuple[frozenset[str] | None, str], Target] = {}
 
     @property
     def scopes(self) -> frozenset[str]:
@@ -89,37 +94,40 @@ class Masker:
         name = self.dictionary.default_scope if scope is None else scope
         domain = name if self.key_per_scope else ""
         if every_category or categories >= self._all_categories:
-            return Target(None, domain)
-        return Target(categories, domain)
+            categories = None
+        if categories is None and domain == "":
+            return EVERYTHING
+        return self._targets.setdefault((categories, domain), Target(categories, domain))
 
     def mask(self, text: str, target: Target = EVERYTHING, registry: Registry | None = None) -> str:
         """Replace every dictionary term in `text`; see the module docstring for the modes."""
         if not text:
             return text
         if registry is not None:
-            return self._fixpoint(self._mask_once(text, target, registry, True), target, registry)
-        if len(text) < MEMO_MIN_CHARS:
-            return self._fixpoint(self._mask_once(text, target, None, False), target, None)
-        # The logging hook sees the same large texts several times (messages, the standard
-        # logging payload, the stored request body): remember recent results and fixed points.
-        with self._memo_lock:
-            cached = self._memo.get((text, target))
-            if cached is not None:
-                self._memo.move_to_end((text, target))
-                return cached
-        masked = self._fixpoint(self._mask_once(text, target, None, False), target, None)
-        with self._memo_lock:
-            self._memo[(text, target)] = masked
-            self._memo[(masked, target)] = masked
-            while len(self._memo) > MEMO_ENTRIES:
-                self._memo.popitem(last=False)
+            masked = self._fixpoint(self._mask_once(text, target, registry, True), target, registry)
+            if target.categories is None:  # also a valid logging form: the hook reuses it
+                self._memo.seed(text, masked, target)
+            return masked
+        if len(text) < self._shortest and text.isascii():
+            return text  # ASCII folds one to one or shorter: too short for any term
+        cached = self._memo.get(text, target)
+        if cached is not None:
+            return cached
+        source = self._memo.restored_from(text)
+        if source is not None:  # text a response restored: its provider text masks the same
+            masked = self.mask(source, target)
+        else:
+            masked = self._fixpoint(self._mask_once(text, target, None, False), target, None)
+        self._memo.seed(text, masked, target)
         return masked
 
     def unmask(self, text: str, registry: Registry, json_string: bool = False) -> str:
         """Restore the placeholders of `registry`; inside a JSON string literal, escaped."""
         if "[[" not in text or not len(registry):
             return text
-        return PATTERN.sub(lambda m: self.restore_token(m.group(), registry, json_string), text)
+        restored = PATTERN.sub(lambda m: self.restore_token(m.group(), registry, json_string), text)
+        self._memo.remember_restored(restored, text)
+        return restored
 
     @staticmethod
     def restore_token(token: str, registry: Registry, json_string: bool = False) -> str:
@@ -161,18 +169,25 @@ class Masker:
 
     def _matches(self, text: str, categories: frozenset[str] | None) -> list[tuple[int, int, int]]:
         found: list[tuple[int, int, int]] = []
-        entities, forms = self._entities, self._forms
+        append, forms = found.append, self._forms
         for case_sensitive, automaton in self._automata:
             text_view = view(text, case_sensitive)
+            span = text_view.span
+            direct = text_view.fold is None and text_view.kept is None and text.isascii()
             for last, form_index in automaton.iter(text_view.folded):
-                form = forms[form_index]
-                entity = entities[form.entity]
-                if categories is not None and entity.category not in categories:
+                _, length, category, whole_word = forms[form_index]
+                if categories is not None and category not in categories:
                     continue
-                span = text_view.span(last + 1 - form.length, last + 1)
-                if span is None or (entity.whole_word and not _whole_word(text, *span)):
+                end = last + 1
+                start = end - length
+                if not direct:  # offsets move, or a match could split a cluster
+                    mapped = span(start, end)
+                    if mapped is None:
+                        continue
+                    start, end = mapped
+                if whole_word and not _whole_word(text, start, end):
                     continue
-                found.append((span[0], -span[1], form_index))
+                append((start, -end, form_index))
         return found
 
     @staticmethod
@@ -198,9 +213,11 @@ class Masker:
     def _placeholder(self, form: int, surface: str, domain: str, registry: Registry | None) -> str:
         entity = self._entities[self._forms[form].entity]
         entity_id = self._codec.entity_id(domain, entity.category, entity.term)
-        return self._mint(
-            entity.category, entity_id, surface, surface == entity.term, domain, registry
-        )
+        if surface == entity.term:  # the common case: no tag to compute
+            token = self._codec.token(entity.category, entity_id)
+            if registry is None or registry.claim(token, surface):
+                return token
+        return self._mint(entity.category, entity_id, surface, False, domain, registry)
 
     def _literal(self, token: str, domain: str, registry: Registry | None) -> str:
         entity_id = self._codec.entity_id(domain, LITERAL, token)
@@ -252,7 +269,7 @@ class Masker:
                     )
                 if automaton.exists(key):
                     continue
-                self._forms.append(_Form(index, len(key)))
+                self._forms.append(_Form(index, len(key), entity.category, entity.whole_word))
                 automaton.add_word(key, len(self._forms) - 1)
         if not owners:
             return None
@@ -260,11 +277,62 @@ class Masker:
         return automaton
 
 
+class _Memo:
+    """What the logging hook would otherwise mask again and again. One logging payload holds
+    the same large texts several times (messages, the standard logging payload, the stored
+    request body) and many short ones that repeat across requests (header values, metadata);
+    the pre-call hook already masked the request's texts, and a restored response came from a
+    provider text the hook masks anyway. Large texts: a small LRU; short ones: a dict, cleared
+    when full. Thread-safe (the proxy runs a sync logging hook in a worker thread)."""
+
+    def __init__(self) -> None:
+        self._large: OrderedDict[tuple[str, Target], str] = OrderedDict()
+        self._small: dict[tuple[str, Target], str] = {}
+        self._restored: OrderedDict[str, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, text: str, target: Target) -> str | None:
+        if len(text) < MEMO_MIN_CHARS:
+            return self._small.get((text, target))
+        with self._lock:
+            found = self._large.get((text, target))
+            if found is not None:
+                self._large.move_to_end((text, target))
+            return found
+
+    def seed(self, text: str, masked: str, target: Target) -> None:
+        """`masked` is a logging form of `text`, and of itself (masking is idempotent)."""
+        if len(text) < MEMO_MIN_CHARS:
+            if len(self._small) > SMALL_ENTRIES:
+                self._small.clear()
+            self._small[text, target] = masked
+            return
+        with self._lock:
+            self._large[text, target] = masked
+            self._large[masked, target] = masked
+            while len(self._large) > MEMO_ENTRIES:
+                self._large.popitem(last=False)
+
+    def remember_restored(self, restored: str, source: str) -> None:
+        if len(restored) < MEMO_MIN_CHARS:
+            return
+        with self._lock:
+            self._restored[restored] = source
+            while len(self._restored) > MEMO_ENTRIES:
+                self._restored.popitem(last=False)
+
+    def restored_from(self, text: str) -> str | None:
+        if len(text) < MEMO_MIN_CHARS:
+            return None
+        with self._lock:
+            return self._restored.get(text)
+
+
 def _is_word(char: str) -> bool:
-    return char.isalnum() or char == "_" or unicodedata.combining(char) != 0
+    return char.isalnum() or char == "_" or (char > "\u02ff" and unicodedata.combining(char) != 0)
 
 
 def _whole_word(text: str, start: int, end: int) -> bool:
-    if _is_word(text[start]) and start > 0 and _is_word(text[start - 1]):
+    if start and _is_word(text[start]) and _is_word(text[start - 1]):
         return False
-    return not (_is_word(text[end - 1]) and end < len(text) and _is_word(text[end]))
+    return not (end < len(text) and _is_word(text[end - 1]) and _is_word(text[end]))

@@ -168,8 +168,10 @@ class ReversibleMaskGuardrail(CustomGuardrail):
         body = request.get("body") if isinstance(request, dict) else None
         if isinstance(body, dict):
             for key in list(body):
-                masked = key in data and key not in skip
-                body[key] = data[key] if masked else mask_copy(body[key], mask)
+                if key in data and key not in skip:
+                    body[key] = data[key]  # masked in place above
+                elif body[key] is not data.get(key):  # the proxy's own objects: logged later
+                    body[key] = mask_copy(body[key], mask)
         for key in ("metadata", "litellm_metadata"):
             metadata = data.get(key)
             if isinstance(metadata, dict) and "requester_metadata" in metadata:

@@ -96,7 +96,10 @@ class TextView:
             return None
         first, last = found
         visible = self.visible or self.text
-        if is_mark(visible[first]) or (last < len(visible) and is_mark(visible[last])):
+        head = visible[first]
+        if head >= "\u0300" and is_mark(head):
+            return None
+        if last < len(visible) and visible[last] >= "\u0300" and is_mark(visible[last]):
             return None
         if self.kept is None or self.at is None:
             return first, last
@@ -168,35 +171,43 @@ def view(text: str, case_sensitive: bool) -> TextView:
     """Same result as `reference_view`, at C speed for the regular stretches."""
     spaced = "  " in text
     if text.isascii():
-        if not spaced and _ASCII_IRREGULAR.search(text) is None:
+        # isprintable: no control character at all (C speed), so no irregular one either
+        if not spaced and (text.isprintable() or _ASCII_IRREGULAR.search(text) is None):
             return TextView(text, text if case_sensitive else text.lower())
         pieces = _ASCII_SPLIT[spaced].split(text)
         return _split_view(text, text, case_sensitive, pieces, spaced, _fold_ascii, None, None)
     tables = _tables(case_sensitive)
-    astral = len(text.encode("utf-16-le", "surrogatepass")) != 2 * len(text)
-    if astral and tables.unusual_astral.search(text):
-        return _stripped_view(text, case_sensitive, tables, slow=True)
-    if tables.unusual_bmp.search(text):
-        return _stripped_view(text, case_sensitive, tables, slow=False)
+    if len(text.encode("utf-16-le", "surrogatepass")) != 2 * len(text):
+        return _astral_view(text, case_sensitive, tables)
     pieces = tables.fast[spaced].split(text)
+    if len(pieces) > 1 and tables.unusual.search("".join(pieces[1::2])):
+        return _stripped_view(text, case_sensitive, tables, _INVISIBLE_BMP.split(text))
     return _split_view(text, text, case_sensitive, pieces, spaced, tables.fold, None, None)
 
 
-def _stripped_view(text: str, case_sensitive: bool, tables: _Tables, slow: bool) -> TextView:
-    """Invisible characters are cut out first (one C call, one character per cut); composing
+def _astral_view(text: str, case_sensitive: bool, tables: _Tables) -> TextView:
+    """Emoji text: many invisible BMP characters (joiners, variation selectors), almost never
+    an astral character the fast patterns do not handle."""
+    if tables.astral_trouble.search(text):
+        return _stripped_view(text, case_sensitive, tables, _INVISIBLE.split(text), slow=True)
+    return _stripped_view(text, case_sensitive, tables, _INVISIBLE_BMP.split(text))
+
+
+def _stripped_view(
+    text: str, case_sensitive: bool, tables: _Tables, chunks: list[str], slow: bool = False
+) -> TextView:
+    """`chunks`: the text cut at each invisible character (one character per cut). Composing
     marks and rare astral characters need the slow pattern, where any character may start a
     cluster."""
-    chunks = (_INVISIBLE if slow else _INVISIBLE_BMP).split(text)
     visible = "".join(chunks)
     kept = at = None
     if len(chunks) > 1:
         kept = list(accumulate(map(len, chunks), initial=0))[:-1]
         at = list(map(add, kept, range(len(kept))))  # chunk k has k invisible characters before
-    if slow or tables.composing.search(visible):
+    spaced = "  " in visible
+    parts = [] if slow else tables.fast[spaced].split(visible)
+    if slow or (len(parts) > 1 and tables.unusual.search("".join(parts[1::2]))):
         parts, spaced = tables.slow.split(visible), True
-    else:
-        spaced = "  " in visible
-        parts = tables.fast[spaced].split(visible)
     return _split_view(text, visible, case_sensitive, parts, spaced, tables.fold, kept, at)
 
 
@@ -285,14 +296,14 @@ _ASCII_SPLIT = {
 class _Tables:
     """Split patterns. `re` checks the astral members of a class one range at a time for every
     character, so the fast patterns use classes of the Basic Multilingual Plane only: any
-    astral character they meet is regular and none is a mark (`unusual_astral` sends other
-    text to the slow pattern). A lone space, which is everywhere, starts no match attempt
-    unless the text has a run of spaces. The slow pattern lets every character start a
-    cluster."""
+    astral character they meet is regular and none is a mark (`astral_cuts` sends other text
+    to the slow pattern). They also cut at each invisible character and composing mark, which
+    sends the text to the stripped path. A lone space, which is everywhere, starts no match
+    attempt unless the text has a run of spaces. The slow pattern lets every character start
+    a cluster."""
 
-    unusual_bmp: re.Pattern[str]  # an invisible character or a composing mark
-    unusual_astral: re.Pattern[str]  # an astral character the fast patterns do not handle
-    composing: re.Pattern[str]
+    unusual: re.Pattern[str]  # an invisible character or a composing mark (BMP)
+    astral_trouble: re.Pattern[str]  # an astral character the fast patterns do not handle
     fast: dict[bool, re.Pattern[str]]  # keyed by: has "  "
     slow: re.Pattern[str]
 
@@ -329,17 +340,17 @@ def _tables(case_sensitive: bool) -> _Tables:
             marks.append(char)
             if folded != char or char in composers:
                 composing.append(char)
-        elif not _regular(char, folded, composers):
+        elif not _regular(char, folded, composers, case_sensitive):
             odd.append(char)
     mark_bmp = _char_class(_bmp(marks))
     astral = [c for c in [*marks, *odd, *spaces] if c >= "\U00010000"]
     astral += [chr(cp) for cp in _IGNORABLE if cp >= 0x10000]
     invisible = [chr(cp) for cp in _IGNORABLE if cp < 0x10000]
+    unusual = invisible + _bmp(composing)
     return _Tables(
-        unusual_bmp=re.compile(_char_class([*invisible, *_bmp(composing)])),
-        unusual_astral=re.compile(_cover(astral)),
-        composing=re.compile(_char_class(_bmp(composing))),
-        fast={spaced: _fast(spaces, odd, mark_bmp, spaced) for spaced in (False, True)},
+        unusual=re.compile(_char_class(unusual)),
+        astral_trouble=re.compile(_cover(astral)),
+        fast={spaced: _fast(spaces, odd, unusual, mark_bmp, spaced) for spaced in (False, True)},
         slow=_slow(spaces, odd, composing, _char_class(marks)),
     )
 
@@ -353,13 +364,13 @@ def _cover(chars: list[str]) -> str:
     """A class of a few ranges that holds every given astral character (and some unassigned
     or rare ones between them)."""
     codes = sorted({ord(c) for c in chars})
-    ranges: list[tuple[int, int]] = []
+    astral: list[tuple[int, int]] = []
     for code in codes:
-        if ranges and code - ranges[-1][1] <= 0x1000 and not _busy(ranges[-1][1] + 1, code - 1):
-            ranges[-1] = (ranges[-1][0], code)
+        if astral and code - astral[-1][1] <= 0x1000 and not _busy(astral[-1][1] + 1, code - 1):
+            astral[-1] = (astral[-1][0], code)
         else:
-            ranges.append((code, code))
-    return _negated_class(ranges)
+            astral.append((code, code))
+    return _negated_class(astral)
 
 
 def _negated_class(ranges: list[tuple[int, int]]) -> str:
@@ -385,18 +396,20 @@ def _bmp(chars: Iterable[str]) -> list[str]:
     return [c for c in chars if c < "\U00010000"]
 
 
-def _fast(spaces: list[str], odd: list[str], mark: str, spaced: bool) -> re.Pattern[str]:
-    """One piece per whitespace run, cluster on a space, or irregular character (+ marks).
-    Text on this path has no invisible character and no astral mark or irregular character,
-    so the classes are BMP only."""
+def _fast(
+    spaces: list[str], odd: list[str], unusual: list[str], mark: str, spaced: bool
+) -> re.Pattern[str]:
+    """One piece per whitespace run, cluster on a space, irregular character (+ marks), or
+    unusual character (then the caller takes another path). Text on this path has no astral
+    mark or irregular character, so the classes are BMP only."""
     space = _char_class(_bmp(spaces))
     run = rf"(?:{space}(?!{mark}))"
     not_space = _char_class(_bmp(c for c in spaces if c != " "))
     tails = (
         rf"(?<={space}){mark}+|(?<={not_space}){run}*|(?<= ){run}+"
-        rf"|(?<={_char_class(_bmp(odd))}){mark}*"
+        rf"|(?<={_char_class(_bmp(odd))}){mark}*|(?<={_char_class(unusual)})"
     )
-    starts = _char_class(c for c in _bmp([*spaces, *odd]) if spaced or c != " ")
+    starts = _char_class(c for c in _bmp([*spaces, *odd, *unusual]) if spaced or c != " ")
     return re.compile(rf"({starts}(?:{tails}))")
 
 
@@ -413,14 +426,19 @@ def _slow(spaces: list[str], odd: list[str], composing: list[str], mark: str) ->
     return re.compile(rf"(?s)({composed}|{starts}(?:{tails}))")
 
 
-def _regular(char: str, folded: str, composers: frozenset[str]) -> bool:
-    """Folds to one character that cannot combine with the character before it."""
-    if char in composers:
+def _regular(char: str, folded: str, composers: frozenset[str], case_sensitive: bool) -> bool:
+    """Folds to one character, cannot combine with the character before it, and is left alone
+    by NFKC (before and after case folding): a stretch of such characters passes NFKC's quick
+    check, which is what makes folding it fast. (NFKC rewrites a whole string once one
+    character fails the check: a single full-width comma made a 20 KB text 30x slower.)"""
+    if char in composers or len(folded) != 1 or folded in composers or is_mark(folded):
         return False
-    if folded == char and not unicodedata.combining(char):
-        return True
-    if len(folded) != 1 or folded in composers or is_mark(folded):
+    if unicodedata.normalize("NFKC", char) != char:
         return False
+    if not case_sensitive:
+        lowered = char.casefold()
+        if unicodedata.normalize("NFKC", lowered) != lowered:
+            return False
     decomposed = unicodedata.normalize("NFKD", char)
     return not decomposed or unicodedata.combining(decomposed[0]) == 0
 

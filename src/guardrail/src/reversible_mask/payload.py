@@ -44,12 +44,17 @@ OPAQUE = frozenset(
 SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions"})
 TOOL_USE_TYPES = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
 JSON_KEYS = frozenset({"arguments", "partial_json"})
-# Read by the proxy's spend and logging code after the logging hook: never rewritten.
+# Left as they are in log copies: identifiers the proxy's spend and logging code reads after
+# the hook, and blocks the proxy builds from its own configuration (cost map entries, key
+# settings, provider response headers), which never hold request text.
 LOG_IDENTIFIERS = frozenset(
     {
         "litellm_call_id", "litellm_trace_id", "call_type", "id", "model", "model_id",
         "model_group", "custom_llm_provider", "api_base", "user_api_key", "user_api_key_hash",
         "hashed_api_key", "api_key", "response_cost", "litellm_logging_obj",
+        "model_map_information", "model_info", "cost_breakdown", "status_fields",
+        "response_headers", "standard_callback_dynamic_params", "hidden_params",
+        "user_api_key_auth", "secret_fields",
     }
 )  # fmt: skip
 
@@ -150,34 +155,104 @@ def _visit_fields(obj: Any, visit: Callable[[Any, str], Any]) -> None:
             setattr(obj, name, updated)
 
 
-def mask_copy(value: Any, mask: Fn, key: str = "", seen: dict[int, Any] | None = None) -> Any:
-    """A masked deep copy of a logging value; the original object is left untouched. Cycles
-    (the proxy's call details have some) are copied as cycles. JSON text (tool arguments, a raw
-    provider response) is decoded first, so escapes cannot hide a term."""
-    if key in LOG_IDENTIFIERS:
-        return value
-    if isinstance(value, str):
-        if key in JSON_KEYS or value[:1] in ("{", "["):
-            return _mask_json_text(value, mask)
-        return mask(value)
-    seen = {} if seen is None else seen
-    if id(value) in seen:
-        return seen[id(value)]
-    if isinstance(value, list):
-        copied: list[Any] = []
-        seen[id(value)] = copied
-        copied.extend(mask_copy(item, mask, key, seen) for item in value)
+_SCALARS = (int, float, bool, type(None), bytes)
+
+
+def mask_copy(value: Any, mask: Fn, key: str = "") -> Any:
+    """A masked copy of a logging value, copy-on-write: what holds no term is shared with the
+    original, everything on the way to a change is a new object, and the original is never
+    mutated. Cycles (the proxy's call details have some) stay cycles. JSON text (tool
+    arguments, a raw provider response) is decoded first, so escapes cannot hide a term."""
+    return _Copier(mask).copy(value, key)
+
+
+class _Copier:
+    def __init__(self, mask: Fn) -> None:
+        self._mask = mask
+        # id -> the copy handed out when a node is met again while it is being copied (a cycle)
+        self._open: dict[int, Any] = {}
+        self._done: dict[int, Any] = {}
+
+    def copy(self, value: Any, key: str) -> Any:
+        if key in LOG_IDENTIFIERS:
+            return value
+        kind = type(value)
+        if kind is str:
+            return _mask_text(value, self._mask, key)
+        if kind in _SCALARS:
+            return value
+        ident = id(value)
+        if ident in self._done:
+            return self._done[ident]
+        if ident in self._open:
+            if self._open[ident] is None:
+                self._open[ident] = _empty_like(value)
+            return self._open[ident]
+        if isinstance(value, str):  # a str subclass (litellm has str enums)
+            return _mask_text(value, self._mask, key)
+        if not isinstance(value, (dict, list, tuple)) and not hasattr(value, "model_copy"):
+            return value  # numbers, streams, coroutines, loggers: not text
+        self._open[ident] = None
+        result = self._container(value, key)
+        handed = self._open.pop(ident)
+        if handed is not None:  # a cycle points at the copy: fill it
+            result = _fill(handed, value, result)
+        self._done[ident] = result
+        return result
+
+    def _container(self, value: Any, key: str) -> Any:
+        if isinstance(value, dict):
+            pairs = [(n, self.copy(v, n if type(n) is str else str(n))) for n, v in value.items()]
+            same = all(new is old for (_, new), old in zip(pairs, value.values(), strict=True))
+            return value if same else dict(pairs)
+        if isinstance(value, (list, tuple)):
+            items = [self.copy(item, key) for item in value]
+            if all(new is old for new, old in zip(items, value, strict=True)):
+                return value
+            return items if isinstance(value, list) else tuple(items)
+        return self._model(value)
+
+    def _model(self, value: Any) -> Any:
+        """Pydantic models: a shallow copy with the changed fields replaced."""
+        extra = getattr(value, "__pydantic_extra__", None) or {}
+        updates = {}
+        for name, item in [*vars(value).items(), *extra.items()]:
+            if name[:1] != "_":
+                new = self.copy(item, name)
+                if new is not item:
+                    updates[name] = new
+        if not updates:
+            return value
+        copied = value.model_copy()
+        for name, new in updates.items():
+            setattr(copied, name, new)
         return copied
-    if isinstance(value, tuple):
-        return tuple(mask_copy(item, mask, key, seen) for item in value)
+
+
+def _empty_like(value: Any) -> Any:
     if isinstance(value, dict):
-        mapping: dict[Any, Any] = {}
-        seen[id(value)] = mapping
-        for name, item in value.items():
-            mapping[name] = mask_copy(item, mask, str(name), seen)
-        return mapping
-    if callable(getattr(value, "model_copy", None)):
-        model = seen[id(value)] = value.model_copy(deep=True)
-        _visit_fields(model, lambda item, name: mask_copy(item, mask, name, seen))
-        return model
-    return value  # numbers, streams, coroutines, loggers: not text
+        return {}
+    if isinstance(value, list):
+        return []
+    if isinstance(value, tuple):
+        return []  # a tuple cannot be filled later: the cycle gets a list
+    return value.model_copy()
+
+
+def _fill(handed: Any, original: Any, result: Any) -> Any:
+    """Make the copy a cycle already points at hold the masked result."""
+    if isinstance(handed, dict):
+        handed.update(result)
+    elif isinstance(handed, list):
+        handed.extend(result)
+    elif result is not original:
+        for name in (*vars(result), *(getattr(result, "__pydantic_extra__", None) or {})):
+            if name[:1] != "_":
+                setattr(handed, name, getattr(result, name))
+    return handed
+
+
+def _mask_text(text: str, mask: Fn, key: str) -> str:
+    if key in JSON_KEYS or text[:1] in ("{", "["):
+        return _mask_json_text(text, mask)
+    return mask(text)
