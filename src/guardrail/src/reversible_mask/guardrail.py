@@ -22,7 +22,7 @@ from .dictionary import load_dictionary
 from .engine import EVERYTHING, Masker, Target
 from .errors import MaskingError, ScopeError
 from .inflight import InFlight
-from .payload import mask_copy, mask_request, unmask_object
+from .payload import Copier, mask_request, unmask_object
 from .placeholder import Registry
 from .scope import requested_scope
 from .settings import resolve_settings
@@ -163,7 +163,7 @@ class ReversibleMaskGuardrail(CustomGuardrail):
         """The proxy keeps a shallow copy of the raw body (`proxy_server_request.body`) and a
         deep copy of the client's metadata (`requester_metadata`) for logs, including failure
         logs built before any logging hook: point them at masked values now."""
-        mask = partial(self.masker.mask, target=self._log_target(data))
+        copier = Copier(partial(self.masker.mask, target=self._log_target(data)))
         request = data.get("proxy_server_request")
         body = request.get("body") if isinstance(request, dict) else None
         if isinstance(body, dict):
@@ -171,11 +171,12 @@ class ReversibleMaskGuardrail(CustomGuardrail):
                 if key in data and key not in skip:
                     body[key] = data[key]  # masked in place above
                 elif body[key] is not data.get(key):  # the proxy's own objects: logged later
-                    body[key] = mask_copy(body[key], mask)
+                    body[key] = copier.copy(body[key], str(key))
         for key in ("metadata", "litellm_metadata"):
             metadata = data.get(key)
             if isinstance(metadata, dict) and "requester_metadata" in metadata:
-                metadata["requester_metadata"] = mask_copy(metadata["requester_metadata"], mask)
+                requester = metadata["requester_metadata"]
+                metadata["requester_metadata"] = copier.copy(requester, "requester_metadata")
 
     async def async_post_call_success_hook(
         self, data: dict, user_api_key_dict: Any, response: Any
@@ -214,11 +215,10 @@ class ReversibleMaskGuardrail(CustomGuardrail):
         objects are untouched); idempotent; each part fails open."""
         target = self._log_target(kwargs.get("litellm_params"))
         mask: Callable[[str], str] = partial(self.masker.mask, target=target)
-        masked = RemaskingDict(mask)
-        for key, value in kwargs.items():
-            masked[key] = value
+        copier = Copier(mask)  # one pass over the payload: shared objects are copied once
+        masked = RemaskingDict(mask, {k: _fail_open(k, v, copier) for k, v in kwargs.items()})
         if _call_type_name(call_type) not in NON_TEXT_CALL_TYPES:
-            result = _fail_open("result", result, mask)
+            result = _fail_open("result", result, copier)
         return masked, result
 
     async def async_log_failure_event(
@@ -246,9 +246,9 @@ class ReversibleMaskGuardrail(CustomGuardrail):
     def _remask_in_place(self, data: Any, target: Target) -> None:
         if not isinstance(data, dict):
             return
-        mask = partial(self.masker.mask, target=target)
+        copier = Copier(partial(self.masker.mask, target=target))
         for key in list(data):
-            data[key] = _fail_open(key, data[key], mask)
+            data[key] = _fail_open(key, data[key], copier)
 
     def _log_target(self, data: Any) -> Target:
         """Logs are masked with every category, under the request's key domain."""
@@ -266,12 +266,12 @@ class RemaskingDict(dict):
     stores a freshly built (unmasked) standard logging payload into the same dict while the
     async loggers read it. Every value written in, now or later, is stored as a masked copy."""
 
-    def __init__(self, mask: Callable[[str], str]) -> None:
-        super().__init__()
+    def __init__(self, mask: Callable[[str], str], masked: dict) -> None:
+        super().__init__(masked)  # already masked by the hook
         self._mask = mask
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        super().__setitem__(key, _fail_open(key, value, self._mask))
+        super().__setitem__(key, _fail_open(key, value, Copier(self._mask)))
 
     def update(self, *args: Any, **kwargs: Any) -> None:
         for key, value in dict(*args, **kwargs).items():
@@ -282,7 +282,7 @@ class RemaskingDict(dict):
             self[key] = default
         return self[key]
 
-    def __copy__(self) -> dict:
+    def __copy__(self) -> dict:  # a plain dict: its values are masked already
         return dict(self)
 
     def __deepcopy__(self, memo: dict) -> dict:
@@ -292,10 +292,11 @@ class RemaskingDict(dict):
         return dict, (dict(self),)
 
 
-def _fail_open(name: str, value: Any, mask: Callable[[str], str]) -> Any:
+def _fail_open(name: Any, value: Any, copier: Copier) -> Any:
     try:
-        return mask_copy(value, mask, str(name))
+        return copier.copy(value, str(name))
     except Exception:  # noqa: BLE001 - the spec's fail-open rule: never break the call
+        copier.reset()
         log.warning("reversible_mask: could not re-mask logging field %s", name, exc_info=True)
         return value
 

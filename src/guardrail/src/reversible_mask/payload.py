@@ -158,20 +158,22 @@ def _visit_fields(obj: Any, visit: Callable[[Any, str], Any]) -> None:
 _SCALARS = (int, float, bool, type(None), bytes)
 
 
-def mask_copy(value: Any, mask: Fn, key: str = "") -> Any:
-    """A masked copy of a logging value, copy-on-write: what holds no term is shared with the
+class Copier:
+    """Masked copies of logging values, copy-on-write: what holds no term is shared with the
     original, everything on the way to a change is a new object, and the original is never
     mutated. Cycles (the proxy's call details have some) stay cycles. JSON text (tool
-    arguments, a raw provider response) is decoded first, so escapes cannot hide a term."""
-    return _Copier(mask).copy(value, key)
+    arguments, a raw provider response) is decoded first, so escapes cannot hide a term. One
+    copier serves one payload: objects met twice (a payload shares many) are copied once."""
 
-
-class _Copier:
     def __init__(self, mask: Fn) -> None:
         self._mask = mask
         # id -> the copy handed out when a node is met again while it is being copied (a cycle)
         self._open: dict[int, Any] = {}
         self._done: dict[int, Any] = {}
+
+    def reset(self) -> None:
+        """After a failed copy: forget the half-copied nodes."""
+        self._open.clear()
 
     def copy(self, value: Any, key: str) -> Any:
         if key in LOG_IDENTIFIERS:
