@@ -45,16 +45,16 @@ SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definition
 TOOL_USE_TYPES = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
 JSON_KEYS = frozenset({"arguments", "partial_json"})
 # Left as they are in log copies: identifiers the proxy's spend and logging code reads after
-# the hook, and blocks the proxy builds from its own configuration (cost map entries, key
-# settings, provider response headers), which never hold request text.
+# the hook, and blocks built only from the proxy's configuration (the model cost map entry, the
+# deployment's model info, cost arithmetic, per-callback credentials). Not key settings: the
+# key's auth object carries the client's end-user id, which is request text.
 LOG_IDENTIFIERS = frozenset(
     {
         "litellm_call_id", "litellm_trace_id", "call_type", "id", "model", "model_id",
         "model_group", "custom_llm_provider", "api_base", "user_api_key", "user_api_key_hash",
         "hashed_api_key", "api_key", "response_cost", "litellm_logging_obj",
-        "model_map_information", "model_info", "cost_breakdown", "status_fields",
-        "response_headers", "standard_callback_dynamic_params", "hidden_params",
-        "user_api_key_auth", "secret_fields",
+        "model_map_information", "model_info", "cost_breakdown",
+        "standard_callback_dynamic_params",
     }
 )  # fmt: skip
 
