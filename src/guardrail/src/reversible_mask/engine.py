@@ -106,7 +106,7 @@ class Masker:
         if registry is not None:
             masked = self._fixpoint(self._mask_once(text, target, registry, True), target, registry)
             if target.categories is None:  # also a valid logging form: the hook reuses it
-                self._memo.seed(text, masked, target)
+                self._memo.remember(masked, target)
             return masked
         if len(text) < self._shortest and text.isascii():
             return text  # ASCII folds one to one or shorter: too short for any term
@@ -289,11 +289,26 @@ class _Memo:
         self._large: OrderedDict[tuple[str, Target], str] = OrderedDict()
         self._small: dict[tuple[str, Target], str] = {}
         self._restored: OrderedDict[str, str] = OrderedDict()
+        # Texts the pre-call hook masked, by identity: the logging payload holds the very same
+        # string objects, so no hashing of large texts on the request path.
+        self._fixed: OrderedDict[int, tuple[str, Target]] = OrderedDict()
         self._lock = threading.Lock()
+
+    def remember(self, masked: str, target: Target) -> None:
+        """`masked` is its own logging form (masking is idempotent)."""
+        if len(masked) < MEMO_MIN_CHARS:
+            return
+        with self._lock:
+            self._fixed[id(masked)] = (masked, target)
+            while len(self._fixed) > MEMO_ENTRIES:
+                self._fixed.popitem(last=False)
 
     def get(self, text: str, target: Target) -> str | None:
         if len(text) < MEMO_MIN_CHARS:
             return self._small.get((text, target))
+        fixed = self._fixed.get(id(text))
+        if fixed is not None and fixed[0] is text and fixed[1] is target:
+            return text
         with self._lock:
             found = self._large.get((text, target))
             if found is not None:
