@@ -1,7 +1,7 @@
 """Generated requests for the leak suite, and an independent detector of originals.
 
 A case is a route (chat completions, Anthropic messages, Responses), streaming or not, accepted
-or refused (unknown scope), with dictionary terms written as variants (case, full width,
+or refused (unknown scope, or an unknown key: refused before the guardrail runs), with dictionary terms written as variants (case, full width,
 whitespace runs, invisible characters) in every request field that carries text, and now and
 then placeholder-shaped text typed by the client.
 
@@ -112,7 +112,7 @@ def prose(draw: st.DrawFn) -> str:
 class Case:
     route: str
     stream: bool
-    refused: bool
+    refused: str  # "" (accepted), "scope" (by the guardrail) or "auth" (by the proxy, before it)
     tools: bool
     texts: list[str] = field(default_factory=list)  # one per text field of the route
 
@@ -126,7 +126,8 @@ class Case:
 @st.composite
 def cases(draw: st.DrawFn) -> Case:
     route = draw(st.sampled_from(["chat", "messages", "responses"]))
-    case = Case(route, draw(st.booleans()), draw(st.integers(0, 5)) == 0, draw(st.booleans()))
+    refused = draw(st.sampled_from(["", "", "", "", "", "", "scope", "auth"]))
+    case = Case(route, draw(st.booleans()), refused, draw(st.booleans()))
     case.texts = draw(st.lists(prose(), min_size=12, max_size=12))
     return case
 

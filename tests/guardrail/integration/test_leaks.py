@@ -2,7 +2,8 @@
 
 For every case (leak_cases.py) the recording fake upstream must hold no original in any form,
 the client must get the exact echo of its own text (streamed with a cut drawn per request), a
-refused case must reach no upstream at all; at the end, every payload the capturing callback
+refused case (unknown scope, refused by the guardrail; or a key the proxy does not know,
+refused before any guardrail runs) must reach no upstream at all; at the end, every payload the capturing callback
 received from any logging hook, success or failure, and every spend-log row must hold no
 original. The number of cases tried is printed in the session summary.
 """
@@ -44,11 +45,18 @@ def proxy(request: pytest.FixtureRequest, version: str, chunky_upstream: FakeUps
 def run(case: Case, proxy: Proxy, upstream: FakeUpstream) -> None:
     upstream.recorder.clear()
     request = body(case)
-    headers = {"x-guard-scope": "no-such-scope"} if case.refused else {}
+    headers = {
+        "": {},
+        "scope": {"x-guard-scope": "no-such-scope"},
+        "auth": {"authorization": "Bearer sk-not-a-key-of-this-proxy"},
+    }[case.refused]
     status, raw = proxy.post(case.path, request, headers)
     sent = upstream.recorder.requests[:]
-    if case.refused:
+    if case.refused == "scope":
         assert status == 400 and b"unknown guard scope" in raw, raw[:500]
+    elif case.refused == "auth":  # 401, or 400 "No connected db." for a non-master key
+        assert status in (400, 401) and b"unknown guard scope" not in raw, raw[:500]
+    if case.refused:
         assert sent == []
         return
     assert status == 200, raw[:2000]
@@ -79,9 +87,8 @@ def test_no_original_reaches_the_provider_and_the_client_gets_its_text(
 ) -> None:
     run(case, proxy, chunky_upstream)
     tried["cases"] += 1
-    tried[
-        f"{case.route}{' stream' if case.stream else ''}{' refused' if case.refused else ''}"
-    ] += 1
+    refused = f" refused ({case.refused})" if case.refused else ""
+    tried[f"{case.route}{' stream' if case.stream else ''}{refused}"] += 1
 
 
 def test_no_logging_payload_holds_an_original(proxy: Proxy, tried: Counter) -> None:
