@@ -22,6 +22,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from fake_wire import echo_text
+from helpers import sse_data
 
 LEAK_DICTIONARY = Path(__file__).with_name("leak_dictionary.yaml")
 TERMS = [
@@ -275,7 +276,7 @@ def expected_echo(request: dict[str, Any]) -> str:
 def client_texts(case: Case, raw: bytes) -> list[str]:
     """Every text the client received (message text and tool arguments' echo)."""
     if case.stream:
-        return _streamed(case, _sse_events(raw))
+        return _streamed(case, sse_data(raw))
     reply = json.loads(raw)
     if case.route == "chat":
         message = reply["choices"][0]["message"]
@@ -289,14 +290,6 @@ def client_texts(case: Case, raw: bytes) -> list[str]:
             for block in reply["content"]
         ]
     return [part["text"] for item in reply["output"] for part in item.get("content") or []]
-
-
-def _sse_events(raw: bytes) -> list[dict[str, Any]]:
-    events = []
-    for line in raw.decode("utf-8").splitlines():
-        if line.startswith("data:") and line[5:].strip() not in ("", "[DONE]"):
-            events.append(json.loads(line[5:]))
-    return events
 
 
 def _streamed(case: Case, events: list[dict[str, Any]]) -> list[str]:
