@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 
 from conftest import LEAK_STATS, start_proxy
 from fake_upstream import FakeUpstream
@@ -82,6 +82,9 @@ def tried(version: str) -> Counter:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(case=cases())
+# Every run tries each refusal kind at least once, whatever the draw.
+@example(case=Case("chat", False, "auth", True, ["A\u200bcme  Corp, Globex"] * 12))
+@example(case=Case("messages", True, "scope", True, ["Project\nBluebird 东京分公司"] * 12))
 def test_no_original_reaches_the_provider_and_the_client_gets_its_text(
     case: Case, proxy: Proxy, chunky_upstream: FakeUpstream, tried: Counter
 ) -> None:
