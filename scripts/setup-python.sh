@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Python side of the repo (the LiteLLM guardrail): .venv with the package (editable) and the test
-# tools, and one .venvs/litellm-<version>/ per pinned LiteLLM with litellm[proxy] and the package
-# installed as a user would (pip install ./src/guardrail). A version with a file in
+# tools, one .venvs/litellm-<version>/ per pinned LiteLLM with litellm[proxy] and the package
+# installed as a user would (pip install ./src/guardrail), and .venvs/container-replay/ made by
+# replaying the container image's install steps. A version with a file in
 # src/guardrail/litellm-overrides/ gets litellm[proxy] through uv with those pins overridden
 # (the file says why). Idempotent and fast when nothing changed: each step is skipped while its
 # stamp matches. Progress goes to stderr.
@@ -70,3 +71,14 @@ grep -v '^#' "$pkg/litellm-versions.txt" | while read -r version; do
     echo "$src_stamp" >"$venv/.package-stamp"
   fi
 done
+
+# The container image's install steps, replayed without a container engine (CI has none): see
+# scripts/replay-dockerfile.py; tests/guardrail/container runs a proxy from the result.
+replay="$repo/.venvs/container-replay"
+replay_stamp="$(hash_of "$repo/shim/litellm/Dockerfile" "$repo/scripts/replay-dockerfile.py") $src_stamp"
+if [ "$(cat "$replay/.replay-stamp" 2>/dev/null)" != "$replay_stamp" ]; then
+  say "replaying shim/litellm/Dockerfile into .venvs/container-replay (about a minute)"
+  rm -rf "$replay"
+  "$python" "$repo/scripts/replay-dockerfile.py" "$replay" >&2
+  echo "$replay_stamp" >"$replay/.replay-stamp"
+fi

@@ -3,11 +3,14 @@
 It records every request body byte for byte and answers by echoing the (masked) user text, so
 the placeholders the proxy sent come back in the response. Streams are cut into 3-character
 deltas, and Anthropic SSE bytes are written in 7-byte pieces, so placeholders and events are
-split across chunks.
+split across chunks. With `random_chunks`, the delta size (1-9 characters) and the write size
+(1-16 bytes, every route) are drawn from a hash of the request body instead: every request of
+a property test streams with another cut.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 import time
@@ -15,6 +18,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from fake_wire import (
+    PIECE,
     chat_json,
     chat_sse,
     messages_json,
@@ -51,6 +55,7 @@ class Recorder:
 class Handler(BaseHTTPRequestHandler):
     recorder: Recorder
     delay: float = 0.0  # seconds of simulated provider latency per request
+    random_chunks: bool = False
     protocol_version = "HTTP/1.1"
     disable_nagle_algorithm = True  # headers and body go out as separate writes
 
@@ -79,19 +84,28 @@ class Handler(BaseHTTPRequestHandler):
                     "usage": {"prompt_tokens": 3, "total_tokens": 3},
                 }
             )
+        piece, byte_piece = self._cuts(raw)
         if route.endswith("/chat/completions"):
-            return self._sse(chat_sse(body)) if body.get("stream") else self._json(chat_json(body))
+            if body.get("stream"):
+                return self._sse(chat_sse(body, piece), byte_piece if self.random_chunks else 0)
+            return self._json(chat_json(body))
         if route.endswith("/responses"):
-            stream = body.get("stream")
-            return self._sse(responses_sse(body)) if stream else self._json(responses_json(body))
+            if body.get("stream"):
+                return self._sse(
+                    responses_sse(body, piece), byte_piece if self.random_chunks else 0
+                )
+            return self._json(responses_json(body))
         if route.endswith("/messages"):
-            stream = body.get("stream")
-            return (
-                self._sse(messages_sse(body), BYTE_PIECE)
-                if stream
-                else self._json(messages_json(body))
-            )
+            if body.get("stream"):
+                return self._sse(messages_sse(body, piece), byte_piece)
+            return self._json(messages_json(body))
         self._json({"error": {"message": f"no route {route}"}}, 404)
+
+    def _cuts(self, raw: bytes) -> tuple[int, int]:
+        if not self.random_chunks:
+            return PIECE, BYTE_PIECE
+        digest = hashlib.sha256(raw).digest()
+        return 1 + digest[0] % 9, 1 + digest[1] % 16
 
     def _json(self, payload: Any, status: int = 200) -> None:
         data = json.dumps(payload).encode()
@@ -111,15 +125,16 @@ class Handler(BaseHTTPRequestHandler):
             part = data[i : i + step]
             self.wfile.write(f"{len(part):x}\r\n".encode() + part + b"\r\n")
             self.wfile.flush()
-            if byte_piece:
+            if byte_piece and not self.random_chunks:
                 time.sleep(0.0005)
         self.wfile.write(b"0\r\n\r\n")
 
 
 class FakeUpstream:
-    def __init__(self, delay: float = 0.0) -> None:
+    def __init__(self, delay: float = 0.0, random_chunks: bool = False) -> None:
         self.recorder = Recorder()
-        handler = type("BoundHandler", (Handler,), {"recorder": self.recorder, "delay": delay})
+        fields = {"recorder": self.recorder, "delay": delay, "random_chunks": random_chunks}
+        handler = type("BoundHandler", (Handler,), fields)
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.server.daemon_threads = True
         self.port = self.server.server_address[1]

@@ -18,13 +18,21 @@ def _text_of(content: Any) -> str:
     return ""
 
 
+SHORT_REPLY = 200  # characters echoed for a model named "short-..." (a realistic answer size)
+
+
 def echo_text(body: dict[str, Any]) -> str:
-    """The last user text of a chat, messages or responses request."""
+    """The last user text of a chat, messages or responses request (its first 200 characters
+    for a model whose name starts with "short")."""
     if isinstance(body.get("input"), str):
-        return "ECHO: " + body["input"]
-    items = body.get("messages") or body.get("input") or []
-    users = [m for m in items if isinstance(m, dict) and m.get("role") == "user"]
-    return "ECHO: " + (_text_of(users[-1].get("content")) if users else "")
+        text = body["input"]
+    else:
+        items = body.get("messages") or body.get("input") or []
+        users = [m for m in items if isinstance(m, dict) and m.get("role") == "user"]
+        text = _text_of(users[-1].get("content")) if users else ""
+    if str(body.get("model", "")).startswith("short"):
+        text = text[:SHORT_REPLY]
+    return "ECHO: " + text
 
 
 def pieces(text: str, size: int = PIECE) -> list[str]:
@@ -80,7 +88,7 @@ def _chat_chunk(body: dict[str, Any], delta: dict[str, Any], finish: str | None 
     return f"data: {json.dumps(chunk)}\n\n".encode()
 
 
-def chat_sse(body: dict[str, Any]) -> bytes:
+def chat_sse(body: dict[str, Any], piece: int = PIECE) -> bytes:
     text, tool = echo_text(body), _tool_name(body)
     out = [_chat_chunk(body, {"role": "assistant", "content": ""})]
     if tool:
@@ -99,12 +107,12 @@ def chat_sse(body: dict[str, Any]) -> bytes:
                 },
             )
         )
-        for piece in pieces(_arguments(text)):
+        for part in pieces(_arguments(text), piece):
             out.append(
-                _chat_chunk(body, {"tool_calls": [{"index": 0, "function": {"arguments": piece}}]})
+                _chat_chunk(body, {"tool_calls": [{"index": 0, "function": {"arguments": part}}]})
             )
     else:
-        out.extend(_chat_chunk(body, {"content": piece}) for piece in pieces(text))
+        out.extend(_chat_chunk(body, {"content": part}) for part in pieces(text, piece))
     out.append(_chat_chunk(body, {}, "tool_calls" if tool else "stop"))
     out.append(b"data: [DONE]\n\n")
     return b"".join(out)
@@ -138,7 +146,7 @@ def _event(event: dict[str, Any]) -> bytes:
     return f"event: {event['type']}\ndata: {json.dumps(event)}\n\n".encode()
 
 
-def responses_sse(body: dict[str, Any]) -> bytes:
+def responses_sse(body: dict[str, Any], piece: int = PIECE) -> bytes:
     text = echo_text(body)
     partial = _response(body, "", "in_progress")
     partial["output"] = []
@@ -166,7 +174,7 @@ def responses_sse(body: dict[str, Any]) -> bytes:
             "part": {"type": "output_text", "text": "", "annotations": []},
         },
     ]
-    for piece in pieces(text):
+    for part in pieces(text, piece):
         events.append(
             {
                 "type": "response.output_text.delta",
@@ -174,7 +182,7 @@ def responses_sse(body: dict[str, Any]) -> bytes:
                 "item_id": "msg_1",
                 "output_index": 0,
                 "content_index": 0,
-                "delta": piece,
+                "delta": part,
             }
         )
     done = _response(body, text)
@@ -209,7 +217,7 @@ def messages_json(body: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def messages_sse(body: dict[str, Any]) -> bytes:
+def messages_sse(body: dict[str, Any], piece: int = PIECE) -> bytes:
     text, tool = echo_text(body), _tool_name(body)
     start = messages_json(body) | {"content": [], "stop_reason": None}
     events: list[dict[str, Any]] = [
@@ -218,7 +226,7 @@ def messages_sse(body: dict[str, Any]) -> bytes:
     ]
     events += [
         {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": p}}
-        for p in pieces(text)
+        for p in pieces(text, piece)
     ]
     events.append({"type": "content_block_stop", "index": 0})
     if tool:
@@ -235,7 +243,7 @@ def messages_sse(body: dict[str, Any]) -> bytes:
                 "index": 1,
                 "delta": {"type": "input_json_delta", "partial_json": p},
             }
-            for p in pieces(_arguments(text))
+            for p in pieces(_arguments(text), piece)
         ]
         events.append({"type": "content_block_stop", "index": 1})
     events += [

@@ -29,6 +29,15 @@ def clean(text: str, needles: tuple[str, ...] = NEEDLES) -> bool:
     return not [n for n in needles if n in lowered]
 
 
+async def masked_chat(
+    guard: ReversibleMaskGuardrail, text: str, **extra: object
+) -> tuple[str, dict]:
+    """Runs the pre-call hook on a one-message chat request: (provider text, request data)."""
+    data = {"model": "m", "messages": [{"role": "user", "content": text}], "metadata": {}, **extra}
+    await guard.async_pre_call_hook(None, None, data, "acompletion")
+    return data["messages"][0]["content"], data
+
+
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"

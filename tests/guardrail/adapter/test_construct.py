@@ -10,8 +10,27 @@ from conftest import DICTIONARY, KEY
 
 
 def test_params_from_constructor(guard: ReversibleMaskGuardrail) -> None:
-    assert guard.masker.unmask(guard.masker.mask("Globex")) == "Globex"
-    assert guard.guardrail_name == "reversible-mask"
+    assert guard.masker.mask("Globex").startswith("[[CLIENTS_")
+    assert guard.guardrail_name == "reversible-mask" and not guard.masker.key_per_scope
+
+
+@pytest.mark.parametrize("value", [True, "true", "True"])
+def test_key_per_scope(value: object) -> None:
+    guard = ReversibleMaskGuardrail(
+        guardrail_name="g", dictionary_path=str(DICTIONARY), org_key=KEY, key_per_scope=value
+    )
+    masker = guard.masker
+    assert masker.key_per_scope
+    assert masker.mask("Globex", masker.target("standard")) != masker.mask(
+        "Globex", masker.target("strict")
+    )
+
+
+def test_bad_key_per_scope_is_a_start_up_error() -> None:
+    with pytest.raises(GuardConfigError, match="key_per_scope must be true or false"):
+        ReversibleMaskGuardrail(
+            guardrail_name="g", dictionary_path=str(DICTIONARY), org_key=KEY, key_per_scope="yes"
+        )
 
 
 def test_unknown_litellm_params_are_accepted() -> None:
@@ -29,17 +48,22 @@ def test_floor_version_reads_its_entry_from_the_loaded_proxy_config(
 
     entry = {
         "guardrail_name": "mine",
-        "litellm_params": {"dictionary_path": str(DICTIONARY), "org_key": KEY},
+        "litellm_params": {
+            "dictionary_path": str(DICTIONARY),
+            "org_key": KEY,
+            "key_per_scope": True,
+        },
     }
     monkeypatch.setattr(proxy_server.proxy_config, "config", {"guardrails": [entry]}, raising=False)
     guard = ReversibleMaskGuardrail(guardrail_name="mine", event_hook=["pre_call"], default_on=True)
-    assert guard.masker.mask("Globex") != "Globex"
+    assert guard.masker.mask("Globex") != "Globex" and guard.masker.key_per_scope
 
 
 def test_env_fallback_and_os_environ_reference() -> None:
     env = {"GUARD_DICTIONARY_PATH": str(DICTIONARY), "MY_KEY": KEY}
     settings = resolve_settings({"org_key": "os.environ/MY_KEY"}, "g", list, env)
     assert settings.dictionary_path == str(DICTIONARY) and settings.org_key == KEY.encode()
+    assert settings.key_per_scope is False
 
 
 @pytest.mark.parametrize(

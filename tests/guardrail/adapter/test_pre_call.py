@@ -20,7 +20,25 @@ TEXT = "Acme Corporation asked Globex about Project Bluebird and Skyhook."
 def chat_request() -> dict:
     return {
         "model": "m",
-        "metadata": {"requester_metadata": {}},
+        "metadata": {"requester_metadata": {"note": "about Globex"}, "headers": {}},
+        "user": "jane@globex.example",
+        "stop": ["Skyhook", "END"],
+        "prediction": {"type": "content", "content": "Initech will say"},
+        "response_format": {
+            "type": "json_schema",
+            "json_schema": {
+                "name": "answer",
+                "description": "Answer about Acme",
+                "schema": {
+                    "type": "object",
+                    "properties": {
+                        "name": {"type": "string", "description": "e.g. Globex"},
+                        "client": {"type": "string", "enum": ["Acme Corp", "other"]},
+                    },
+                    "required": ["name", "client"],
+                },
+            },
+        },
         "messages": [
             {"role": "system", "content": "Advise Initech."},
             {
@@ -69,9 +87,25 @@ def messages_request() -> dict:
     return {
         "model": "m",
         "litellm_metadata": {},
+        "metadata": {"user_id": "globex-42"},
+        "stop_sequences": ["Project Bluebird"],
         "system": [{"type": "text", "text": "Advise Initech."}],
         "messages": [
-            {"role": "user", "content": TEXT},
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": TEXT},
+                    {
+                        "type": "document",
+                        "title": "Notes on Acme",
+                        "source": {"type": "text", "media_type": "text/plain", "data": TEXT},
+                    },
+                    {
+                        "type": "image",
+                        "source": {"type": "base64", "media_type": "image/png", "data": "QWNtZQ=="},
+                    },
+                ],
+            },
             {
                 "role": "assistant",
                 "content": [
@@ -103,7 +137,18 @@ def messages_request() -> dict:
 def responses_request() -> dict:
     return {
         "model": "m",
+        "litellm_metadata": {},
         "instructions": "Advise Initech.",
+        "text": {
+            "format": {
+                "type": "json_schema",
+                "name": "answer",
+                "schema": {
+                    "type": "object",
+                    "properties": {"who": {"type": "string", "description": "Skyhook or Acme"}},
+                },
+            }
+        },
         "input": [
             {"role": "user", "content": [{"type": "input_text", "text": TEXT}]},
             {
@@ -135,11 +180,23 @@ async def test_pre_call_masks_every_provider_visible_text(
 ) -> None:
     data = build()
     result = await guard.async_pre_call_hook(None, None, data, call_type)
-    provider_view = json.dumps({k: v for k, v in result.items() if "metadata" not in k})
+    internal = ("litellm_metadata",) if "litellm_metadata" in result else ("metadata",)
+    provider_view = json.dumps({k: v for k, v in result.items() if k not in internal})
     assert clean(provider_view), provider_view
     assert '"lookup"' in provider_view  # tool names stay valid identifiers
-    restored = guard.masker.unmask(provider_view)
+    restored = guard.masker.unmask(provider_view, guard.in_flight.get(result))
     assert "Acme Corporation asked Globex" in restored
+
+
+async def test_structure_is_never_rewritten(guard: ReversibleMaskGuardrail) -> None:
+    data = await guard.async_pre_call_hook(None, None, chat_request(), "acompletion")
+    schema = data["response_format"]["json_schema"]
+    assert schema["name"] == "answer" and schema["schema"]["required"] == ["name", "client"]
+    assert set(schema["schema"]["properties"]) == {"name", "client"}
+    assert data["stop"][1] == "END" and data["stop"][0].startswith("[[PROJECTS_")
+    messages = await guard.async_pre_call_hook(None, None, messages_request(), "anthropic_messages")
+    image = messages["messages"][0]["content"][2]["source"]
+    assert image == {"type": "base64", "media_type": "image/png", "data": "QWNtZQ=="}
 
 
 async def test_pre_call_keeps_binary_parts_and_ids(guard: ReversibleMaskGuardrail) -> None:
@@ -147,9 +204,37 @@ async def test_pre_call_keeps_binary_parts_and_ids(guard: ReversibleMaskGuardrai
     parts = data["messages"][1]["content"]
     assert parts[1]["image_url"]["url"] == "data:image/png;base64,QWNtZQ=="
     assert data["messages"][2]["tool_calls"][0]["id"] == "c1"
-    assert json.loads(data["messages"][2]["tool_calls"][0]["function"]["arguments"])[
-        "q"
-    ].startswith("[[")
+    arguments = json.loads(data["messages"][2]["tool_calls"][0]["function"]["arguments"])
+    assert arguments["q"].startswith("[[")
+
+
+async def test_the_kept_raw_body_and_requester_metadata_are_masked_too(
+    guard: ReversibleMaskGuardrail,
+) -> None:
+    """The proxy keeps a shallow copy of the body and a copy of the client metadata; failure
+    logs are built from them before any logging hook runs."""
+    data = chat_request()
+    data["proxy_server_request"] = {"body": dict(data), "headers": {}}
+    await guard.async_pre_call_hook(None, None, data, "acompletion")
+    kept = data["proxy_server_request"]["body"]
+    assert clean(json.dumps(kept)), kept
+    assert kept["user"] == data["user"] and kept["messages"] is data["messages"]
+    assert clean(json.dumps(data["metadata"]["requester_metadata"]))
+
+
+async def test_proxy_parameters_are_left_alone(guard: ReversibleMaskGuardrail) -> None:
+    data = {
+        "model": "m",
+        "messages": [{"role": "user", "content": TEXT}],
+        "metadata": {"tags": ["Globex"], "user_api_key_alias": "Globex team"},
+        "tags": ["Globex"],
+        "mock_response": "Globex",
+        "litellm_call_id": "call-Globex",
+    }
+    result = await guard.async_pre_call_hook(None, None, data, "acompletion")
+    assert result["tags"] == ["Globex"] and result["mock_response"] == "Globex"
+    assert result["metadata"]["user_api_key_alias"] == "Globex team"
+    assert result["litellm_call_id"] == "call-Globex"
 
 
 @pytest.mark.parametrize(
@@ -194,10 +279,13 @@ async def test_non_text_calls_are_skipped_with_one_debug_line(
 async def test_bad_scope_is_a_400(
     guard: ReversibleMaskGuardrail, data: dict, status_text: str
 ) -> None:
-    data |= {"model": "m", "messages": [{"role": "user", "content": TEXT}]}
+    data |= {"model": "m", "messages": [{"role": "user", "content": TEXT}], "user": "Globex"}
     with pytest.raises(HTTPException) as raised:
         await guard.async_pre_call_hook(None, None, data, "acompletion")
     assert raised.value.status_code == 400 and status_text in str(raised.value.detail)
+    # the refused request is masked in place: failure logs are built from it
+    assert clean(json.dumps({k: v for k, v in data.items()}, default=str))
+    assert guard.in_flight.get(data) is None
 
 
 async def test_scope_from_header_and_proxy_metadata(guard: ReversibleMaskGuardrail) -> None:
@@ -209,3 +297,17 @@ async def test_scope_from_header_and_proxy_metadata(guard: ReversibleMaskGuardra
         data |= {"model": "m", "messages": [{"role": "user", "content": "Jane Müller"}]}
         result = await guard.async_pre_call_hook(None, None, data, "acompletion")
         assert result["messages"][0]["content"].startswith("[[PEOPLE_")
+
+
+async def test_masking_failure_refuses_the_request(
+    guard: ReversibleMaskGuardrail, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: object, **kwargs: object) -> str:
+        raise RuntimeError("boom")
+
+    data = {"model": "m", "messages": [{"role": "user", "content": TEXT}]}
+    monkeypatch.setattr(guard.masker, "mask", broken)
+    with pytest.raises(HTTPException) as raised:
+        await guard.async_pre_call_hook(None, None, data, "acompletion")
+    assert raised.value.status_code == 500 and "could not be masked" in str(raised.value.detail)
+    assert guard.in_flight.get(data) is None

@@ -12,17 +12,22 @@ from litellm.types.utils import ModelResponseStream
 
 from reversible_mask.guardrail import ReversibleMaskGuardrail
 
+from conftest import masked_chat
+
 pytestmark = pytest.mark.anyio
 
 TEXT = "Acme Corporation asked ACME CORP, Globex and Skyhook [about] Project Bluebird."
 
 
-async def collect(guard: ReversibleMaskGuardrail, items: list) -> list:
+async def collect(guard: ReversibleMaskGuardrail, items: list, data: dict) -> list:
     async def source():  # noqa: ANN202
         for item in items:
             yield item
 
-    return [c async for c in guard.async_post_call_streaming_iterator_hook(None, source(), {})]
+    hook = guard.async_post_call_streaming_iterator_hook(None, source(), data)
+    out = [c async for c in hook]
+    assert guard.in_flight.get(data) is None  # the stream's end closes the request
+    return out
 
 
 def pieces(text: str, size: int) -> list[str]:
@@ -35,9 +40,9 @@ def chat_chunk(delta: dict, finish: str | None = None) -> ModelResponseStream:
 
 @pytest.mark.parametrize("size", [1, 3, 7, 50])
 async def test_chat_content_chunks(guard: ReversibleMaskGuardrail, size: int) -> None:
-    masked = guard.masker.mask(TEXT)
+    masked, data = await masked_chat(guard, TEXT, stream=True)
     chunks = [chat_chunk({"content": p}) for p in pieces(masked, size)] + [chat_chunk({}, "stop")]
-    out = await collect(guard, chunks)
+    out = await collect(guard, chunks, data)
     text = "".join(c.choices[0].delta.content or "" for c in out)
     assert text == TEXT
     assert all("[[" not in (c.choices[0].delta.content or "") for c in out)
@@ -47,14 +52,16 @@ async def test_chat_content_chunks(guard: ReversibleMaskGuardrail, size: int) ->
 async def test_chat_stream_without_finish_flushes_a_tail_chunk(
     guard: ReversibleMaskGuardrail,
 ) -> None:
+    _, data = await masked_chat(guard, "Globex", stream=True)
     chunks = [chat_chunk({"content": "cost [[CLIENTS_ab"})]
-    out = await collect(guard, chunks)
+    out = await collect(guard, chunks, data)
     assert "".join(c.choices[0].delta.content or "" for c in out) == "cost [[CLIENTS_ab"
     assert len(out) == 2
 
 
 async def test_chat_tool_call_arguments(guard: ReversibleMaskGuardrail) -> None:
-    arguments = json.dumps({"q": guard.masker.mask(TEXT)})
+    masked, data = await masked_chat(guard, TEXT, stream=True)
+    arguments = json.dumps({"q": masked})
     first = {
         "tool_calls": [
             {"index": 0, "id": "c", "type": "function", "function": {"name": "f", "arguments": ""}}
@@ -65,7 +72,7 @@ async def test_chat_tool_call_arguments(guard: ReversibleMaskGuardrail) -> None:
         chat_chunk({"tool_calls": [{"index": 0, "function": {"arguments": p}}]})
         for p in pieces(arguments, 4)
     ]
-    out = await collect(guard, [*chunks, chat_chunk({}, "tool_calls")])
+    out = await collect(guard, [*chunks, chat_chunk({}, "tool_calls")], data)
     joined = "".join(
         call.function.arguments or "" for c in out for call in (c.choices[0].delta.tool_calls or [])
     )
@@ -73,14 +80,14 @@ async def test_chat_tool_call_arguments(guard: ReversibleMaskGuardrail) -> None:
 
 
 async def test_responses_events(guard: ReversibleMaskGuardrail) -> None:
-    masked = guard.masker.mask(TEXT)
+    masked, data = await masked_chat(guard, TEXT, stream=True)
     common = {"item_id": "m", "output_index": 0, "content_index": 0}
     events = [
         OutputTextDeltaEvent(type="response.output_text.delta", delta=p, **common)
         for p in pieces(masked, 5)
     ]
     events.append(OutputTextDoneEvent(type="response.output_text.done", text=masked, **common))
-    out = await collect(guard, events)
+    out = await collect(guard, events, data)
     deltas = [e.delta for e in out if getattr(e, "delta", None) is not None]
     assert "".join(deltas) == TEXT and out[-1].text == TEXT
 
@@ -119,10 +126,11 @@ def test_anthropic_sse_bytes_cut_anywhere(cuts: list[int]) -> None:
     guard = ReversibleMaskGuardrail(
         guardrail_name="g", dictionary_path=str(DICTIONARY), org_key=KEY
     )
-    raw = anthropic_sse(guard.masker.mask(TEXT))
+    masked, data = asyncio.run(masked_chat(guard, TEXT, stream=True))
+    raw = anthropic_sse(masked)
     points = sorted({min(c, len(raw)) for c in cuts} | {0, len(raw)})
     parts = [raw[a:b] for a, b in zip(points, points[1:], strict=False)]
-    out = asyncio.run(collect(guard, parts))
+    out = asyncio.run(collect(guard, parts, data))
     joined = b"".join(out)
     assert parse_text(joined) == TEXT
     assert b"[[" not in joined and joined.endswith(b"\n\n")
@@ -136,7 +144,15 @@ async def test_anthropic_stream_ending_mid_placeholder_is_flushed(
         "index": 0,
         "delta": {"type": "text_delta", "text": "x [[CL"},
     }
-    out = await collect(
-        guard, [f"event: content_block_delta\ndata: {json.dumps(event)}\n\n".encode()]
-    )
+    _, data = await masked_chat(guard, "Globex", stream=True)
+    raw = f"event: content_block_delta\ndata: {json.dumps(event)}\n\n".encode()
+    out = await collect(guard, [raw], data)
     assert parse_text(b"".join(out)) == "x [[CL"
+
+
+async def test_a_stream_of_an_unknown_request_passes_through(
+    guard: ReversibleMaskGuardrail,
+) -> None:
+    masked, _ = await masked_chat(guard, "Globex", stream=True)
+    out = await collect(guard, [chat_chunk({"content": masked}), chat_chunk({}, "stop")], {})
+    assert out[0].choices[0].delta.content == masked

@@ -201,16 +201,16 @@ def test_logging_callback_never_sees_an_original(proxy: Proxy) -> None:
     """Runs last in this module: every request above has been logged by now."""
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
-        captures = proxy.captures()
+        captures = [c for c in proxy.captures() if c["kind"] == "async_success"]
         kinds = {c["call_type"] for c in captures}
         if len(captures) >= 16 and {"acompletion", "anthropic_messages", "aresponses"} <= kinds:
             break
         time.sleep(0.5)
     assert {"acompletion", "anthropic_messages", "aresponses"} <= kinds, kinds
-    for capture in captures:
-        assert capture["standard_logging_object"], capture
+    for capture in proxy.captures():
         assert "spend_log_error" not in capture, capture["spend_log_error"]
         assert_clean(json.dumps(capture, ensure_ascii=False), (*NEEDLES_AND_PERSON,))
+    assert all(c["kwargs"]["standard_logging_object"] for c in captures)
     spend_requests = [c["spend_log"].get("proxy_server_request") for c in captures]
     assert any(r and r != "{}" for r in spend_requests), spend_requests
 

@@ -1,23 +1,29 @@
 """Reversible dictionary masking for LLM traffic (engine) and its LiteLLM proxy guardrail.
 
-The engine (`Masker`, `load_dictionary`, `StreamUnmasker`) has no LiteLLM dependency; the proxy
-class lives in `reversible_mask.guardrail` and is imported only by the proxy shim.
+The engine (`Masker`, `load_dictionary`, `Registry`, `StreamUnmasker`) has no LiteLLM
+dependency; the proxy class lives in `reversible_mask.guardrail` and is imported only by the
+proxy shim.
 """
 
 from .dictionary import Dictionary, Entity, load_dictionary, parse_dictionary
-from .engine import Masker
-from .errors import DictionaryError, GuardConfigError, ScopeError
+from .engine import EVERYTHING, Masker, Target
+from .errors import DictionaryError, GuardConfigError, MaskingError, ScopeError
+from .placeholder import Registry
 from .stream import StreamUnmasker
 
 __all__ = [
+    "EVERYTHING",
     "Dictionary",
     "DictionaryError",
     "Entity",
     "GuardConfigError",
     "Masker",
+    "MaskingError",
+    "Registry",
     "ScopeError",
     "StreamUnmasker",
+    "Target",
     "load_dictionary",
     "parse_dictionary",
 ]
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -28,6 +28,8 @@ from typing import Any
 import yaml
 
 from .errors import DictionaryError
+from .normalize import is_mark
+from .placeholder import LITERAL
 
 CATEGORY_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9]{0,31}$")
 SCOPE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -106,6 +108,8 @@ def _parse_category(name: Any, body: Any, fail: Any) -> list[Entity]:
         raise fail(
             f"category name {name!r} must be 1-32 ASCII letters/digits, starting with a letter"
         )
+    if name.upper() == LITERAL:
+        raise fail(f"category name {name!r} is reserved (placeholders of placeholder-like text)")
     if isinstance(body, list):
         body = {"terms": body}
     if not isinstance(body, dict):
@@ -151,6 +155,8 @@ def _check_form(form: Any, where: str, fail: Any) -> None:
         raise fail(f"{where}: longer than {MAX_TERM_CHARS} characters")
     if "[[" in form or "]]" in form:
         raise fail(f"{where}: {form!r} contains '[[' or ']]', which placeholders use")
+    if is_mark(form[0]):
+        raise fail(f"{where}: {form!r} starts with a combining mark")
 
 
 def _parse_scopes(scopes: Any, categories: set[str], fail: Any) -> dict[str, frozenset[str]]:

@@ -11,3 +11,7 @@ class DictionaryError(GuardConfigError):
 
 class ScopeError(ValueError):
     """A request asked for a scope the dictionary does not define, or for two different ones."""
+
+
+class MaskingError(RuntimeError):
+    """A request could not be masked (it is refused rather than sent unmasked)."""

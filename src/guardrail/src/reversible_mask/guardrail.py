@@ -6,18 +6,24 @@ Load it through a one-line shim beside the proxy config (see shim/litellm/), e.g
 
 from __future__ import annotations
 
+import asyncio
+import copy
 import logging
 from collections.abc import AsyncGenerator, Callable
+from functools import partial
 from typing import Any
 
 from fastapi import HTTPException
 from litellm.integrations.custom_guardrail import CustomGuardrail
 from litellm.types.guardrails import GuardrailEventHooks
 
+from .callbacks import lead_callbacks
 from .dictionary import load_dictionary
-from .engine import Masker
-from .errors import ScopeError
-from .payload import mask_copy, mask_request, unmask_object
+from .engine import EVERYTHING, Masker, Target
+from .errors import MaskingError, ScopeError
+from .inflight import InFlight
+from .payload import Copier, mask_request, unmask_object
+from .placeholder import Registry
 from .scope import requested_scope
 from .settings import resolve_settings
 from .streaming import restore_stream
@@ -36,10 +42,31 @@ NON_TEXT_CALL_TYPES = frozenset(
 NON_TEXT_RESPONSES = frozenset(
     {"EmbeddingResponse", "ImageResponse", "TranscriptionResponse", "RerankResponse"}
 )
-LOGGED_KWARGS = (
-    "messages", "input", "prompt", "system", "standard_logging_object", "original_response",
-    "complete_streaming_response", "async_complete_streaming_response", "additional_args",
+# Top-level request keys the proxy adds or consumes itself (never sent to the provider).
+PROXY_KEYS = frozenset(
+    {
+        "metadata", "litellm_metadata", "proxy_metadata", "proxy_server_request",
+        "secret_fields", "litellm_call_id", "litellm_logging_obj", "guardrails",
+        "disable_global_guardrail", "litellm_trace_id", "litellm_session_id", "tags",
+        "mock_response", "api_key", "api_base", "user_api_key_dict",
+    }
 )  # fmt: skip
+RAW_BODY_WARNING = (
+    "reversible_mask: LiteLLM debug logging is on (--detailed_debug, LITELLM_LOG=DEBUG or "
+    "set_verbose): the proxy writes raw request bodies and restored responses to its own log, "
+    "with every original term in them. Turn it off wherever those logs leave this machine."
+)
+
+
+def _litellm_params() -> frozenset[str]:
+    try:
+        from litellm.types.utils import all_litellm_params
+    except ImportError:  # pragma: no cover - every tested version has it
+        return frozenset()
+    return frozenset(all_litellm_params)
+
+
+INTERNAL_KEYS = PROXY_KEYS | _litellm_params()
 
 
 def _call_type_name(call_type: Any) -> str:
@@ -56,21 +83,43 @@ def _proxy_guardrail_entries() -> list[Any]:
         return []
 
 
+def _debug_logging_on() -> bool:
+    import litellm
+    from litellm._logging import verbose_logger, verbose_proxy_logger
+
+    return bool(getattr(litellm, "set_verbose", False)) or any(
+        logger.isEnabledFor(logging.DEBUG) for logger in (verbose_logger, verbose_proxy_logger)
+    )
+
+
 class ReversibleMaskGuardrail(CustomGuardrail):
     def __init__(
         self,
         guardrail_name: str | None = None,
         dictionary_path: str | None = None,
         org_key: str | None = None,
+        key_per_scope: bool | str | None = None,
         **kwargs: Any,
     ) -> None:
+        given = {"dictionary_path": dictionary_path, "org_key": org_key}
         settings = resolve_settings(
-            {"dictionary_path": dictionary_path, "org_key": org_key},
-            guardrail_name,
-            _proxy_guardrail_entries,
+            {**given, "key_per_scope": key_per_scope}, guardrail_name, _proxy_guardrail_entries
         )
-        self.masker = Masker(load_dictionary(settings.dictionary_path), settings.org_key)
+        dictionary = load_dictionary(settings.dictionary_path)
+        self.masker = Masker(dictionary, settings.org_key, settings.key_per_scope)
+        self.in_flight = InFlight()
         super().__init__(guardrail_name=guardrail_name, **kwargs)
+        if _debug_logging_on():
+            log.warning(RAW_BODY_WARNING)
+        self._schedule_lead()
+
+    def _schedule_lead(self) -> None:
+        """Right after the proxy registers this instance (it does so once the constructor
+        returns), move it ahead of plain logging callbacks (see callbacks.py)."""
+        try:
+            asyncio.get_running_loop().call_soon(lead_callbacks, self)
+        except RuntimeError:  # constructed outside the proxy's event loop (tests, scripts)
+            pass
 
     def should_run_guardrail(self, data: Any, event_type: GuardrailEventHooks) -> bool:
         """Logs are always re-masked; with default_on, clients cannot opt out of masking."""
@@ -88,24 +137,73 @@ class ReversibleMaskGuardrail(CustomGuardrail):
             log.debug("reversible_mask: skipping non-text call type %s", name)
             return data
         try:
-            categories = self.masker.categories_for(requested_scope(data))
+            target = self.masker.target(requested_scope(data))
         except ScopeError as error:
+            self._remask_in_place(data, EVERYTHING)
             raise HTTPException(status_code=400, detail={"error": str(error)}) from error
-        mask_request(data, lambda text: self.masker.mask(text, categories))
+        registry = self.in_flight.open(data)
+        try:
+            self._mask_request(data, target, registry)
+        except Exception as error:
+            self.in_flight.close(data)
+            self._remask_in_place(data, EVERYTHING)
+            log.exception("reversible_mask: request could not be masked; refused")
+            detail = {"error": f"reversible_mask: request could not be masked ({error})"}
+            raise HTTPException(status_code=500, detail=detail) from error
         return data
+
+    def _mask_request(self, data: dict, target: Target, registry: Registry) -> None:
+        skip = INTERNAL_KEYS
+        if "litellm_metadata" in data:  # /v1/messages, /v1/responses: `metadata` is the client's
+            skip = skip - {"metadata"}
+        mask_request(data, partial(self.masker.mask, target=target, registry=registry), skip)
+        self._mask_logged_request(data, skip)
+
+    def _mask_logged_request(self, data: dict, skip: frozenset[str]) -> None:
+        """The proxy keeps a shallow copy of the raw body (`proxy_server_request.body`) and a
+        deep copy of the client's metadata (`requester_metadata`) for logs, including failure
+        logs built before any logging hook: point them at masked values now."""
+        copier = Copier(partial(self.masker.mask, target=self._log_target(data)))
+        request = data.get("proxy_server_request")
+        body = request.get("body") if isinstance(request, dict) else None
+        if isinstance(body, dict):
+            for key in list(body):
+                if key in data and key not in skip:
+                    body[key] = data[key]  # masked in place above
+                elif body[key] is not data.get(key):  # the proxy's own objects: logged later
+                    body[key] = copier.copy(body[key], str(key))
+        for key in ("metadata", "litellm_metadata"):
+            metadata = data.get(key)
+            if isinstance(metadata, dict) and "requester_metadata" in metadata:
+                requester = metadata["requester_metadata"]
+                metadata["requester_metadata"] = copier.copy(requester, "requester_metadata")
 
     async def async_post_call_success_hook(
         self, data: dict, user_api_key_dict: Any, response: Any
     ) -> Any:
-        if type(response).__name__ in NON_TEXT_RESPONSES:
+        registry = self.in_flight.get(data)
+        if not data.get("stream"):
+            self.in_flight.close(data)
+        if registry is None or type(response).__name__ in NON_TEXT_RESPONSES:
             return response
-        return unmask_object(response, self.masker)
+        return unmask_object(response, partial(self._restore, registry))
+
+    def _restore(self, registry: Registry, text: str, json_string: bool) -> str:
+        return self.masker.unmask(text, registry, json_string)
 
     async def async_post_call_streaming_iterator_hook(
         self, user_api_key_dict: Any, response: Any, request_data: dict
     ) -> AsyncGenerator[Any, None]:
-        async for chunk in restore_stream(self.masker, response):
-            yield chunk
+        registry = self.in_flight.get(request_data)
+        try:
+            if registry is None:
+                async for chunk in response:
+                    yield chunk
+                return
+            async for chunk in restore_stream(self.masker, registry, response):
+                yield chunk
+        finally:
+            self.in_flight.close(request_data)
 
     async def async_logging_hook(
         self, kwargs: dict, result: Any, call_type: str
@@ -113,39 +211,94 @@ class ReversibleMaskGuardrail(CustomGuardrail):
         return self.logging_hook(kwargs, result, call_type)
 
     def logging_hook(self, kwargs: dict, result: Any, call_type: str) -> tuple[dict, Any]:
-        """Re-mask what loggers and the spend log will read; idempotent, fails open per part."""
-        mask: Callable[[str], str] = self.masker.mask
-        for key in LOGGED_KWARGS:
-            if key in kwargs:
-                kwargs[key] = _fail_open(key, kwargs[key], mask)
-        params = kwargs.get("litellm_params")
-        if isinstance(params, dict):
-            kwargs["litellm_params"] = _masked_params(params, mask)
+        """Re-mask everything loggers and the spend log will read, as copies (the client's
+        objects are untouched); idempotent; each part fails open."""
+        target = self._log_target(kwargs.get("litellm_params"))
+        mask: Callable[[str], str] = partial(self.masker.mask, target=target)
+        copier = Copier(mask)  # one pass over the payload: shared objects are copied once
+        masked = RemaskingDict(mask, {k: _fail_open(k, v, copier) for k, v in kwargs.items()})
         if _call_type_name(call_type) not in NON_TEXT_CALL_TYPES:
-            result = _fail_open("result", result, mask)
-        return kwargs, result
+            result = _fail_open("result", result, copier)
+        return masked, result
+
+    async def async_log_failure_event(
+        self, kwargs: dict, response_obj: Any, start_time: Any, end_time: Any
+    ) -> None:
+        self.log_failure_event(kwargs, response_obj, start_time, end_time)
+
+    def log_failure_event(
+        self, kwargs: dict, response_obj: Any, start_time: Any, end_time: Any
+    ) -> None:
+        """Failure callbacks share one dict (and there is no failure logging hook): re-mask it
+        in place. This instance is moved ahead of other failure callbacks (callbacks.py)."""
+        self._remask_in_place(kwargs, self._log_target(kwargs.get("litellm_params")))
+
+    async def async_post_call_failure_hook(
+        self,
+        request_data: dict,
+        original_exception: Exception,
+        user_api_key_dict: Any,
+        traceback_str: str | None = None,
+    ) -> None:
+        self.in_flight.close(request_data)
+        self._remask_in_place(request_data, self._log_target(request_data))
+
+    def _remask_in_place(self, data: Any, target: Target) -> None:
+        if not isinstance(data, dict):
+            return
+        copier = Copier(partial(self.masker.mask, target=target))
+        for key in list(data):
+            data[key] = _fail_open(key, data[key], copier)
+
+    def _log_target(self, data: Any) -> Target:
+        """Logs are masked with every category, under the request's key domain."""
+        if not self.masker.key_per_scope or not isinstance(data, dict):
+            return EVERYTHING
+        try:
+            return self.masker.target(requested_scope(data), every_category=True)
+        except ScopeError:
+            return self.masker.target(None, every_category=True)
 
 
-def _masked_params(params: dict, mask: Callable[[str], str]) -> dict:
-    params = dict(params)
-    if "proxy_server_request" in params:
-        params["proxy_server_request"] = _fail_open(
-            "proxy_server_request", params["proxy_server_request"], mask
-        )
-    for key in ("metadata", "litellm_metadata"):
-        metadata = params.get(key)
-        if isinstance(metadata, dict) and "requester_metadata" in metadata:
-            metadata = dict(metadata)
-            metadata["requester_metadata"] = _fail_open(
-                "requester_metadata", metadata["requester_metadata"], mask
-            )
-            params[key] = metadata
-    return params
+class RemaskingDict(dict):
+    """The call details handed back by the logging hook. The proxy may still write into them
+    afterwards: 1.80.x finishes a stream with a sync success handler in a worker thread, which
+    stores a freshly built (unmasked) standard logging payload into the same dict while the
+    async loggers read it. Every value written in, now or later, is stored as a masked copy."""
+
+    def __init__(self, mask: Callable[[str], str], masked: dict) -> None:
+        super().__init__(masked)  # already masked by the hook
+        self._mask = mask
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        super().__setitem__(key, _fail_open(key, value, Copier(self._mask)))
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        for key, value in dict(*args, **kwargs).items():
+            self[key] = value
+
+    def setdefault(self, key: Any, default: Any = None) -> Any:
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def __copy__(self) -> dict:  # a plain dict: its values are masked already
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict) -> dict:
+        return copy.deepcopy(dict(self), memo)
+
+    def __reduce__(self) -> tuple:
+        return dict, (dict(self),)
 
 
-def _fail_open(name: str, value: Any, mask: Callable[[str], str]) -> Any:
+def _fail_open(name: Any, value: Any, copier: Copier) -> Any:
     try:
-        return mask_copy(value, mask)
+        return copier.copy(value, str(name))
     except Exception:  # noqa: BLE001 - the spec's fail-open rule: never break the call
+        copier.reset()
         log.warning("reversible_mask: could not re-mask logging field %s", name, exc_info=True)
         return value
+
+
+__all__ = ["MaskingError", "ReversibleMaskGuardrail"]

@@ -1,26 +1,66 @@
-"""Matching view of a text: NFKC + case folding, with a map back to original offsets.
+"""Matching view of a text: what the automaton scans, with a map back to original offsets.
 
-Terms and texts go through the same per-cluster key function, so "ACME", "acme", full-width
-"ＡＣＭＥ" and a decomposed "e" + U+0301 all meet the dictionary's spelling. A cluster is a
-character plus its following combining marks; matches must start and end on cluster boundaries,
-so a match never splits an accented letter. ASCII text (the common case) takes a fast path with
-identical offsets.
+The view is defined by `reference_view`, one step at a time:
+
+1. invisible characters (Unicode Default_Ignorable_Code_Point: zero-width space, joiner and
+   non-joiner, soft hyphen, word joiner, BOM, bidi controls, variation selectors, tags, ...) are
+   removed;
+2. what remains is cut into clusters (a character plus the combining marks after it), and each
+   cluster is folded: NFKC, and unless case-sensitive, case folding then NFKC again;
+3. every run of clusters that fold to whitespace becomes one space.
+
+So "ACME  Corp", "acme\\ncorp", "Ac\\u200bme Corp" and full-width "ＡＣＭＥ Corp" all read
+"acme corp". A match maps back to whole clusters only: it never starts at a combining mark or
+ends just before one.
+
+`view` computes the same thing fast. Invisible characters are cut out with one C regex call.
+The rest is split (one more call) only where folding is not one character for one character
+(whitespace other than a lone space, composed clusters, characters such as "ß" or "ﬁ" whose fold
+has another length); everything in between is folded in one C call per text, offsets one to one.
+Which characters are irregular is computed once per process from the running Python's Unicode
+tables (about 0.3 s), so the fast path agrees with `reference_view`; a property test checks it on
+arbitrary text, and a length check falls back to the reference if they ever disagreed.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_right
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
+from operator import add
 
-# A non-ASCII run, plus the character before it (the base of a leading combining mark).
-_NON_ASCII_RUN = re.compile(r"(?s).?[^\x00-\x7f]+")
+# Default_Ignorable_Code_Point (Unicode DerivedCoreProperties.txt): invisible in rendering.
+IGNORABLE_RANGES = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160),
+    (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E),
+    (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)  # fmt: skip
+_IGNORABLE = frozenset(cp for low, high in IGNORABLE_RANGES for cp in range(low, high + 1))
+_SCANNED = 0x30000  # above: CJK ideographs, tags (ignorable), private use or unassigned
+_SENTINEL = "\x00"  # joins the regular parts of a text for one fold call; always irregular
+_ASCII_SPACE = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f "
+_ASCII_IRREGULAR = re.compile(r"[\x00\t-\r\x1c-\x1f]")
+Fold = Callable[[str, bool], str]
+
+
+def is_ignorable(char: str) -> bool:
+    return ord(char) in _IGNORABLE
+
+
+def is_mark(char: str) -> bool:
+    """A combining mark that is not invisible (variation selectors and CGJ are removed)."""
+    return unicodedata.category(char)[0] == "M" and ord(char) not in _IGNORABLE
 
 
 @lru_cache(maxsize=65536)
 def fold(cluster: str, case_sensitive: bool) -> str:
-    """NFKC, then (for case-insensitive matching) casefold and NFKC again."""
+    """NFKC, then (case-insensitive) casefold and NFKC again."""
     text = unicodedata.normalize("NFKC", cluster)
     if case_sensitive:
         return text
@@ -28,61 +68,412 @@ def fold(cluster: str, case_sensitive: bool) -> str:
 
 
 def fold_term(term: str, case_sensitive: bool) -> str:
-    return "".join(fold(c, case_sensitive) for c in clusters(term))
-
-
-def clusters(text: str) -> list[str]:
-    out: list[str] = []
-    for char in text:
-        if out and unicodedata.combining(char):
-            out[-1] += char
-        else:
-            out.append(char)
-    return out
+    return reference_view(term, case_sensitive).folded
 
 
 @dataclass(frozen=True)
 class TextView:
-    """`folded` is what the automaton scans; `origin[i]` is the original offset of folded index i
-    when i is a cluster boundary, else -1. `origin` is None when offsets are identical."""
+    """`folded` is what the automaton scans; `visible` is the text without invisible
+    characters. The visible text is cut into pieces: piece k covers visible[orig[k]:orig[k+1]]
+    and folded[fold[k]:fold[k+1]]; a linear piece maps offsets one to one, any other piece is
+    atomic (a match may only start or end at its edges). `fold is None`: one to one throughout.
+    `kept`/`at` map visible offsets back: visible[kept[j]:kept[j+1]] is text[at[j]:...]."""
 
+    text: str
     folded: str
-    origin: list[int] | None
+    visible: str = ""
+    fold: list[int] | None = None
+    orig: list[int] | None = None
+    linear: bytes = b""
+    kept: list[int] | None = None
+    at: list[int] | None = None
 
     def span(self, start: int, end: int) -> tuple[int, int] | None:
-        if self.origin is None:
+        """Original offsets of folded[start:end], or None when that cuts through a piece or
+        starts or ends next to a combining mark (inside a cluster)."""
+        found = self._visible_span(start, end)
+        if found is None:
+            return None
+        first, last = found
+        visible = self.visible or self.text
+        head = visible[first]
+        if head >= "\u0300" and is_mark(head):
+            return None
+        if last < len(visible) and visible[last] >= "\u0300" and is_mark(visible[last]):
+            return None
+        if self.kept is None or self.at is None:
+            return first, last
+        k = bisect_right(self.kept, first) - 1
+        j = bisect_right(self.kept, last - 1) - 1
+        return self.at[k] + first - self.kept[k], self.at[j] + last - self.kept[j]
+
+    def _visible_span(self, start: int, end: int) -> tuple[int, int] | None:
+        if self.fold is None or self.orig is None:
             return start, end
-        a, b = self.origin[start], self.origin[end]
-        return None if a < 0 or b < 0 else (a, b)
+        fold, orig = self.fold, self.orig
+        k = bisect_right(fold, start) - 1
+        if self.linear[k]:
+            first = orig[k] + start - fold[k]
+        elif start == fold[k]:
+            first = orig[k]
+        else:
+            return None
+        k = bisect_right(fold, end - 1) - 1
+        if self.linear[k]:
+            return first, orig[k] + end - fold[k]
+        return (first, orig[k + 1]) if end == fold[k + 1] else None
+
+
+def reference_view(text: str, case_sensitive: bool) -> TextView:
+    """The definition of the view, one character and one cluster at a time (slow)."""
+    kept = [i for i, char in enumerate(text) if not is_ignorable(char)]
+    visible = "".join(text[i] for i in kept)
+    clusters: list[str] = []
+    for char in visible:
+        if clusters and is_mark(char):
+            clusters[-1] += char
+        else:
+            clusters.append(char)
+    lengths: list[int] = []
+    folds: list[str] = []
+    for cluster in clusters:
+        folded = fold(cluster, case_sensitive)
+        if folded.isspace() and folds and folds[-1] == " ":
+            lengths[-1] += len(cluster)  # a whitespace run is one space
+            continue
+        lengths.append(len(cluster))
+        folds.append(" " if folded.isspace() else folded)
+    return _assemble(text, visible, lengths, folds, bytes(len(folds)), list(range(len(kept))), kept)
+
+
+def _assemble(
+    text: str,
+    visible: str,
+    lengths: list[int],
+    folds: list[str],
+    linear: bytes,
+    kept: list[int] | None,
+    at: list[int] | None,
+) -> TextView:
+    return TextView(
+        text,
+        "".join(folds),
+        visible,
+        list(accumulate(map(len, folds), initial=0)),
+        list(accumulate(lengths, initial=0)),
+        linear,
+        kept,
+        at,
+    )
 
 
 def view(text: str, case_sensitive: bool) -> TextView:
+    """Same result as `reference_view`, at C speed for the regular stretches."""
+    spaced = "  " in text
     if text.isascii():
-        return TextView(text if case_sensitive else text.lower(), None)
-    parts: list[str] = []
-    origin: list[int] = []
-    position = 0
-    for run in _NON_ASCII_RUN.finditer(text):
-        _ascii(text[position : run.start()], position, case_sensitive, parts, origin)
-        offset = run.start()
-        for cluster in clusters(run.group()):
-            folded = fold(cluster, case_sensitive)
-            if not folded:
-                offset += len(cluster)
-                continue
-            parts.append(folded)
-            origin.append(offset)
-            origin.extend([-1] * (len(folded) - 1))
-            offset += len(cluster)
-        position = run.end()
-    _ascii(text[position:], position, case_sensitive, parts, origin)
-    origin.append(len(text))
-    return TextView("".join(parts), origin)
+        # isprintable: no control character at all (C speed), so no irregular one either
+        if not spaced and (text.isprintable() or _ASCII_IRREGULAR.search(text) is None):
+            return TextView(text, text if case_sensitive else text.lower())
+        pieces = _ASCII_SPLIT[spaced].split(text)
+        return _split_view(text, text, case_sensitive, pieces, spaced, _fold_ascii, None, None)
+    tables = _tables(case_sensitive)
+    if len(text.encode("utf-16-le", "surrogatepass")) != 2 * len(text):
+        return _astral_view(text, case_sensitive, tables)
+    pieces = tables.fast[spaced].split(text)
+    if len(pieces) > 1 and tables.unusual.search("".join(pieces[1::2])):
+        return _stripped_view(text, case_sensitive, tables, _INVISIBLE_BMP.split(text))
+    return _split_view(text, text, case_sensitive, pieces, spaced, tables.fold, None, None)
 
 
-def _ascii(
-    chunk: str, offset: int, case_sensitive: bool, parts: list[str], origin: list[int]
+def _astral_view(text: str, case_sensitive: bool, tables: _Tables) -> TextView:
+    """Emoji text: many invisible BMP characters (joiners, variation selectors), almost never
+    an astral character the fast patterns do not handle."""
+    if tables.astral_trouble.search(text):
+        return _stripped_view(text, case_sensitive, tables, _INVISIBLE.split(text), slow=True)
+    return _stripped_view(text, case_sensitive, tables, _INVISIBLE_BMP.split(text))
+
+
+def _stripped_view(
+    text: str, case_sensitive: bool, tables: _Tables, chunks: list[str], slow: bool = False
+) -> TextView:
+    """`chunks`: the text cut at each invisible character (one character per cut). Composing
+    marks and rare astral characters need the slow pattern, where any character may start a
+    cluster."""
+    visible = "".join(chunks)
+    kept = at = None
+    if len(chunks) > 1:
+        kept = list(accumulate(map(len, chunks), initial=0))[:-1]
+        at = list(map(add, kept, range(len(kept))))  # chunk k has k invisible characters before
+    spaced = "  " in visible
+    parts = [] if slow else tables.fast[spaced].split(visible)
+    if slow or (len(parts) > 1 and tables.unusual.search("".join(parts[1::2]))):
+        parts, spaced = tables.slow.split(visible), True
+    return _split_view(text, visible, case_sensitive, parts, spaced, tables.fold, kept, at)
+
+
+def _split_view(
+    text: str,
+    visible: str,
+    case_sensitive: bool,
+    pieces: list[str],
+    spaced: bool,
+    fold_regular: Fold,
+    kept: list[int] | None,
+    at: list[int] | None,
+) -> TextView:
+    """`pieces` alternate: regular text, an irregular piece, regular text, ... ."""
+    if len(pieces) == 1:
+        folded = fold_regular(visible, case_sensitive)
+        if len(folded) != len(visible):
+            return reference_view(text, case_sensitive)
+        if kept is None:
+            return TextView(text, folded)
+        return TextView(text, folded, visible, kept=kept, at=at)
+    parts = pieces[0::2]
+    folded_parts = fold_regular(_SENTINEL.join(parts), case_sensitive).split(_SENTINEL)
+    if list(map(len, folded_parts)) != list(map(len, parts)):
+        return reference_view(text, case_sensitive)
+    separators = pieces[1::2]
+    folded_separators = list(map(_SEPARATOR_FOLDS[case_sensitive].__getitem__, separators))
+    if not spaced:
+        _attach_leading_spaces(parts, folded_parts, separators, folded_separators)
+        pieces[0::2], pieces[1::2] = parts, separators
+    lengths = list(map(len, pieces))
+    pieces[0::2], pieces[1::2] = folded_parts, folded_separators
+    linear = b"\x01\x00" * (len(pieces) // 2) + b"\x01"
+    return _assemble(text, visible, lengths, pieces, linear, kept, at)
+
+
+def _attach_leading_spaces(
+    parts: list[str], folded_parts: list[str], separators: list[str], folds: list[str]
 ) -> None:
-    if chunk:
-        parts.append(chunk if case_sensitive else chunk.lower())
-        origin.extend(range(offset, offset + len(chunk)))
+    """Without a run of plain spaces in the text, no pattern match starts at a space (spaces
+    are everywhere), so a space just before a whitespace run is still at the end of the
+    regular part before it: move it into the run."""
+    for k, folded in enumerate(folds):
+        if folded == " " and parts[k][-1:] == " ":
+            parts[k], folded_parts[k] = parts[k][:-1], folded_parts[k][:-1]
+            separators[k] = " " + separators[k]
+
+
+def _fold_ascii(text: str, case_sensitive: bool) -> str:
+    return text if case_sensitive else text.lower()
+
+
+class _SeparatorFolds(dict[str, str]):
+    """Fold of each irregular piece (a whitespace run folds to one space), cached: pieces
+    repeat, and a dict hit costs no Python frame. Cleared when large (hostile input)."""
+
+    def __init__(self, case_sensitive: bool) -> None:
+        super().__init__()
+        self.case_sensitive = case_sensitive
+
+    def __missing__(self, piece: str) -> str:
+        if len(self) > 8192:
+            self.clear()
+        spaces = all(fold(c, self.case_sensitive).isspace() for c in piece)
+        if spaces and not any(map(is_mark, piece)):
+            folded = " "
+        else:
+            folded = fold(piece, self.case_sensitive)
+        self[piece] = folded
+        return folded
+
+
+_SEPARATOR_FOLDS = {flag: _SeparatorFolds(flag) for flag in (False, True)}
+
+# The same pieces as the Unicode patterns below, for ASCII text (keyed by: has "  ").
+_ASCII_SPLIT = {
+    spaced: re.compile(
+        rf"([\x00\t-\r\x1c-\x1f{' ' if spaced else ''}]"
+        rf"(?:(?<=\x00)|(?<=[\t-\r\x1c-\x1f])[{_ASCII_SPACE}]*|(?<= )[{_ASCII_SPACE}]+))"
+    )
+    for spaced in (False, True)
+}
+
+
+@dataclass(frozen=True)
+class _Tables:
+    """Split patterns. `re` checks the astral members of a class one range at a time for every
+    character, so the fast patterns use classes of the Basic Multilingual Plane only: any
+    astral character they meet is regular and none is a mark (`astral_cuts` sends other text
+    to the slow pattern). They also cut at each invisible character and composing mark, which
+    sends the text to the stripped path. A lone space, which is everywhere, starts no match
+    attempt unless the text has a run of spaces. The slow pattern lets every character start
+    a cluster."""
+
+    unusual: re.Pattern[str]  # an invisible character or a composing mark (BMP)
+    astral_trouble: re.Pattern[str]  # an astral character the fast patterns do not handle
+    fast: dict[bool, re.Pattern[str]]  # keyed by: has "  "
+    slow: re.Pattern[str]
+
+    @staticmethod
+    def fold(text: str, case_sensitive: bool) -> str:
+        if text.isascii():
+            return _fold_ascii(text, case_sensitive)
+        text = unicodedata.normalize("NFKC", text)
+        if case_sensitive:
+            return text
+        return unicodedata.normalize("NFKC", text.casefold())
+
+
+@lru_cache(maxsize=2)
+def _tables(case_sensitive: bool) -> _Tables:
+    """Classify every code point below _SCANNED once, with this Python's Unicode data.
+
+    Regular characters fold to one character and never combine with the one before, so a
+    stretch of them folds in one call, offsets one to one. Stable marks (fold to themselves,
+    never composed) may stay in such a stretch (matches never start or end next to a mark).
+    Everything else is split out and folded as its own piece."""
+    chars = [chr(cp) for cp in range(1, _SCANNED) if cp not in _IGNORABLE]
+    # Isolated by the sentinel, so these are the per-character folds.
+    folds = _Tables.fold(_SENTINEL.join(chars), case_sensitive).split(_SENTINEL)
+    composers = _backward_composers(chars)
+    spaces = [" "]
+    marks: list[str] = []
+    composing: list[str] = []
+    odd = [_SENTINEL]
+    for char, folded in zip(chars, folds, strict=True):
+        if folded.isspace():
+            spaces.append(char)
+        elif is_mark(char):
+            marks.append(char)
+            if folded != char or char in composers:
+                composing.append(char)
+        elif not _regular(char, folded, composers, case_sensitive):
+            odd.append(char)
+    mark_bmp = _char_class(_bmp(marks))
+    astral = [c for c in [*marks, *odd, *spaces] if c >= "\U00010000"]
+    astral += [chr(cp) for cp in _IGNORABLE if cp >= 0x10000]
+    invisible = [chr(cp) for cp in _IGNORABLE if cp < 0x10000]
+    unusual = invisible + _bmp(composing)
+    return _Tables(
+        unusual=re.compile(_char_class(unusual)),
+        astral_trouble=re.compile(_cover(astral)),
+        fast={spaced: _fast(spaces, odd, unusual, mark_bmp, spaced) for spaced in (False, True)},
+        slow=_slow(spaces, odd, composing, _char_class(marks)),
+    )
+
+
+# Astral blocks real text uses a lot (emoji, regional indicators, CJK extensions): no range of
+# `_cover` may reach into them.
+_BUSY_ASTRAL = ((0x1D400, 0x1D7FF), (0x1F1E6, 0x1F1FF), (0x1F300, 0x1FAFF), (0x20000, 0x3FFFF))
+
+
+def _cover(chars: list[str]) -> str:
+    """A class of a few ranges that holds every given astral character (and some unassigned
+    or rare ones between them)."""
+    codes = sorted({ord(c) for c in chars})
+    astral: list[tuple[int, int]] = []
+    for code in codes:
+        if astral and code - astral[-1][1] <= 0x1000 and not _busy(astral[-1][1] + 1, code - 1):
+            astral[-1] = (astral[-1][0], code)
+        else:
+            astral.append((code, code))
+    return _negated_class(astral)
+
+
+def _negated_class(ranges: list[tuple[int, int]]) -> str:
+    """The class of the given ranges, written as the complement of its complement. `re` tests
+    a class's astral ranges one by one (no bitmap) and stops at the first hit; listing what
+    is NOT in the class, BMP first, rejects the usual character after one test."""
+    gaps: list[tuple[int, int]] = []
+    previous = -1
+    for low, high in sorted(ranges):
+        if low > previous + 1:
+            gaps.append((previous + 1, low - 1))
+        previous = max(previous, high)
+    if previous < 0x10FFFF:
+        gaps.append((previous + 1, 0x10FFFF))
+    return "[^" + "".join(f"\\U{low:08x}-\\U{high:08x}" for low, high in gaps) + "]"
+
+
+def _busy(low: int, high: int) -> bool:
+    return any(low <= busy_high and busy_low <= high for busy_low, busy_high in _BUSY_ASTRAL)
+
+
+def _bmp(chars: Iterable[str]) -> list[str]:
+    return [c for c in chars if c < "\U00010000"]
+
+
+def _fast(
+    spaces: list[str], odd: list[str], unusual: list[str], mark: str, spaced: bool
+) -> re.Pattern[str]:
+    """One piece per whitespace run, cluster on a space, irregular character (+ marks), or
+    unusual character (then the caller takes another path). Text on this path has no astral
+    mark or irregular character, so the classes are BMP only."""
+    space = _char_class(_bmp(spaces))
+    run = rf"(?:{space}(?!{mark}))"
+    not_space = _char_class(_bmp(c for c in spaces if c != " "))
+    tails = (
+        rf"(?<={space}){mark}+|(?<={not_space}){run}*|(?<= ){run}+"
+        rf"|(?<={_char_class(_bmp(odd))}){mark}*|(?<={_char_class(unusual)})"
+    )
+    starts = _char_class(c for c in _bmp([*spaces, *odd, *unusual]) if spaced or c != " ")
+    return re.compile(rf"({starts}(?:{tails}))")
+
+
+def _slow(spaces: list[str], odd: list[str], composing: list[str], mark: str) -> re.Pattern[str]:
+    """For visible text (invisible characters removed): composed clusters too."""
+    space = _char_class(spaces)
+    run = rf"(?:{space}(?!{mark}))"
+    not_space = _char_class(c for c in spaces if c != " ")
+    tails = (
+        rf"(?<={space}){mark}+|(?<={not_space}){run}*|(?<= ){run}+|(?<={_char_class(odd)}){mark}*"
+    )
+    starts = _char_class([*spaces, *odd], any_astral=True)
+    composed = rf".{mark}*{_char_class(composing)}{mark}*"
+    return re.compile(rf"(?s)({composed}|{starts}(?:{tails}))")
+
+
+def _regular(char: str, folded: str, composers: frozenset[str], case_sensitive: bool) -> bool:
+    """Folds to one character, cannot combine with the character before it, and is left alone
+    by NFKC (before and after case folding): a stretch of such characters passes NFKC's quick
+    check, which is what makes folding it fast. (NFKC rewrites a whole string once one
+    character fails the check: a single full-width comma made a 20 KB text 30x slower.)"""
+    if char in composers or len(folded) != 1 or folded in composers or is_mark(folded):
+        return False
+    if unicodedata.normalize("NFKC", char) != char:
+        return False
+    if not case_sensitive:
+        lowered = char.casefold()
+        if unicodedata.normalize("NFKC", lowered) != lowered:
+            return False
+    decomposed = unicodedata.normalize("NFKD", char)
+    return not decomposed or unicodedata.combining(decomposed[0]) == 0
+
+
+def _backward_composers(chars: list[str]) -> frozenset[str]:
+    """Characters that canonical composition merges into the character before them: second
+    halves of primary composites (those NFC recomposes), and Hangul vowel and final jamo."""
+    found = {chr(cp) for cp in range(0x1161, 0x1176)} | {chr(cp) for cp in range(0x11A8, 0x11C3)}
+    for char in chars:
+        parts = unicodedata.decomposition(char).split()
+        if len(parts) != 2 or parts[0].startswith("<"):
+            continue
+        if unicodedata.normalize("NFC", unicodedata.normalize("NFD", char)) == char:
+            found.add(chr(int(parts[1], 16)))
+    return frozenset(found)
+
+
+def _char_class(chars: Iterable[str], any_astral: bool = False) -> str:
+    """A regex class; with `any_astral`, only its BMP members plus every astral character."""
+    codes = sorted({ord(c) for c in chars if not any_astral or c < "\U00010000"})
+    ranges: list[tuple[int, int]] = []
+    for code in codes:
+        if ranges and code == ranges[-1][1] + 1:
+            ranges[-1] = (ranges[-1][0], code)
+        else:
+            ranges.append((code, code))
+    if any_astral:
+        ranges.append((0x10000, 0x10FFFF))
+    if not ranges:
+        return "[^\\x00-\\U0010ffff]"  # matches nothing
+    body = "".join(
+        f"\\U{low:08x}" + (f"-\\U{high:08x}" if high > low else "") for low, high in ranges
+    )
+    return f"[{body}]"
+
+
+_INVISIBLE = re.compile(_negated_class(list(IGNORABLE_RANGES)))
+_INVISIBLE_BMP = re.compile(_char_class(chr(cp) for cp in _IGNORABLE if cp < 0x10000))

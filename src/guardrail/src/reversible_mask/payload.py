@@ -1,79 +1,108 @@
-"""Walk request and response payloads of the three protected routes.
+"""Walk request, response and logging payloads of the protected routes.
 
-Requests (masking) are walked by key: a string is masked when the nearest enclosing mapping key
-is a text key (`content`, `text`, `description`, `arguments`, ...); lists are transparent.
-That covers chat `messages` (string and content-part lists), `tools`/`functions` (descriptions,
-JSON-schema descriptions and enums), tool-call `arguments`, Anthropic `system` and tool_use
-`input`, and Responses `input`/`instructions`, while ids, roles, tool names, model names and
-binary parts (image/audio/file data) are never touched.
+Requests (masking, in place): every string the request carries is masked, except under keys
+that name structure (a denylist, not a list of text fields): identifiers and enum values
+(`model`, `role`, `type`, ids, tool and function names, `format`, `detail`, ...), URLs and
+binary data (image, audio and file data; `data` unless its block is of type "text", which is
+how Anthropic `document` blocks carry plain text), opaque blobs (signatures, encrypted
+reasoning, cache control, headers). JSON-schema property maps are walked by value (property
+names are keys, never masked). Tool arguments (`arguments`, tool-use `input`) are user data
+throughout: every string inside is masked, JSON text decoded first so escapes cannot hide a term.
 
-Responses (unmasking) are walked completely: only valid placeholders change, so every string of
-the response object (dicts, lists and pydantic models) is restored in place.
+Responses (unmasking, in place): every string of the response object is restored.
+
+Logging (masked copies): every string of a logging payload, except a few identifiers the
+proxy's own bookkeeping reads after the hook (call ids, model names, key hashes).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
-
-from .engine import Masker
-
-REQUEST_KEYS = ("messages", "system", "tools", "functions", "input", "instructions", "prompt")
-TEXT_KEYS = frozenset(
-    {
-        "content", "text", "description", "arguments", "input", "instructions", "system",
-        "prompt", "output", "title", "enum", "examples", "default", "const", "thinking",
-        "summary", "refusal", "partial_json", "query", "reasoning_content",
-    }
-)  # fmt: skip
-# Tool arguments (JSON text or objects): every string inside is a user value.
-JSON_KEYS = frozenset({"arguments", "partial_json"})
 
 Fn = Callable[[str], str]
 
+STRUCTURAL = frozenset(
+    {
+        "model", "role", "type", "id", "object", "name", "status", "tool_call_id", "tool_use_id",
+        "call_id", "item_id", "file_id", "previous_response_id", "response_id", "conversation",
+        "vector_store_ids", "media_type", "mime_type", "format", "detail", "voice", "url",
+        "image_url", "file_url", "file_data", "server_url", "server_label", "allowed_tools",
+        "require_approval", "modalities", "reasoning_effort", "effort", "service_tier",
+        "verbosity", "truncation", "include", "encoding_format", "search_context_size",
+        "country", "timezone", "required", "$ref", "$schema", "$id", "pattern", "key",
+        "prompt_cache_key", "safety_identifier", "input_type",
+    }
+)  # fmt: skip
+OPAQUE = frozenset(
+    {
+        "headers", "extra_headers", "cache_control", "signature", "encrypted_content",
+        "logit_bias", "stream_options", "tool_choice", "reasoning", "redacted_thinking",
+    }
+)  # fmt: skip
+SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions"})
+TOOL_USE_TYPES = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
+JSON_KEYS = frozenset({"arguments", "partial_json"})
+# Left as they are in log copies: identifiers the proxy's spend and logging code reads after
+# the hook, and blocks built only from the proxy's configuration (the model cost map entry, the
+# deployment's model info, cost arithmetic, per-callback credentials). Not key settings: the
+# key's auth object carries the client's end-user id, which is request text.
+LOG_IDENTIFIERS = frozenset(
+    {
+        "litellm_call_id", "litellm_trace_id", "call_type", "id", "model", "model_id",
+        "model_group", "custom_llm_provider", "api_base", "user_api_key", "user_api_key_hash",
+        "hashed_api_key", "api_key", "response_cost", "litellm_logging_obj",
+        "model_map_information", "model_info", "cost_breakdown",
+        "standard_callback_dynamic_params",
+    }
+)  # fmt: skip
 
-def mask_request(data: dict[str, Any], mask: Fn) -> None:
-    """Mask in place everything the provider would read in a request body."""
-    for key in REQUEST_KEYS:
-        if key in data:
-            data[key] = _walk(data[key], key, mask)
+
+def mask_request(data: dict[str, Any], mask: Fn, skip: Collection[str]) -> None:
+    """Mask in place every provider-bound string of a request body (top-level keys in `skip`,
+    the proxy's own parameters, are left alone)."""
+    for key in list(data):
+        if key not in skip:
+            data[key] = _walk(data[key], key, data, mask)
 
 
-def _walk(value: Any, key: str, mask: Fn) -> Any:
+def _walk(value: Any, key: str, parent: Any, mask: Fn) -> Any:
     if isinstance(value, str):
         if key in JSON_KEYS:
             return _mask_json_text(value, mask)
-        return mask(value) if key in TEXT_KEYS else value
+        if key in STRUCTURAL or (key == "data" and _type_of(parent) != "text"):
+            return value
+        return mask(value)
     if isinstance(value, list):
         for index, item in enumerate(value):
-            value[index] = _walk(item, key, mask)
+            value[index] = _walk(item, key, parent, mask)
         return value
     if isinstance(value, dict):
-        if key in JSON_KEYS or _is_tool_input(key, value):
-            return _mask_all(value, mask)
+        if key in OPAQUE:
+            return value
+        if key in JSON_KEYS or (key == "input" and _type_of(parent) in TOOL_USE_TYPES):
+            return mask_all(value, mask)
+        by_value = key in SCHEMA_MAPS
         for child in list(value):
-            value[child] = _walk(value[child], child, mask)
+            value[child] = _walk(value[child], "" if by_value else str(child), value, mask)
     return value
 
 
-def _is_tool_input(key: str, value: dict[str, Any]) -> bool:
-    """Anthropic tool_use `input` is an object of arguments (Responses `input` is text/items)."""
-    return key == "input" and not ({"role", "type", "content"} & set(value))
+def _type_of(parent: Any) -> Any:
+    return parent.get("type") if isinstance(parent, dict) else None
 
 
-def _mask_all(value: Any, mask: Fn, *, objects: bool = False) -> Any:
-    """Masks every string inside JSON-shaped data; with `objects`, inside object attributes too."""
+def mask_all(value: Any, mask: Fn) -> Any:
+    """Masks in place every string inside JSON-shaped data (dict keys excepted)."""
     if isinstance(value, str):
         return mask(value)
     if isinstance(value, list):
         for index, item in enumerate(value):
-            value[index] = _mask_all(item, mask, objects=objects)
+            value[index] = mask_all(item, mask)
     elif isinstance(value, dict):
         for child in list(value):
-            value[child] = _mask_all(value[child], mask, objects=objects)
-    elif objects and hasattr(value, "__dict__") and not isinstance(value, type):
-        _mask_attributes(value, mask)
+            value[child] = mask_all(value[child], mask)
     return value
 
 
@@ -81,7 +110,7 @@ def _mask_json_text(text: str, mask: Fn) -> str:
     """Tool arguments are JSON text: mask the decoded values so escapes cannot hide a term."""
     try:
         decoded = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return mask(text)
     changed = False
 
@@ -91,27 +120,27 @@ def _mask_json_text(text: str, mask: Fn) -> str:
         changed = changed or result != value
         return result
 
-    masked = _mask_all(decoded, tracked)
+    masked = mask_all(decoded, tracked)
     return json.dumps(masked, ensure_ascii=False) if changed else text
 
 
-def unmask_object(value: Any, masker: Masker, key: str = "") -> Any:
-    """Restore placeholders in place in dicts, lists and pydantic models; returns the value."""
+Restore = Callable[[str, bool], str]
+
+
+def unmask_object(value: Any, restore: Restore, key: str = "") -> Any:
+    """Restore placeholders in place in dicts, lists and pydantic models; returns the value.
+    `restore(text, json_string)` escapes what it restores inside JSON text (tool arguments)."""
     if isinstance(value, str):
-        return masker.unmask(value, json_string=key in JSON_KEYS) if "[[" in value else value
+        return restore(value, key in JSON_KEYS) if "[[" in value else value
     if isinstance(value, list):
         for index, item in enumerate(value):
-            value[index] = unmask_object(item, masker, key)
+            value[index] = unmask_object(item, restore, key)
     elif isinstance(value, dict):
         for child in list(value):
-            value[child] = unmask_object(value[child], masker, str(child))
+            value[child] = unmask_object(value[child], restore, str(child))
     elif hasattr(value, "__dict__") and not isinstance(value, type):
-        _unmask_attributes(value, masker)
+        _visit_fields(value, lambda item, name: unmask_object(item, restore, name))
     return value
-
-
-def _unmask_attributes(obj: Any, masker: Masker) -> None:
-    _visit_fields(obj, lambda value, name: unmask_object(value, masker, name))
 
 
 def _visit_fields(obj: Any, visit: Callable[[Any, str], Any]) -> None:
@@ -126,18 +155,106 @@ def _visit_fields(obj: Any, visit: Callable[[Any, str], Any]) -> None:
             setattr(obj, name, updated)
 
 
-def mask_copy(value: Any, mask: Fn) -> Any:
-    """A masked deep copy of a logging value; the original object is left untouched."""
-    if isinstance(value, str):
-        return mask(value)
-    if isinstance(value, (list, tuple)):
-        return [mask_copy(item, mask) for item in value]
+_SCALARS = (int, float, bool, type(None), bytes)
+
+
+class Copier:
+    """Masked copies of logging values, copy-on-write: what holds no term is shared with the
+    original, everything on the way to a change is a new object, and the original is never
+    mutated. Cycles (the proxy's call details have some) stay cycles. JSON text (tool
+    arguments, a raw provider response) is decoded first, so escapes cannot hide a term. One
+    copier serves one payload: objects met twice (a payload shares many) are copied once."""
+
+    def __init__(self, mask: Fn) -> None:
+        self._mask = mask
+        # id -> the copy handed out when a node is met again while it is being copied (a cycle)
+        self._open: dict[int, Any] = {}
+        self._done: dict[int, Any] = {}
+
+    def reset(self) -> None:
+        """After a failed copy: forget the half-copied nodes."""
+        self._open.clear()
+
+    def copy(self, value: Any, key: str) -> Any:
+        if key in LOG_IDENTIFIERS:
+            return value
+        kind = type(value)
+        if kind is str:
+            return _mask_text(value, self._mask, key)
+        if kind in _SCALARS:
+            return value
+        ident = id(value)
+        if ident in self._done:
+            return self._done[ident]
+        if ident in self._open:
+            if self._open[ident] is None:
+                self._open[ident] = _empty_like(value)
+            return self._open[ident]
+        if isinstance(value, str):  # a str subclass (litellm has str enums)
+            return _mask_text(value, self._mask, key)
+        if not isinstance(value, (dict, list, tuple)) and not hasattr(value, "model_copy"):
+            return value  # numbers, streams, coroutines, loggers: not text
+        self._open[ident] = None
+        result = self._container(value, key)
+        handed = self._open.pop(ident)
+        if handed is not None:  # a cycle points at the copy: fill it
+            result = _fill(handed, value, result)
+        self._done[ident] = result
+        return result
+
+    def _container(self, value: Any, key: str) -> Any:
+        if isinstance(value, dict):
+            pairs = [(n, self.copy(v, n if type(n) is str else str(n))) for n, v in value.items()]
+            same = all(new is old for (_, new), old in zip(pairs, value.values(), strict=True))
+            return value if same else dict(pairs)
+        if isinstance(value, (list, tuple)):
+            items = [self.copy(item, key) for item in value]
+            if all(new is old for new, old in zip(items, value, strict=True)):
+                return value
+            return items if isinstance(value, list) else tuple(items)
+        return self._model(value)
+
+    def _model(self, value: Any) -> Any:
+        """Pydantic models: a shallow copy with the changed fields replaced."""
+        extra = getattr(value, "__pydantic_extra__", None) or {}
+        updates = {}
+        for name, item in [*vars(value).items(), *extra.items()]:
+            if name[:1] != "_":
+                new = self.copy(item, name)
+                if new is not item:
+                    updates[name] = new
+        if not updates:
+            return value
+        copied = value.model_copy()
+        for name, new in updates.items():
+            setattr(copied, name, new)
+        return copied
+
+
+def _empty_like(value: Any) -> Any:
     if isinstance(value, dict):
-        return {key: mask_copy(item, mask) for key, item in value.items()}
-    if callable(getattr(value, "model_copy", None)):
-        return _mask_all(value.model_copy(deep=True), mask, objects=True)
-    return value  # streams, coroutines and other non-data objects are not log content
+        return {}
+    if isinstance(value, list):
+        return []
+    if isinstance(value, tuple):
+        return []  # a tuple cannot be filled later: the cycle gets a list
+    return value.model_copy()
 
 
-def _mask_attributes(obj: Any, mask: Fn) -> None:
-    _visit_fields(obj, lambda value, _name: _mask_all(value, mask, objects=True))
+def _fill(handed: Any, original: Any, result: Any) -> Any:
+    """Make the copy a cycle already points at hold the masked result."""
+    if isinstance(handed, dict):
+        handed.update(result)
+    elif isinstance(handed, list):
+        handed.extend(result)
+    elif result is not original:
+        for name in (*vars(result), *(getattr(result, "__pydantic_extra__", None) or {})):
+            if name[:1] != "_":
+                setattr(handed, name, getattr(result, name))
+    return handed
+
+
+def _mask_text(text: str, mask: Fn, key: str) -> str:
+    if key in JSON_KEYS or text[:1] in ("{", "["):
+        return _mask_json_text(text, mask)
+    return mask(text)

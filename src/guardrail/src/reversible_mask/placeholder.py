@@ -1,17 +1,18 @@
-"""Placeholder codec: keyed, deterministic, self-describing tokens.
+"""Placeholders: keyed, deterministic tokens, and the registry of those one request minted.
 
-Shape: ``[[CATEGORY_hhhhhhhhhh]]`` or ``[[CATEGORY_hhhhhhhhhh_vvvv]]``
+Shape: ``[[CATEGORY_hhhhhhhhhh]]`` or ``[[CATEGORY_hhhhhhhhhh_tttttttt]]``
 
 * ``CATEGORY``: the category name in upper case (tells the model what kind of thing it is).
-* ``hhhhhhhhhh``: 10 base32 characters of HMAC-SHA256(org_key, category + canonical term): the
-  entity id. The same term always gets the same id under one key, on every replica.
-* ``vvvv`` (optional) says which spelling was in the text: ``a<i>`` for alias i as written, or
-  ``x<base32>`` for any other spelling (case or Unicode variant): the exact surface string,
-  encrypted deterministically with a key derived from org_key (SIV style: a 40-bit HMAC tag of
-  the surface is the nonce of an HMAC-SHA256 counter-mode keystream, and is checked on decode).
+* ``hhhhhhhhhh``: 10 base32 characters of HMAC-SHA256 over the category and the canonical term,
+  under a key derived from the org key (and, with per-scope keys, the scope): the entity id. The
+  same term gets the same id in every request and on every replica.
+* ``tttttttt`` (any spelling other than the canonical term: an alias, another case, odd
+  whitespace or invisible characters): 8 base32 characters of an HMAC of the exact spelling,
+  longer (16, 26) only if two spellings of one entity collide inside one request.
 
-Nothing in a placeholder reveals a term to someone without the key, and any replica holding the
-key and the dictionary maps every placeholder back to the exact original text.
+A placeholder carries no recoverable text: it is restored only through the `Registry` of the
+request whose pre-call hook minted it (the response is handled by the same process), so a
+placeholder copied from a log, or typed by a client, restores to nothing.
 """
 
 from __future__ import annotations
@@ -20,69 +21,75 @@ import base64
 import hashlib
 import hmac
 import re
+from collections import OrderedDict
 
 ID_CHARS = 10
-TAG_BYTES = 5
-_B32 = "a-z2-7"
-PATTERN = re.compile(
-    rf"\[\[([A-Z][A-Z0-9]{{0,31}})_([{_B32}]{{{ID_CHARS}}})(?:_(a[1-9][0-9]{{0,5}}|x[{_B32}]{{9,1400}}))?\]\]"
-)
-MAX_LENGTH = 2 + 32 + 1 + ID_CHARS + 2 + 1400 + 2
+TAG_LENGTHS = (8, 16, 26)
+CATEGORY = "[A-Z][A-Z0-9]{0,31}"
+PATTERN = re.compile(rf"\[\[({CATEGORY})_([a-z2-7]{{{ID_CHARS}}})(?:_([a-z2-7]{{8,26}}))?\]\]")
+MAX_LENGTH = 2 + 32 + 1 + ID_CHARS + 1 + TAG_LENGTHS[-1] + 2
+LITERAL = "LITERAL"  # category of placeholders that stand for placeholder-shaped client text
+_CACHE_ENTRIES = 65536
 
 
 def b32(data: bytes) -> str:
     return base64.b32encode(data).decode("ascii").rstrip("=").lower()
 
 
-def unb32(text: str) -> bytes:
-    return base64.b32decode(text.upper() + "=" * (-len(text) % 8))
+class Registry:
+    """The placeholders one request minted, each mapped to the exact text it replaced."""
+
+    def __init__(self) -> None:
+        self._originals: dict[str, str] = {}
+
+    def claim(self, token: str, original: str) -> bool:
+        """Record `token` for `original`; False when it already stands for another text."""
+        known = self._originals.setdefault(token, original)
+        return known == original
+
+    def get(self, token: str) -> str | None:
+        return self._originals.get(token)
+
+    def __len__(self) -> int:
+        return len(self._originals)
+
+    def __contains__(self, token: object) -> bool:
+        return token in self._originals
 
 
 class PlaceholderCodec:
     def __init__(self, org_key: bytes) -> None:
-        self._id_key = hmac.new(org_key, b"rmask/v1/id", hashlib.sha256).digest()
-        self._tag_key = hmac.new(org_key, b"rmask/v1/tag", hashlib.sha256).digest()
-        self._stream_key = hmac.new(org_key, b"rmask/v1/stream", hashlib.sha256).digest()
+        self._org_key = org_key
+        self._keys: dict[str, tuple[bytes, bytes]] = {}
+        self._ids: OrderedDict[tuple[str, str, str], str] = OrderedDict()
 
-    def entity_id(self, category: str, term: str) -> str:
-        message = f"{category}\x00{term}".encode()
-        return b32(hmac.new(self._id_key, message, hashlib.sha256).digest())[:ID_CHARS]
+    def _domain_keys(self, domain: str) -> tuple[bytes, bytes]:
+        """Id and tag keys of a key domain: "" is the whole org, else one scope."""
+        keys = self._keys.get(domain)
+        if keys is None:
+            label = f"rmask/v2/{domain}".encode()
+            id_key = hmac.new(self._org_key, label + b"/id", hashlib.sha256).digest()
+            tag_key = hmac.new(self._org_key, label + b"/tag", hashlib.sha256).digest()
+            keys = self._keys[domain] = (id_key, tag_key)
+        return keys
 
-    def token(self, category: str, entity_id: str, variant: str = "") -> str:
-        suffix = f"_{variant}" if variant else ""
+    def entity_id(self, domain: str, category: str, term: str) -> str:
+        cache_key = (domain, category, term)
+        found = self._ids.get(cache_key)
+        if found is None:
+            message = f"{category}\x00{term}".encode()
+            digest = hmac.new(self._domain_keys(domain)[0], message, hashlib.sha256).digest()
+            found = self._ids[cache_key] = b32(digest)[:ID_CHARS]
+            if len(self._ids) > _CACHE_ENTRIES:
+                self._ids.popitem(last=False)
+        return found
+
+    def tag(self, domain: str, entity_id: str, surface: str) -> str:
+        """26 base32 characters; placeholders use a prefix of it."""
+        message = f"{entity_id}\x00{surface}".encode()
+        return b32(hmac.new(self._domain_keys(domain)[1], message, hashlib.sha256).digest())[:26]
+
+    @staticmethod
+    def token(category: str, entity_id: str, tag: str = "") -> str:
+        suffix = f"_{tag}" if tag else ""
         return f"[[{category.upper()}_{entity_id}{suffix}]]"
-
-    def seal(self, entity_id: str, surface: str) -> str:
-        """The `x...` variant for a spelling that is neither the term nor one of its aliases."""
-        plain = surface.encode("utf-8")
-        tag = hmac.new(self._tag_key, f"{entity_id}\x00".encode() + plain, hashlib.sha256)
-        nonce = tag.digest()[:TAG_BYTES]
-        return "x" + b32(nonce + _xor(plain, self._keystream(entity_id, nonce, len(plain))))
-
-    def open(self, entity_id: str, variant: str) -> str | None:
-        """Inverse of `seal`; None when the tag does not verify (not ours, or altered)."""
-        try:
-            raw = unb32(variant[1:])
-        except ValueError:
-            return None
-        nonce, cipher = raw[:TAG_BYTES], raw[TAG_BYTES:]
-        plain = _xor(cipher, self._keystream(entity_id, nonce, len(cipher)))
-        tag = hmac.new(self._tag_key, f"{entity_id}\x00".encode() + plain, hashlib.sha256)
-        if not hmac.compare_digest(tag.digest()[:TAG_BYTES], nonce):
-            return None
-        try:
-            return plain.decode("utf-8")
-        except UnicodeDecodeError:
-            return None
-
-    def _keystream(self, entity_id: str, nonce: bytes, length: int) -> bytes:
-        blocks = []
-        seed = entity_id.encode() + nonce
-        for counter in range((length + 31) // 32):
-            message = seed + counter.to_bytes(4, "big")
-            blocks.append(hmac.new(self._stream_key, message, hashlib.sha256).digest())
-        return b"".join(blocks)[:length]
-
-
-def _xor(data: bytes, stream: bytes) -> bytes:
-    return bytes(a ^ b for a, b in zip(data, stream, strict=False))

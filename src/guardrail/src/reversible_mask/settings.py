@@ -1,4 +1,5 @@
-"""Start-up parameters: `dictionary_path` and `org_key`, wherever the proxy version puts them.
+"""Start-up parameters: `dictionary_path`, `org_key` and `key_per_scope`, wherever the proxy
+version puts them.
 
 * LiteLLM >= 1.80.17 / 1.81.0 passes custom `litellm_params` to the constructor (PR #18978).
 * 1.80.15 / 1.80.16 pass only guardrail_name, event_hook and default_on; the same entry is then
@@ -19,10 +20,14 @@ MIN_KEY_CHARS = 32
 ENV_PREFIX = "os.environ/"
 
 
+PARAMS = ("dictionary_path", "org_key", "key_per_scope")
+
+
 @dataclass(frozen=True)
 class Settings:
     dictionary_path: str
     org_key: bytes
+    key_per_scope: bool = False
 
 
 def resolve_settings(
@@ -41,7 +46,20 @@ def resolve_settings(
             f"guardrail {guardrail_name!r}: litellm_params.dictionary_path is required "
             "(or env GUARD_DICTIONARY_PATH)"
         )
-    return Settings(str(path), _org_key(key, guardrail_name, env))
+    per_scope = given.get("key_per_scope")
+    if per_scope is None:
+        per_scope = entry.get("key_per_scope")
+    return Settings(str(path), _org_key(key, guardrail_name, env), _flag(per_scope, guardrail_name))
+
+
+def _flag(value: Any, guardrail_name: str | None) -> bool:
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    raise GuardConfigError(
+        f"guardrail {guardrail_name!r}: key_per_scope must be true or false, not {value!r}"
+    )
 
 
 def _entry_params(entries: list[Any], guardrail_name: str | None) -> dict[str, Any]:
@@ -49,7 +67,7 @@ def _entry_params(entries: list[Any], guardrail_name: str | None) -> dict[str, A
         if isinstance(entry, dict) and entry.get("guardrail_name") == guardrail_name:
             params = entry.get("litellm_params")
             if isinstance(params, dict):
-                return {k: params.get(k) for k in ("dictionary_path", "org_key")}
+                return {k: params.get(k) for k in PARAMS}
     return {}
 
 

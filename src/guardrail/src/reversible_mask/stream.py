@@ -12,25 +12,24 @@ from __future__ import annotations
 import re
 
 from .engine import Masker
-from .placeholder import ID_CHARS, MAX_LENGTH
+from .placeholder import ID_CHARS, MAX_LENGTH, TAG_LENGTHS, Registry
 
+_CATEGORY = re.compile(r"[A-Z][A-Z0-9]{0,31}")
 _B32 = re.compile(r"[a-z2-7]*")
-_UPPER = re.compile(r"[A-Z][A-Z0-9]{0,31}")
 
 
 def viable_prefix(s: str) -> bool:
     """True when `s` (starting with '[') could be the beginning of a placeholder."""
-    if len(s) < 2:
-        return s == "["
+    if s == "[":
+        return True
     if not s.startswith("[["):
         return False
-    rest = s[2:]
-    category = _UPPER.match(rest)
+    category = _CATEGORY.match(s, 2)
     if category is None:
-        return rest == ""
-    rest = rest[category.end() :]
+        return len(s) == 2
+    rest = s[category.end() :]
     if rest == "":
-        return len(category.group()) <= 32
+        return True
     if rest[0] != "_":
         return False
     return _after_category(rest[1:])
@@ -41,23 +40,21 @@ def _after_category(rest: str) -> bool:
     if len(entity) < ID_CHARS:
         return entity == rest
     rest = rest[ID_CHARS:]
-    if rest == "" or rest in ("]",):
+    if rest in ("", "]"):
         return True
     if rest[0] != "_":
         return False
-    variant = rest[1:]
-    if variant == "":
-        return True
-    if variant[0] == "a":
-        return re.fullmatch(r"a([1-9][0-9]{0,5})?\]?", variant) is not None
-    if variant[0] == "x":
-        return re.fullmatch(r"x[a-z2-7]{0,1400}\]?", variant) is not None
-    return False
+    tag = _B32.match(rest, 1).group()  # type: ignore[union-attr]
+    if len(tag) > TAG_LENGTHS[-1]:
+        return False
+    rest = rest[1 + len(tag) :]
+    return rest == "" or (rest == "]" and TAG_LENGTHS[0] <= len(tag))
 
 
 class StreamUnmasker:
-    def __init__(self, masker: Masker, json_string: bool = False) -> None:
+    def __init__(self, masker: Masker, registry: Registry, json_string: bool = False) -> None:
         self._masker = masker
+        self._registry = registry
         self._json = json_string
         self._pending = ""
 
@@ -69,11 +66,11 @@ class StreamUnmasker:
         text = self._pending + chunk
         cut = _holdback_start(text)
         self._pending = text[cut:]
-        return self._masker.unmask(text[:cut], self._json)
+        return self._masker.unmask(text[:cut], self._registry, self._json)
 
     def flush(self) -> str:
         text, self._pending = self._pending, ""
-        return self._masker.unmask(text, self._json)
+        return self._masker.unmask(text, self._registry, self._json)
 
 
 def _holdback_start(text: str) -> int:

@@ -12,14 +12,16 @@ from typing import Any
 
 from .engine import Masker
 from .fields import get, put
+from .placeholder import Registry
 from .stream import StreamUnmasker
 
 TEXT_FIELDS = ("content", "reasoning_content")
 
 
 class ChatStream:
-    def __init__(self, masker: Masker) -> None:
+    def __init__(self, masker: Masker, registry: Registry) -> None:
         self._masker = masker
+        self._registry = registry
         self._text: dict[tuple[int, str], StreamUnmasker] = {}
         self._tools: dict[tuple[int, int], StreamUnmasker] = {}
         self._tool_template: dict[tuple[int, int], Any] = {}
@@ -67,13 +69,18 @@ class ChatStream:
                 continue
             key = (index, get(call, "index", 0) or 0)
             self._tool_template.setdefault(key, copy.deepcopy(call))
-            unmasker = self._tools.setdefault(key, StreamUnmasker(self._masker, json_string=True))
+            unmasker = self._tools.get(key)
+            if unmasker is None:
+                unmasker = self._tools[key] = StreamUnmasker(self._masker, self._registry, True)
             restored = unmasker.feed(arguments)
             if restored != arguments:
                 put(function, "arguments", restored)
 
     def _text_unmasker(self, index: int, field: str) -> StreamUnmasker:
-        return self._text.setdefault((index, field), StreamUnmasker(self._masker))
+        unmasker = self._text.get((index, field))
+        if unmasker is None:
+            unmasker = self._text[index, field] = StreamUnmasker(self._masker, self._registry)
+        return unmasker
 
     def _flush_into(self, index: int, delta: Any) -> None:
         for (choice, field), unmasker in self._text.items():

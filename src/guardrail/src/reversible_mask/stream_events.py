@@ -15,14 +15,16 @@ from typing import Any
 from .engine import Masker
 from .fields import get, put
 from .payload import unmask_object
+from .placeholder import Registry
 from .stream import StreamUnmasker
 
 Key = tuple[Any, ...]
 
 
 class _EventStream:
-    def __init__(self, masker: Masker) -> None:
+    def __init__(self, masker: Masker, registry: Registry) -> None:
         self._masker = masker
+        self._registry = registry
         self._unmaskers: dict[Key, StreamUnmasker] = {}
         self._templates: dict[Key, Any] = {}
 
@@ -30,13 +32,15 @@ class _EventStream:
         found = self._delta_field(event)
         if found is None:
             out = self._flush()
-            out.append(unmask_object(event, self._masker))
+            out.append(unmask_object(event, self._restore))
             return out
         key, holder, field, json_string = found
         self._templates.setdefault(key, copy.deepcopy(event))
         unmasker = self._unmaskers.get(key)
         if unmasker is None:
-            unmasker = self._unmaskers[key] = StreamUnmasker(self._masker, json_string)
+            unmasker = self._unmaskers[key] = StreamUnmasker(
+                self._masker, self._registry, json_string
+            )
         value = get(holder, field)
         restored = unmasker.feed(value)
         if restored != value:
@@ -45,6 +49,9 @@ class _EventStream:
 
     def finish(self) -> list[Any]:
         return self._flush()
+
+    def _restore(self, text: str, json_string: bool) -> str:
+        return self._masker.unmask(text, self._registry, json_string)
 
     def _flush(self) -> list[Any]:
         out = []

@@ -15,16 +15,18 @@ from typing import Any
 from .engine import Masker
 from .fields import get
 from .payload import unmask_object
+from .placeholder import Registry
 from .stream_chat import ChatStream
 from .stream_events import AnthropicStream, ResponsesStream, SseFramer
 
 
 class StreamRestorer:
-    def __init__(self, masker: Masker) -> None:
+    def __init__(self, masker: Masker, registry: Registry) -> None:
         self._masker = masker
-        self._chat = ChatStream(masker)
-        self._responses = ResponsesStream(masker)
-        self._anthropic = AnthropicStream(masker)
+        self._registry = registry
+        self._chat = ChatStream(masker, registry)
+        self._responses = ResponsesStream(masker, registry)
+        self._anthropic = AnthropicStream(masker, registry)
         self._sse = SseFramer(self._anthropic)
         self._text_chunks = False
 
@@ -41,7 +43,7 @@ class StreamRestorer:
             return self._responses.push(item)
         if isinstance(item, dict) and isinstance(kind, str):
             return self._anthropic.push(item)
-        return [unmask_object(item, self._masker)]
+        return [unmask_object(item, self._restore)]
 
     def finish(self) -> list[Any]:
         out: list[Any] = []
@@ -56,12 +58,17 @@ class StreamRestorer:
             out.extend(self._anthropic.finish())
         return out
 
+    def _restore(self, text: str, json_string: bool) -> str:
+        return self._masker.unmask(text, self._registry, json_string)
+
     def _as_input_type(self, data: bytes) -> bytes | str:
         return data.decode() if self._text_chunks else data
 
 
-async def restore_stream(masker: Masker, source: AsyncIterator[Any]) -> AsyncIterator[Any]:
-    restorer = StreamRestorer(masker)
+async def restore_stream(
+    masker: Masker, registry: Registry, source: AsyncIterator[Any]
+) -> AsyncIterator[Any]:
+    restorer = StreamRestorer(masker, registry)
     async for item in source:
         for out in restorer.push(item):
             yield out

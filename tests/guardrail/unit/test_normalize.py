@@ -1,0 +1,58 @@
+"""The fast view agrees with the reference definition on arbitrary text (hypothesis)."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from reversible_mask.normalize import reference_view, view
+
+# Characters that exercise every branch: whitespace of several kinds, invisible characters,
+# stable and composing marks, characters whose fold has another length, Hangul jamo,
+# half-width kana with its voiced mark, astral letters, emoji, tags, the split sentinel.
+TRICKY = (
+    "aAbzß ﬁ\u00a0\u3000\u2028\n\t\r\u000b  é\u0301e\u0323\u0915\u093c\u093f\u0e31"
+    "ＡＣ\ufe0f❤\u200d\u200b\u00ad\u2060\ufeff\u034f👨🏽가\u1100\u1161\u11a8ｶﾞ\uff9e"
+    "İΣς¨\x00x\U00011038\U0001d400\U0001f130\U0001f200\U000e0041\U0001bca0\U000110ba"
+)
+texts = st.one_of(st.text(alphabet=TRICKY, max_size=24), st.text(max_size=24))
+SETTINGS = settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _spans(text: str, case_sensitive: bool) -> tuple[str, dict, dict]:
+    fast, slow = view(text, case_sensitive), reference_view(text, case_sensitive)
+    fast_spans, slow_spans = {}, {}
+    for start in range(len(slow.folded)):
+        for end in range(start + 1, len(slow.folded) + 1):
+            # Terms never start or end with whitespace: those spans are not compared.
+            if slow.folded[start] == " " or slow.folded[end - 1] == " ":
+                continue
+            fast_spans[start, end] = fast.span(start, end)
+            slow_spans[start, end] = slow.span(start, end)
+    assert fast.folded == slow.folded, (text, fast.folded, slow.folded)
+    return fast.folded, fast_spans, slow_spans
+
+
+@SETTINGS
+@given(texts, st.booleans())
+@example("Acme \u200b\n Corp", False)
+@example("  \n\n\ufe0fＣ\u00a0Σि", False)
+@example("\u0301abc", False)
+def test_fast_view_equals_the_reference(text: str, case_sensitive: bool) -> None:
+    _, fast, slow = _spans(text, case_sensitive)
+    assert fast == slow
+
+
+@SETTINGS
+@given(st.text(alphabet=TRICKY, min_size=200, max_size=600))
+def test_long_mixed_texts_agree(text: str) -> None:
+    assert view(text, False).folded == reference_view(text, False).folded
+
+
+def test_the_definition_on_examples() -> None:
+    assert view("ACME\u200b  Co\u00adrp\n", False).folded == "acme corp "
+    assert view("ＡＣＭＥ\u3000Corp", False).folded == "acme corp"
+    assert view("Straße", False).folded == "strasse"
+    assert view("Straße", True).folded == "Straße"
+    assert view("e\u0301", False).folded == "é"
+    assert view("a\ufe0f\u200db", False).folded == "ab"
