@@ -69,23 +69,31 @@ export function install(tarball: string, dir: string, scratch: string): Installe
   return { dir, bin: (name) => join(dir, "node_modules", ".bin", name) };
 }
 
-/** Runs `node <file>` in `cwd` and parses the one JSON line it prints. */
-export function runJson(cwd: string, file: string): Record<string, unknown> {
-  const out = execFileSync(process.execPath, [file], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-  return JSON.parse(out) as Record<string, unknown>;
-}
-
-/** Starts an installed server bin on a free port; resolves its URL from the start-up line. */
+/**
+ * Starts a server command on a free port; resolves its URL from the start-up line. It runs in
+ * a process group of its own, stopped as a whole: npx starts the server as its child.
+ */
 export function startServer(
   command: string,
   args: string[],
   env: Record<string, string>,
-): Promise<{ url: string; stop(): void }> {
-  const child = spawn(command, args, { env, stdio: ["ignore", "ignore", "pipe"] });
+  cwd?: string,
+): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawn(command, args, { env, cwd, detached: true, stdio: ["ignore", "ignore", "pipe"] });
+  // Resolves once every process of the group has let go of the stderr pipe.
+  const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
+  const stop = () => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, "SIGTERM");
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ESRCH") throw err;
+    }
+    return closed;
+  };
   let log = "";
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
-      child.kill();
+      void stop();
       reject(new Error(`no start-up line within 20 s; stderr: ${log}`));
     }, 20_000);
     child.stderr.setEncoding("utf8");
@@ -94,7 +102,7 @@ export function startServer(
       const url = /listening on (http:\/\/\S+)/.exec(log)?.[1];
       if (!url) return;
       clearTimeout(timer);
-      resolve({ url, stop: () => child.kill() });
+      resolve({ url, stop });
     });
     child.once("error", (err) => {
       clearTimeout(timer);

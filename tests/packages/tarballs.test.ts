@@ -8,11 +8,11 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { fileText, type Installed, install, npmEnv, type Packed, pack, repoVersion, runJson, startServer } from "./npm.ts";
+import { fileText, type Installed, install, npmEnv, type Packed, pack, repoVersion, startServer } from "./npm.ts";
 
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const SHEBANG = "#!/usr/bin/env node\n";
@@ -55,7 +55,7 @@ test("the seo-audit-mcp tarball carries the SEO server and library only", (t) =>
   assertManifest(packed, { "seo-audit-mcp": "dist/seo.js" });
   const files = paths(packed);
   assert.ok(files.includes("dist/seo-lib.js") && files.includes("dist/seo-lib.d.ts"));
-  assert.ok(files.every((f) => f === "package.json" || /^dist\/(seo\.js|seo-lib\.(js|d\.ts)|seo-chunks\/[\w-]+\.js)$/.test(f)), files.join(", "));
+  assert.ok(files.every((f) => f === "package.json" || f === "README.md" || /^dist\/(seo\.js|seo-lib\.(js|d\.ts)|seo-chunks\/[\w-]+\.js)$/.test(f)), files.join(", "));
   for (const file of files.filter((f) => f.endsWith(".js"))) {
     const text = fileText(packed.tarball, file);
     assert.ok(!text.includes(SNAPSHOT_MAGIC), `${file} carries no charging data`);
@@ -69,7 +69,7 @@ test("the charging-sites tarball carries the charging CLI, data and library only
   assertManifest(packed, { charging: "dist/charging-cli.js" });
   const files = paths(packed);
   assert.ok(files.includes("dist/charging-lib.js") && files.includes("dist/charging-lib.d.ts"));
-  assert.ok(files.every((f) => f === "package.json" || /^dist\/(charging-cli\.js|charging-lib\.(js|d\.ts)|charging-chunks\/[\w-]+\.js)$/.test(f)), files.join(", "));
+  assert.ok(files.every((f) => f === "package.json" || f === "README.md" || /^dist\/(charging-cli\.js|charging-lib\.(js|d\.ts)|charging-chunks\/[\w-]+\.js)$/.test(f)), files.join(", "));
   const js = files.filter((f) => f.endsWith(".js")).map((f) => fileText(packed.tarball, f));
   assert.equal(js.filter((text) => text.includes(SNAPSHOT_MAGIC)).length, 1, "the embedded data ships once, shared by bin and library");
   assert.ok(js.every((text) => !text.includes("seo_audit_site")), "no SEO code");
@@ -80,7 +80,12 @@ test("installed seo-audit-mcp: its bin, and `npx -y <tarball> mcp`, serve five t
   const starts = [
     { command: seo.installed.bin("seo-audit-mcp"), args: ["mcp"], cwd: seo.installed.dir, env: { ...env, HOME: scratch } },
     // What a client config runs, with the tarball in place of the registry name (npx's own cache: empty, offline).
-    { command: "npx", args: ["-y", seo.packed.tarball, "mcp"], cwd: scratch, env: { ...npmEnv(join(scratch, "npx")), ...env } },
+    {
+      command: "npx",
+      args: ["-y", `./${seo.packed.filename}`, "mcp"],
+      cwd: dirname(seo.packed.tarball),
+      env: { ...npmEnv(join(scratch, "npx")), ...env },
+    },
   ];
   for (const start of starts) {
     const client = new Client({ name: "tarball-test", version: "1" });
@@ -104,13 +109,21 @@ test("installed seo-audit-mcp: its bin, and `npx -y <tarball> mcp`, serve five t
 
 test("installed charging-sites: `charging serve` answers /healthz, `charging search` reads the embedded data", async () => {
   const env = { PATH: process.env.PATH ?? "", HOME: scratch };
-  const server = await startServer(charging.installed.bin("charging"), ["serve", "--port", "0"], env);
-  try {
-    const health = await fetch(`${server.url}/healthz`);
-    assert.equal(health.status, 200);
-    assert.deepEqual(await health.json(), { ok: true, stage: JSON.parse(readFileSync("package.json", "utf8")).stage });
-  } finally {
-    server.stop();
+  const stage = JSON.parse(readFileSync("package.json", "utf8")).stage;
+  const starts: [string, string[], Record<string, string>][] = [
+    [charging.installed.bin("charging"), ["serve", "--port", "0"], env],
+    // npx runs a package's only bin whatever its name: `npx -y charging-sites serve`, from the tarball.
+    ["npx", ["-y", `./${charging.packed.filename}`, "serve", "--port", "0"], { ...npmEnv(join(scratch, "npx")), ...env }],
+  ];
+  for (const [command, args, startEnv] of starts) {
+    const server = await startServer(command, args, startEnv, dirname(charging.packed.tarball));
+    try {
+      const health = await fetch(`${server.url}/healthz`);
+      assert.equal(health.status, 200);
+      assert.deepEqual(await health.json(), { ok: true, stage });
+    } finally {
+      await server.stop();
+    }
   }
   const search = spawnSync(charging.installed.bin("charging"), ["search", "--near", "52.52,13.40", "--limit", "2", "--json"], {
     encoding: "utf8",
@@ -120,9 +133,28 @@ test("installed charging-sites: `charging serve` answers /healthz, `charging sea
   assert.equal((JSON.parse(search.stdout) as { data: unknown[] }).data.length, 2);
 });
 
-test("installed seo-audit-mcp: the library, imported from plain JavaScript, answers /healthz and its OpenAPI", () => {
-  writeFileSync(
-    join(seo.installed.dir, "use.mjs"),
+/** The package README's JavaScript example, as a reader copies it. */
+function readmeExample(pkg: string): string {
+  const readme = readFileSync(`packages/${pkg}/README.md`, "utf8");
+  const example = /```js\n([\s\S]*?)\n```/.exec(readme)?.[1];
+  assert.ok(example, `packages/${pkg}/README.md has a js example`);
+  return example;
+}
+
+/** Runs `node <file>` in `cwd`; its stdout. */
+function runNode(cwd: string, file: string, source: string): string {
+  writeFileSync(join(cwd, file), source);
+  const run = spawnSync(process.execPath, [file], { cwd, encoding: "utf8", env: { PATH: process.env.PATH ?? "", HOME: scratch } });
+  assert.equal(run.status, 0, run.stderr);
+  return run.stdout;
+}
+
+test("installed seo-audit-mcp: the library from plain JavaScript, its README example included", () => {
+  const { dir } = seo.installed;
+  assert.equal(runNode(dir, "readme.mjs", readmeExample("seo-audit-mcp")), "200 seo-audit-mcp gateway\n");
+  const out = runNode(
+    dir,
+    "use.mjs",
     `import { abortableSleep, createSeoHandler, loadSeoConfig, VERSION } from "seo-audit-mcp";
 const handler = createSeoHandler({
   provider: { fetch, now: () => new Date(), sleep: abortableSleep },
@@ -130,19 +162,19 @@ const handler = createSeoHandler({
   egress: "open",
 });
 const health = await handler(new Request("http://localhost/healthz"));
-const openapi = await handler(new Request("http://localhost/api/v1/openapi.json"));
-const doc = await openapi.json();
-console.log(JSON.stringify({ health: [health.status, await health.json()], openapi: [openapi.status, doc.openapi], version: VERSION }));
+console.log(JSON.stringify({ health: [health.status, await health.json()], version: VERSION }));
 `,
   );
-  const out = runJson(seo.installed.dir, "use.mjs");
   const stage = JSON.parse(readFileSync("package.json", "utf8")).stage;
-  assert.deepEqual(out, { health: [200, { ok: true, stage }], openapi: [200, "3.1.0"], version: repoVersion() });
+  assert.deepEqual(JSON.parse(out), { health: [200, { ok: true, stage }], version: repoVersion() });
 });
 
-test("installed charging-sites: the library, imported from plain JavaScript, serves the embedded data", () => {
-  writeFileSync(
-    join(charging.installed.dir, "use.mjs"),
+test("installed charging-sites: the library from plain JavaScript serves the embedded data, its README example included", () => {
+  const { dir } = charging.installed;
+  assert.match(runNode(dir, "readme.mjs", readmeExample("charging-sites")), /^200 \S.*\n$/);
+  const out = runNode(
+    dir,
+    "use.mjs",
     `import { createChargingHandler, createChargingServices, createStore, loadEmbeddedSnapshot, openSnapshot } from "charging-sites";
 const store = createStore(openSnapshot(await loadEmbeddedSnapshot()));
 const handler = createChargingHandler(createChargingServices(store, { now: () => new Date() }));
@@ -151,7 +183,7 @@ const site = await handler(new Request("http://localhost/api/v1/sites/ocm%3A1200
 console.log(JSON.stringify({ health: health.status, size: store.size, site: [site.status, (await site.json()).data.id] }));
 `,
   );
-  assert.deepEqual(runJson(charging.installed.dir, "use.mjs"), { health: 200, size: 4461, site: [200, "ocm:120077"] });
+  assert.deepEqual(JSON.parse(out), { health: 200, size: 4461, site: [200, "ocm:120077"] });
 });
 
 /** tsc --noEmit in the install folder, strict and with the declarations checked (no skipLibCheck). */
@@ -207,4 +239,10 @@ test("each install holds its package alone: no dependency was fetched", () => {
     assert.deepEqual(Object.keys(tree.dependencies), [name]);
     assert.equal(tree.dependencies[name]?.dependencies, undefined);
   }
+});
+
+test("staging an unknown package fails with the known names", () => {
+  const run = spawnSync(process.execPath, ["scripts/pack-package.ts", "seo"], { encoding: "utf8" });
+  assert.equal(run.status, 1);
+  assert.equal(run.stderr, "pack-package: unknown package seo; known: seo-audit-mcp, charging-sites\n");
 });
