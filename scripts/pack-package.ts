@@ -8,7 +8,7 @@
  * @module
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, openSync, readFileSync, readSync, closeSync, rmSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, openSync, readFileSync, readSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { rollup } from "rollup";
 import { dts } from "rollup-plugin-dts";
@@ -44,8 +44,6 @@ interface Manifest {
   files?: string[];
 }
 
-class StageError extends Error {}
-
 const bare = (id: string) => !id.startsWith(".") && !id.startsWith("/");
 
 async function bundleDeclarations(source: string, outFile: string): Promise<void> {
@@ -60,10 +58,12 @@ async function bundleDeclarations(source: string, outFile: string): Promise<void
   } finally {
     await bundle.close();
   }
-  const named = [...readFileSync(outFile, "utf8").matchAll(/\bfrom\s+['"]([^'"]+)['"]/g)].map((m) => m[1] ?? "");
+  // import/export … from "x", import "x", and type positions' import("x").
+  const specifier = /(?:\bfrom\s+|^import\s+|\bimport\s*\(\s*)['"]([^'"]+)['"]/gm;
+  const named = [...readFileSync(outFile, "utf8").matchAll(specifier)].map((m) => m[1] ?? "");
   const leaked = [...new Set(named.filter(bare))];
   if (leaked.length > 0) {
-    throw new StageError(
+    throw new Error(
       `${outFile} names ${leaked.join(", ")}, which the installed package does not have; add them to INLINED_TYPES or keep their types out of the library entry`,
     );
   }
@@ -84,19 +84,19 @@ function startsWithShebang(path: string): boolean {
 function checkManifest(dir: string, manifest: Manifest): void {
   for (const [name, target] of Object.entries(manifest.bin ?? {})) {
     const path = join(dir, target);
-    if (!existsSync(path)) throw new StageError(`bin ${name}: ${path} was not built`);
-    if (!startsWithShebang(path)) throw new StageError(`bin ${name}: ${path} does not start with ${SHEBANG.trim()}`);
+    if (!existsSync(path)) throw new Error(`bin ${name}: ${path} was not built`);
+    if (!startsWithShebang(path)) throw new Error(`bin ${name}: ${path} does not start with ${SHEBANG.trim()}`);
     chmodSync(path, 0o755);
   }
   const exported = Object.values(manifest.exports ?? {}).flatMap((e) => (typeof e === "string" ? [e] : Object.values(e)));
   for (const path of [...exported, ...(manifest.files ?? [])].map((p) => join(dir, p))) {
-    if (!existsSync(path)) throw new StageError(`${path} is named in package.json but was not built`);
+    if (!existsSync(path)) throw new Error(`${path} is named in package.json but was not built`);
   }
 }
 
 async function stage(name: string): Promise<void> {
   const build = PACKAGES[name];
-  if (!build) throw new StageError(`unknown package ${name}; known: ${Object.keys(PACKAGES).join(", ")}`);
+  if (!build) throw new Error(`unknown package ${name}; known: ${Object.keys(PACKAGES).join(", ")}`);
   const dir = join("packages", name);
   const dist = join(dir, "dist");
   rmSync(dist, { recursive: true, force: true });
