@@ -4,7 +4,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "dist/", "coverage/", ".venv/", ".venvs/", ".bench/", ".tools/", "src/guardrail/", "fixtures/"] },
+  { ignores: ["node_modules/", "dist/", "packages/*/dist/", "coverage/", ".venv/", ".venvs/", ".bench/", ".tools/", "src/guardrail/", "fixtures/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

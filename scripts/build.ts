@@ -1,10 +1,14 @@
 /**
  * Bundles every runtime entry with esbuild into dist/ (package.json, with the stage marker, is inlined).
- * Usage: node scripts/build.ts [entry-name ...]   (default: all entries)
+ * Usage: node scripts/build.ts [--outdir DIR] [entry-name ...]   (default: all entries, into dist/)
+ *   --outdir  write the outputs under DIR instead of dist/ (scripts/pack-package.ts builds a
+ *             package's files into its own folder, so packing never rewrites files a running
+ *             server or test is reading from dist/)
  * @module
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { basename, dirname, join, relative } from "node:path";
+import { parseArgs } from "node:util";
 import { crc32 } from "node:zlib";
 import { build, type BuildOptions, type Plugin } from "esbuild";
 import { parseDatasetFile } from "../src/charging/dataset.ts";
@@ -19,6 +23,11 @@ interface Entry {
   conditions?: string[];
   /** Code behind dynamic import() goes to chunks in this folder (next to outfile); stale ones are removed. */
   chunkDir?: string;
+  /**
+   * A package's library entry, bundled in the same build so it shares the bin's chunks (needs
+   * chunkDir): its source and its output name next to outfile (`<out>.js`).
+   */
+  library?: { source: string; out: string };
   /** Embeds the SEO tools/list answer (SEO_TOOL_LISTING), so start-up does not load the tools. */
   seoListing?: boolean;
   /** Node-only packages deps.ts re-exports (ioredis) become stubs: the entry never uses them. */
@@ -27,11 +36,14 @@ interface Entry {
 
 export const ENTRIES: Entry[] = [
   { name: "charging", source: "shim/node/charging-server.ts", outfile: "dist/charging.js", platform: "node" },
+  // The charging-sites package's bin and library share chunks (the embedded data among them).
   {
     name: "charging-cli",
     source: "shim/node/charging-cli.ts",
     outfile: "dist/charging-cli.js",
     platform: "node",
+    chunkDir: "charging-chunks",
+    library: { source: "packages/charging-sites/mod.ts", out: "charging-lib" },
   },
   // The Workers build of the charging handler (tests run it in workerd through miniflare).
   {
@@ -43,13 +55,15 @@ export const ENTRIES: Entry[] = [
     stubNodeOnly: true,
   },
   // Split so the tiny entry can enable the compile cache before the bulk is compiled, and each
-  // command (and the tools, on first call) loads only its own chunks.
+  // command (and the tools, on first call) loads only its own chunks. The seo-audit-mcp
+  // package's library shares them.
   {
     name: "seo",
     source: "shim/node/seo-cli.ts",
     outfile: "dist/seo.js",
     platform: "node",
     chunkDir: "seo-chunks",
+    library: { source: "packages/seo-audit-mcp/mod.ts", out: "seo-lib" },
     seoListing: true,
   },
   // The Workers gateway: one ES module for workerd, web APIs only (a test checks for node: imports).
@@ -69,25 +83,27 @@ export const ENTRIES: Entry[] = [
  * source) is replaced by the prebuilt bytes, so a built server parses no JSON at all.
  */
 const EMBEDDED_MODULE = /shim[\\/]embedded[\\/]charging-snapshot\.ts$/;
-let snapshotFile: string | undefined;
+const SNAPSHOT_FILE = "charging-snapshot.bin";
+let snapshot: Uint8Array | undefined;
 
-function embeddedSnapshotFile(): string {
-  if (snapshotFile) return snapshotFile;
+function embeddedSnapshotBytes(): Uint8Array {
+  if (snapshot) return snapshot;
   const { header, sites } = parseDatasetFile(JSON.parse(readFileSync("fixtures/charging/sites.json", "utf8")));
-  mkdirSync("dist/.build", { recursive: true });
-  snapshotFile = resolve("dist/.build/charging-snapshot.bin");
-  writeFileSync(snapshotFile, snapshotOf(sites, header, { crc32: (b) => crc32(b) }));
-  return snapshotFile;
+  snapshot = snapshotOf(sites, header, { crc32: (b) => crc32(b) });
+  return snapshot;
 }
 
+// The bytes come from memory, not a file: builds running at once (tests, packing) share no
+// file, and the output names no temporary path, so it is the same from build to build.
 const embeddedSnapshot: Plugin = {
   name: "embedded-charging-snapshot",
   setup(b) {
     b.onLoad({ filter: EMBEDDED_MODULE }, () => ({
-      contents: `import bytes from ${JSON.stringify(embeddedSnapshotFile())};\nexport const embeddedSnapshot = () => bytes;\n`,
+      contents: `import bytes from "${SNAPSHOT_FILE}";\nexport const embeddedSnapshot = () => bytes;\n`,
       loader: "ts",
-      resolveDir: process.cwd(),
     }));
+    b.onResolve({ filter: new RegExp(`^${SNAPSHOT_FILE}$`) }, (args) => ({ path: args.path, namespace: "embedded" }));
+    b.onLoad({ filter: /.*/, namespace: "embedded" }, () => ({ contents: embeddedSnapshotBytes(), loader: "binary" }));
   },
 };
 
@@ -129,7 +145,7 @@ function pruneChunks(dir: string, outputs: string[]): void {
   for (const name of readdirSync(dir)) if (!keep.has(name)) rmSync(join(dir, name), { force: true });
 }
 
-const wanted = process.argv.slice(2);
+const { values: flags, positionals: wanted } = parseArgs({ options: { outdir: { type: "string" } }, allowPositionals: true });
 const chosen = wanted.length > 0 ? ENTRIES.filter((e) => wanted.includes(e.name)) : ENTRIES;
 if (wanted.length > 0 && chosen.length !== wanted.length) {
   process.stderr.write(
@@ -157,26 +173,35 @@ function optionsFor(entry: Entry, listing: string | undefined): BuildOptions {
   };
 }
 
-for (const entry of chosen) {
+/** The entry with its outputs under `outdir` instead of dist/. */
+function placed(entry: Entry, outdir: string | undefined): Entry {
+  return outdir ? { ...entry, outfile: join(outdir, relative("dist", entry.outfile)) } : entry;
+}
+
+async function buildSplit(entry: Entry & { chunkDir: string }, options: BuildOptions): Promise<void> {
+  const outdir = dirname(entry.outfile);
+  const entryPoints = [{ in: entry.source, out: basename(entry.outfile, ".js") }];
+  if (entry.library) entryPoints.push({ in: entry.library.source, out: entry.library.out });
+  const result = await build({
+    ...options,
+    entryPoints,
+    outdir,
+    splitting: true,
+    chunkNames: `${entry.chunkDir}/[name]-[hash]`,
+    metafile: true,
+  });
+  pruneChunks(join(outdir, entry.chunkDir), Object.keys(result.metafile?.outputs ?? {}));
+}
+
+for (const wantedEntry of chosen) {
+  const entry = placed(wantedEntry, flags.outdir);
   if (!existsSync(entry.source)) {
     process.stderr.write(`build: ${entry.name} has no source yet (${entry.source}), skipped\n`);
     continue;
   }
   const started = performance.now();
   const options = optionsFor(entry, listing);
-  if (entry.chunkDir) {
-    const outdir = dirname(entry.outfile);
-    const result = await build({
-      ...options,
-      entryPoints: [{ in: entry.source, out: basename(entry.outfile, ".js") }],
-      outdir,
-      splitting: true,
-      chunkNames: `${entry.chunkDir}/[name]-[hash]`,
-      metafile: true,
-    });
-    pruneChunks(join(outdir, entry.chunkDir), Object.keys(result.metafile?.outputs ?? {}));
-  } else {
-    await build({ ...options, entryPoints: [entry.source], outfile: entry.outfile });
-  }
+  if (entry.chunkDir) await buildSplit({ ...entry, chunkDir: entry.chunkDir }, options);
+  else await build({ ...options, entryPoints: [entry.source], outfile: entry.outfile });
   process.stderr.write(`build: ${entry.outfile} in ${Math.round(performance.now() - started)} ms\n`);
 }

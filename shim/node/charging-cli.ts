@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * Entry of `dist/charging-cli.js` (bin `charging`): the pure CLI in src/charging/cli wired to
  * Node: stdio, the environment, the local dataset, the server and the importer.

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * Entry of `dist/charging.js`: the charging-site API server. Configuration comes from the
  * environment (see src/charging/API.md); exit code 2 on a bad configuration, 1 on other

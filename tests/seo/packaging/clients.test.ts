@@ -28,7 +28,11 @@ const GENERATED = [
   "shim/claude-plugin/.claude-plugin/plugin.json",
   ".claude-plugin/marketplace.json",
 ];
-const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { name: string; bin: Record<string, string> };
+// The published package; its bin path is relative to its folder, and the repository's dist/ has the same layout.
+const pkg = JSON.parse(readFileSync("packages/seo-audit-mcp/package.json", "utf8")) as {
+  name: string;
+  bin: Record<string, string>;
+};
 
 let scratch: string;
 before(() => {
