@@ -5,6 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { request as httpRequest } from "node:http";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { scriptEnv } from "../shared/script-env.ts";
 
 const LOCK = "dist/.charging-build-lock";
 const BUNDLES = ["dist/charging.js", "dist/charging-cli.js", "dist/charging-worker.js"];
@@ -22,7 +23,7 @@ export function ensureBuilt(): void {
     throw new Error("another test file was building dist/charging*.js and did not finish");
   }
   try {
-    const run = spawnSync(process.execPath, ["scripts/build.ts", "charging", "charging-cli", "charging-worker"], { stdio: "inherit" });
+    const run = spawnSync(process.execPath, ["scripts/build.ts", "charging", "charging-cli", "charging-worker"], { stdio: "inherit", env: scriptEnv() });
     if (run.status !== 0) throw new Error(`building ${BUNDLES.join(", ")} failed`);
   } finally {
     rmSync(LOCK, { recursive: true, force: true });

@@ -7,6 +7,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { NO_COVERAGE } from "../shared/script-env.ts";
 
 export interface Packed {
   name: string;
@@ -39,6 +40,7 @@ export function npmEnv(scratch: string): Record<string, string> {
     npm_config_fund: "false",
     npm_config_audit: "false",
     npm_config_loglevel: "error",
+    ...NO_COVERAGE,
   };
 }
 

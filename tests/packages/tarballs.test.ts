@@ -13,6 +13,7 @@ import { after, before, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { fileText, type Installed, install, npmEnv, type Packed, pack, repoVersion, startServer } from "./npm.ts";
+import { scriptEnv } from "../shared/script-env.ts";
 
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const SHEBANG = "#!/usr/bin/env node\n";
@@ -242,7 +243,7 @@ test("each install holds its package alone: no dependency was fetched", () => {
 });
 
 test("staging an unknown package fails with the known names", () => {
-  const run = spawnSync(process.execPath, ["scripts/pack-package.ts", "seo"], { encoding: "utf8" });
+  const run = spawnSync(process.execPath, ["scripts/pack-package.ts", "seo"], { encoding: "utf8", env: scriptEnv() });
   assert.equal(run.status, 1);
   assert.equal(run.stderr, "pack-package: unknown package seo; known: seo-audit-mcp, charging-sites\n");
 });

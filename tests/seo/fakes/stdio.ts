@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { type CallResult, callTool } from "./client.ts";
+import { scriptEnv } from "../../shared/script-env.ts";
 
 export const BUNDLE = "dist/seo.js";
 
@@ -42,7 +43,7 @@ export function ensureBuilt(name: string, outfile: string): void {
   }
   try {
     if (!fresh(outfile)) {
-      execFileSync(process.execPath, ["scripts/build.ts", name], { stdio: ["ignore", "ignore", "inherit"] });
+      execFileSync(process.execPath, ["scripts/build.ts", name], { stdio: ["ignore", "ignore", "inherit"], env: scriptEnv() });
     }
   } finally {
     rmSync(lock, { recursive: true, force: true });

@@ -19,6 +19,7 @@ import {
 } from "../../../src/seo/clients.ts";
 import { claude } from "../fakes/claude-cli.ts";
 import { ensureBundle } from "../fakes/stdio.ts";
+import { scriptEnv } from "../../shared/script-env.ts";
 
 const DOCS = "src/seo/TOOLS.md";
 const GENERATED = [
@@ -82,7 +83,7 @@ function documented() {
 }
 
 const run = (args: string[]) =>
-  spawnSync(process.execPath, ["scripts/client-configs.ts", "--no-build", ...args], { encoding: "utf8" });
+  spawnSync(process.execPath, ["scripts/client-configs.ts", "--no-build", ...args], { encoding: "utf8", env: scriptEnv() });
 
 test("client-configs --check: the docs and every shipped client file match their one source", () => {
   const check = run(["--check"]);

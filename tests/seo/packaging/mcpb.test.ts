@@ -9,6 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { type Fakes, KEYS, startFakes } from "../fakes/providers.ts";
 import { ensureBundle } from "../fakes/stdio.ts";
+import { scriptEnv } from "../../shared/script-env.ts";
 
 const MCPB_CLI = join(dirname(createRequire(import.meta.url).resolve("@anthropic-ai/mcpb")), "cli/cli.js");
 
@@ -34,6 +35,7 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), "seo-mcpb-"));
   const pack = spawnSync(process.execPath, ["scripts/pack-mcpb.ts", "--no-build", "--out", join(dir, "seo.mcpb")], {
     encoding: "utf8",
+    env: scriptEnv(),
   });
   assert.equal(pack.status, 0, pack.stderr);
   bundle = pack.stdout.trim();
