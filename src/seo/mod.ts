@@ -20,5 +20,6 @@ export type { GatewayEgress } from "./http/egress.ts";
 export { type GatewaySettings, parseGatewayEnv } from "./http/gateway-env.ts";
 export { SERVER_NAME as SEO_SERVER_NAME } from "./mcp-info.ts";
 export type { RankStore, TrancoRank } from "./providers/tranco.ts";
-export { abortableSleep, type ProviderDeps } from "./providers/types.ts";
+export type { ProviderDeps } from "./providers/types.ts";
+export { sleep } from "../shared/sleep.ts";
 export type { CrawlCapability, SeoToolDeps } from "./tools/mod.ts";
