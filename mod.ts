@@ -5,10 +5,12 @@
  */
 export {
   ApiError,
+  ERRORS,
   type ErrorCode,
   type ErrorEnvelope,
   envelope,
   errorResponse,
+  isApiError,
 } from "./src/shared/errors.ts";
 export {
   createRateLimiter,
@@ -20,12 +22,11 @@ export {
 export { type FetchHandler, json, type RequestContext } from "./src/shared/http/respond.ts";
 export { mcpHttpHandler } from "./src/shared/mcp/http.ts";
 export { defineMcp } from "./src/shared/mcp/server.ts";
-export { defineTool, type ToolDef, ToolError } from "./src/shared/mcp/tool.ts";
+export { defineTool, type ToolDef } from "./src/shared/mcp/tool.ts";
 
 // --- charging ---
 export {
   type ChargingConfig,
-  ConfigError as ChargingConfigError,
   parseChargingEnv,
 } from "./src/charging/config.ts";
 export { type ChargingHandlerOptions, createChargingHandler } from "./src/charging/handler.ts";
