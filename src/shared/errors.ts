@@ -18,7 +18,8 @@ export interface ErrorSpec {
 
 /**
  * Every code any service, transport or command line answers with. A code outside it is a
- * compile error: constructors and helpers take `ErrorCode`.
+ * compile error: constructors and helpers take `ErrorCode`. README.md's error table is
+ * generated from it (`node scripts/error-codes.ts`; a test fails when the two drift).
  */
 export const ERRORS = {
   INVALID_ARGUMENTS: {

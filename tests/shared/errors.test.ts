@@ -1,13 +1,15 @@
 /**
  * The error registry and its one class: HTTP's conversion point here; a code outside the
- * registry fails to compile.
+ * registry fails to compile; the README's table and every status the docs give match it.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { test } from "node:test";
 import ts from "typescript";
+import { errorTable, README, withTable } from "../../scripts/error-codes.ts";
 import {
   ApiError,
   ERROR_CODES,
@@ -100,4 +102,61 @@ test("a code outside the registry is a compile error, for the class and for a to
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("README's error table is the registry (node scripts/error-codes.ts rewrites it)", () => {
+  const doc = readFileSync(README, "utf8");
+  assert.equal(withTable(doc), doc, "run node scripts/error-codes.ts");
+  for (const code of ERROR_CODES) assert.ok(errorTable().includes(`| \`${code}\` | ${statusOf(code)} |`), code);
+  assert.throws(() => withTable("no markers"), /markers/);
+});
+
+test("scripts/error-codes.ts --check fails on a drifted table, and a run repairs it", () => {
+  const dir = mkdtempSync(join(tmpdir(), "error-table-"));
+  const script = resolve("scripts/error-codes.ts");
+  const run = (...args: string[]) => spawnSync(process.execPath, [script, ...args], { cwd: dir, encoding: "utf8" });
+  try {
+    writeFileSync(join(dir, README), withTable(readFileSync(README, "utf8")).replace("| 404 |", "| 410 |"));
+    const drifted = run("--check");
+    assert.equal(drifted.status, 1, drifted.stderr);
+    assert.match(drifted.stderr, /differs from src\/shared\/errors\.ts; run node scripts\/error-codes\.ts/);
+    assert.equal(run().status, 0);
+    assert.equal(readFileSync(join(dir, README), "utf8"), readFileSync(README, "utf8"));
+    assert.equal(run("--check").status, 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+const DOCS = [
+  "README.md",
+  "src/charging/API.md",
+  "src/charging/DATA.md",
+  "src/seo/TOOLS.md",
+  "src/seo/AUDIT.md",
+  "shim/claude-plugin/skills/seo-check/SKILL.md",
+];
+
+test("every status the docs give for a code is the registry's, and every code they list as an error exists", () => {
+  let checked = 0;
+  for (const path of DOCS) {
+    const doc = readFileSync(path, "utf8");
+    // "`CODE` 404", "| `CODE` | 404 |", "404 `CODE`" and "(HTTP 501 in the envelope)" after a code.
+    const pairs = [
+      ...doc.matchAll(/`([A-Z][A-Z_]+)`(?: \| | \(HTTP | )(\d{3})\b/g),
+      ...[...doc.matchAll(/\b(\d{3}) `([A-Z][A-Z_]+)`/g)].map((m) => [m[0], m[2], m[1]] as const),
+    ];
+    for (const [, code, status] of pairs) {
+      assert.ok(Object.hasOwn(ERRORS, code as string), `${path}: ${code} is not in the registry`);
+      assert.equal(String(statusOf(code as keyof typeof ERRORS)), status, `${path}: status of ${code}`);
+      checked++;
+    }
+    // A code an error message starts with: "`CODE: ...`" or "starts with `CODE`".
+    for (const [, code] of doc.matchAll(/`([A-Z][A-Z_]{3,}):/g)) {
+      if (code === "CODE") continue; // the placeholder of "`CODE: message`"
+      assert.ok(Object.hasOwn(ERRORS, code as string), `${path}: ${code} is not in the registry`);
+      checked++;
+    }
+  }
+  assert.ok(checked >= 20, `the patterns still find the docs' codes (${checked})`);
 });
