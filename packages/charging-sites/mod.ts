@@ -6,11 +6,7 @@
  * @module
  */
 export * from "../../src/shared/mod.ts";
-export {
-  type ChargingConfig,
-  ConfigError as ChargingConfigError,
-  parseChargingEnv,
-} from "../../src/charging/config.ts";
+export { type ChargingConfig, parseChargingEnv } from "../../src/charging/config.ts";
 export { type ChargingHandlerOptions, createChargingHandler } from "../../src/charging/handler.ts";
 export { chargingTools } from "../../src/charging/mcp-tools.ts";
 export { type ChargingServices, createChargingServices } from "../../src/charging/services.ts";

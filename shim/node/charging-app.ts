@@ -7,7 +7,7 @@
 import { lookup } from "node:dns/promises";
 import { readFile } from "node:fs/promises";
 import { crc32 } from "node:zlib";
-import { type ChargingConfig, ConfigError, parseChargingEnv } from "../../src/charging/config.ts";
+import { type ChargingConfig, parseChargingEnv } from "../../src/charging/config.ts";
 import { parseDatasetFile } from "../../src/charging/dataset.ts";
 import { createChargingHandler } from "../../src/charging/handler.ts";
 import { type ChargingServices, createChargingServices } from "../../src/charging/services.ts";
@@ -15,6 +15,7 @@ import { isSnapshot, openSnapshot } from "../../src/charging/snapshot/read.ts";
 import { createStore, type Store, storeOfSites } from "../../src/charging/store.ts";
 import { createOcpiFeed } from "../../src/charging/status/ocpi-feed.ts";
 import type { LiveFeed } from "../../src/charging/status/service.ts";
+import { ApiError, isApiError } from "../../src/shared/errors.ts";
 import { createSharedRateLimiter, type RateLimiter } from "../../src/shared/http/rate-limit.ts";
 import { createGuardedLookup } from "../../src/shared/net/lookup.ts";
 import { pinnedFetch } from "./pinned-fetch.ts";
@@ -36,13 +37,15 @@ async function readDataFile(path: string): Promise<Uint8Array> {
   try {
     return await readFile(path);
   } catch (err) {
-    throw new ConfigError(`CHARGING_DATA: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? "error"})`);
+    const code = (err as NodeJS.ErrnoException).code ?? "error";
+    throw new ApiError("INVALID_CONFIG", `CHARGING_DATA: cannot read ${path} (${code})`, { cause: err });
   }
 }
 
 function storeOfJson(path: string, bytes: Uint8Array): Store {
   if (bytes.byteLength > JSON_DATASET_MAX_BYTES) {
-    throw new ConfigError(
+    throw new ApiError(
+      "INVALID_CONFIG",
       `CHARGING_DATA: ${path} is a ${Math.round(bytes.byteLength / 1048576)} MB JSON data set; convert it once with \`charging import ${path} --out data.snapshot\` and serve the snapshot`,
     );
   }
@@ -52,7 +55,7 @@ function storeOfJson(path: string, bytes: Uint8Array): Store {
 
 /**
  * The store over a data-set file (a snapshot, or the JSON data-set format), or over the
- * embedded real data when `path` is undefined. A bad file is a ConfigError naming it.
+ * embedded real data when `path` is undefined. A bad file is INVALID_CONFIG naming it.
  */
 export async function loadStore(path?: string): Promise<Store> {
   if (path === undefined) return storeOfSnapshot(embeddedSnapshot());
@@ -60,8 +63,8 @@ export async function loadStore(path?: string): Promise<Store> {
   try {
     return isSnapshot(bytes) ? storeOfSnapshot(bytes) : storeOfJson(path, bytes);
   } catch (err) {
-    if (err instanceof ConfigError) throw err;
-    throw new ConfigError(`CHARGING_DATA: ${path}: ${(err as Error).message}`);
+    if (isApiError(err, "INVALID_CONFIG")) throw err;
+    throw new ApiError("INVALID_CONFIG", `CHARGING_DATA: ${path}: ${(err as Error).message}`, { cause: err });
   }
 }
 

@@ -4,10 +4,11 @@
  * Node: stdio, the environment, the local dataset, the server and the importer.
  * @module
  */
-import { ConfigError, parseChargingEnv } from "../../src/charging/config.ts";
+import { parseChargingEnv } from "../../src/charging/config.ts";
 import { runCli } from "../../src/charging/cli/run.ts";
 import { createChargingHandler } from "../../src/charging/handler.ts";
 import { runImport } from "../../src/charging/import/command.ts";
+import { exitCodeOf } from "../../src/shared/cli/failure.ts";
 import { loadStore, servicesFor, startChargingServer } from "./charging-app.ts";
 import { nodeImportIo } from "./import-io.ts";
 
@@ -34,5 +35,5 @@ try {
   });
 } catch (err) {
   log(`charging: ${err instanceof Error ? err.message : String(err)}`);
-  process.exitCode = err instanceof ConfigError ? 2 : 1;
+  process.exitCode = exitCodeOf(err);
 }

@@ -5,7 +5,7 @@
  * start-up failures.
  * @module
  */
-import { ConfigError } from "../../src/charging/config.ts";
+import { exitCodeOf } from "../../src/shared/cli/failure.ts";
 import { startChargingServer } from "./charging-app.ts";
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -14,5 +14,5 @@ try {
   await startChargingServer(process.env, log);
 } catch (err) {
   log(`charging: cannot start: ${err instanceof Error ? err.message : String(err)}`);
-  process.exitCode = err instanceof ConfigError ? 2 : 1;
+  process.exitCode = exitCodeOf(err);
 }

@@ -11,7 +11,6 @@
 import { type IncomingMessage, request as httpRequest, type RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { Readable } from "node:stream";
-import { ApiError } from "../../src/shared/errors.ts";
 import type { GuardedLookup } from "../../src/shared/net/lookup.ts";
 
 const NO_BODY = new Set([101, 103, 204, 205, 304]);
@@ -47,12 +46,9 @@ export function pinnedFetch(lookup: GuardedLookup): typeof fetch {
       };
       const send = url.protocol === "https:" ? httpsRequest : httpRequest;
       const req = send(url, options, (res) => resolve(responseOf(res, method)));
-      req.on("error", (err: Error & { code?: string }) => {
-        if (signal?.aborted) reject(signal.reason);
-        // The connect-time lookup refused the address: the same answer as the pre-request check.
-        else if (err.code === "UPSTREAM_BLOCKED") reject(new ApiError("UPSTREAM_BLOCKED", err.message));
-        else reject(err);
-      });
+      // A refusal of the connect-time lookup arrives as the guard's own UPSTREAM_BLOCKED, the
+      // same answer as the pre-request check.
+      req.on("error", (err) => reject(signal?.aborted ? signal.reason : err));
       const body = init.body;
       if (typeof body === "string" || body instanceof Uint8Array) req.end(body);
       else if (body === undefined || body === null) req.end();

@@ -7,13 +7,7 @@
  */
 import { lookup } from "node:dns/promises";
 import { parseArgs } from "node:util";
-import {
-  createGuardedLookup,
-  createSeoHandler,
-  type GatewayEgress,
-  parseGatewayEnv,
-  SeoConfigError,
-} from "../../src/seo/mod.ts";
+import { ApiError, createGuardedLookup, createSeoHandler, type GatewayEgress, parseGatewayEnv } from "../../src/seo/mod.ts";
 import { pinnedFetch } from "./pinned-fetch.ts";
 import { closeOnSignals, serve } from "./serve.ts";
 import { configuredLog, localCrawl, nodeProvider, nodeRankStore } from "./seo-node.ts";
@@ -32,7 +26,7 @@ export interface GatewayArgs {
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
-/** Reads the gateway's flags; throws SeoConfigError naming the flag at fault. */
+/** Reads the gateway's flags; throws INVALID_CONFIG naming the flag at fault. */
 export function parseGatewayArgs(args: string[]): GatewayArgs {
   let values: { port?: string; host?: string; "allow-audit"?: boolean };
   try {
@@ -43,16 +37,17 @@ export function parseGatewayArgs(args: string[]): GatewayArgs {
       allowPositionals: false,
     }));
   } catch (err) {
-    throw new SeoConfigError(`gateway: ${err instanceof Error ? err.message : String(err)}`);
+    throw new ApiError("INVALID_CONFIG", `gateway: ${err instanceof Error ? err.message : String(err)}`);
   }
   const port = values.port ?? "8788";
   if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) {
-    throw new SeoConfigError(`--port must be a number from 0 to 65535; got "${port.slice(0, 20)}"`);
+    throw new ApiError("INVALID_CONFIG", `--port must be a number from 0 to 65535; got "${port.slice(0, 20)}"`);
   }
   const host = values.host ?? "127.0.0.1";
   const allowAudit = values["allow-audit"] === true;
   if (allowAudit && !LOOPBACK.has(host.replace(/^\[|\]$/g, ""))) {
-    throw new SeoConfigError(
+    throw new ApiError(
+      "INVALID_CONFIG",
       `--allow-audit needs a loopback --host (127.0.0.1, ::1 or localhost): a crawl must not be reachable from other machines; got "${host}"`,
     );
   }

@@ -6,7 +6,7 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { SEO_SERVER_NAME as SERVER_NAME, SeoConfigError as ConfigError, VERSION } from "../../src/seo/mod.ts";
+import { exitCodeOf, SEO_SERVER_NAME as SERVER_NAME, VERSION } from "../../src/seo/mod.ts";
 import { fileReportStore } from "./report-store.ts";
 import { cacheDir } from "./seo-node.ts";
 
@@ -90,9 +90,7 @@ export const run = (): Promise<void> =>
       if (code >= 0) process.exitCode = code;
     },
     (err: unknown) => {
-      const message =
-        err instanceof ConfigError ? err.message : err instanceof Error ? err.message : String(err);
-      process.stderr.write(`${SERVER_NAME}: ${message}\n`);
-      process.exitCode = err instanceof ConfigError ? 2 : 1;
+      process.stderr.write(`${SERVER_NAME}: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = exitCodeOf(err);
     },
   );

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import {
-  abortableSleep,
+  sleep,
   type CrawlCapability,
   type HttpRequest,
   loadSeoConfig,
@@ -38,7 +38,7 @@ export function configuredLog(): { config: SeoConfig; log: (line: string) => voi
 export const nodeProvider = (): ProviderDeps => ({
   fetch: globalThis.fetch,
   now: () => new Date(),
-  sleep: abortableSleep,
+  sleep,
 });
 
 export const nodeRankStore = (): RankStore => fileRankStore(cacheDir());

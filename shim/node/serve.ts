@@ -10,7 +10,7 @@
 import { createServer, type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { errorResponse } from "../../src/shared/errors.ts";
+import { envelope, type ErrorCode, errorResponse, statusOf, toErrorResponse } from "../../src/shared/errors.ts";
 import { bodyOf, type FetchHandler } from "../../src/shared/http/respond.ts";
 
 export interface ServeOptions {
@@ -142,9 +142,12 @@ async function writeResponse(response: Response, res: ServerResponse, isHead: bo
   res.end();
 }
 
-/** A complete answer written straight to a socket (for requests node keeps from the handler). */
-function rawAnswer(status: number, code: string, message: string, extra = ""): string {
-  const body = JSON.stringify({ error: { code, message } });
+/**
+ * A complete envelope answer written straight to a socket (for requests node keeps from the
+ * handler), with the code's status unless HTTP names a more precise one (431, 417).
+ */
+function rawAnswer(code: ErrorCode, message: string, { status = statusOf(code), extra = "" } = {}): string {
+  const body = JSON.stringify(envelope(code, message));
   return (
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n${extra}` +
     `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
@@ -164,11 +167,11 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
     socket.end("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n");
     return;
   }
-  const [status, code, message] =
+  socket.end(
     err.code === "HPE_HEADER_OVERFLOW"
-      ? [431, "PAYLOAD_TOO_LARGE", "Request headers are over the 16 KiB limit"]
-      : [400, "INVALID_ARGUMENTS", "Malformed HTTP request"];
-  socket.end(rawAnswer(status, code, message));
+      ? rawAnswer("PAYLOAD_TOO_LARGE", "Request headers are over the 16 KiB limit", { status: 431 })
+      : rawAnswer("INVALID_ARGUMENTS", "Malformed HTTP request"),
+  );
 }
 
 /**
@@ -177,12 +180,16 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
  */
 function answerConnect(_req: IncomingMessage, socket: Duplex): void {
   socket.on("error", () => socket.destroy());
-  socket.end(rawAnswer(405, "METHOD_NOT_ALLOWED", "CONNECT is not supported: this server is not a proxy", "allow: GET, HEAD, POST, OPTIONS\r\n"));
+  socket.end(
+    rawAnswer("METHOD_NOT_ALLOWED", "CONNECT is not supported: this server is not a proxy", {
+      extra: "allow: GET, HEAD, POST, OPTIONS\r\n",
+    }),
+  );
 }
 
 /** An `expect` other than 100-continue (node would answer a bare 417). */
 function answerExpectation(_req: IncomingMessage, res: ServerResponse): void {
-  const body = JSON.stringify({ error: { code: "INVALID_ARGUMENTS", message: "Only the 100-continue expectation is supported" } });
+  const body = JSON.stringify(envelope("INVALID_ARGUMENTS", "Only the 100-continue expectation is supported"));
   res.writeHead(417, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), connection: "close" });
   res.end(body);
 }
@@ -205,7 +212,7 @@ export function serve(handler: FetchHandler, options: ServeOptions = {}): Promis
       return;
     }
     handler(request, { clientAddress: req.socket.remoteAddress })
-      .catch(() => errorResponse("INTERNAL", "Internal error; the request was not completed"))
+      .catch(toErrorResponse)
       .then((response) => writeResponse(response, res, req.method === "HEAD"))
       .catch(() => res.destroy());
   });

@@ -12,12 +12,12 @@
  * `PORT`, `HOST` and `CHARGING_DATA` mean nothing here and are ignored.
  * @module
  */
-import { ConfigError, parseChargingEnv } from "../../src/charging/config.ts";
+import { parseChargingEnv } from "../../src/charging/config.ts";
 import { createChargingHandler } from "../../src/charging/handler.ts";
 import { createChargingServices } from "../../src/charging/services.ts";
 import { openSnapshot } from "../../src/charging/snapshot/read.ts";
 import { createStore } from "../../src/charging/store.ts";
-import { errorResponse } from "../../src/shared/errors.ts";
+import { ApiError, errorResponse } from "../../src/shared/errors.ts";
 import { bodyOf, type FetchHandler } from "../../src/shared/http/respond.ts";
 import { embeddedSnapshot } from "../embedded/charging-snapshot.ts";
 
@@ -33,8 +33,8 @@ function settings(env: Env): Record<string, string> {
 
 function build(env: Env): FetchHandler {
   const config = parseChargingEnv(settings(env));
-  if (config.live) throw new ConfigError("CHARGING_LIVE_URL is not supported by the Workers build (no DNS to check the feed's addresses)");
-  if (config.redisUrl) throw new ConfigError("CHARGING_REDIS_URL is not supported by the Workers build (the rate limit counts per isolate)");
+  if (config.live) throw new ApiError("INVALID_CONFIG", "CHARGING_LIVE_URL is not supported by the Workers build (no DNS to check the feed's addresses)");
+  if (config.redisUrl) throw new ApiError("INVALID_CONFIG", "CHARGING_REDIS_URL is not supported by the Workers build (the rate limit counts per isolate)");
   const store = createStore(openSnapshot(embeddedSnapshot()));
   const services = createChargingServices(store, { now: () => new Date() });
   return createChargingHandler({ ...services, ...config, encodings: [], log: (line) => console.error(line) });

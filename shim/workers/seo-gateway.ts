@@ -7,7 +7,7 @@
  * @module
  */
 import {
-  abortableSleep,
+  sleep,
   createSeoHandler,
   errorResponse,
   type FetchHandler,
@@ -47,7 +47,7 @@ function build(env: Env): Built {
     const config = loadSeoConfig({ env: vars, warn: log });
     const handler = createSeoHandler({
       // Workers' fetch must be called as a global, not as a method of another object.
-      provider: { fetch: (input, init) => fetch(input, init), now: () => new Date(), sleep: abortableSleep },
+      provider: { fetch: (input, init) => fetch(input, init), now: () => new Date(), sleep },
       config,
       egress: {},
       ...settings,

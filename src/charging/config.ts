@@ -4,6 +4,7 @@
  * @module
  */
 import { v } from "../../deps.ts";
+import { ApiError } from "../shared/errors.ts";
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_RATE_PER_MINUTE } from "./handler.ts";
 
 export interface LiveFeedConfig {
@@ -28,11 +29,6 @@ export interface ChargingConfig {
   /** Redis shared by every instance for the rate limit; undefined: counted per process. */
   redisUrl?: string;
   live?: LiveFeedConfig;
-}
-
-/** A start-up configuration error; its message is shown as is. */
-export class ConfigError extends Error {
-  override name = "ConfigError";
 }
 
 const list = (text: string) =>
@@ -123,7 +119,7 @@ const EnvSchema = v.object({
   CHARGING_LIVE_TIMEOUT_MS: int("CHARGING_LIVE_TIMEOUT_MS", 100, 60_000, 3000),
 });
 
-/** Reads and validates the environment; throws ConfigError listing every problem. */
+/** Reads and validates the environment; throws INVALID_CONFIG listing every problem. */
 export function parseChargingEnv(env: Readonly<Record<string, string | undefined>>): ChargingConfig {
   const present = Object.fromEntries(
     Object.keys(EnvSchema.entries)
@@ -131,7 +127,7 @@ export function parseChargingEnv(env: Readonly<Record<string, string | undefined
       .map((name) => [name, env[name]]),
   );
   const parsed = v.safeParse(EnvSchema, present);
-  if (!parsed.success) throw new ConfigError(parsed.issues.map((issue) => issue.message).join("; "));
+  if (!parsed.success) throw new ApiError("INVALID_CONFIG", parsed.issues.map((issue) => issue.message).join("; "));
   const e = parsed.output;
   const config: ChargingConfig = {
     port: e.PORT,
@@ -153,7 +149,7 @@ export function parseChargingEnv(env: Readonly<Record<string, string | undefined
     };
     if (e.CHARGING_LIVE_TOKEN) config.live.token = e.CHARGING_LIVE_TOKEN;
   } else if (e.CHARGING_LIVE_ALLOW_HOSTS || e.CHARGING_LIVE_TOKEN) {
-    throw new ConfigError("CHARGING_LIVE_ALLOW_HOSTS and CHARGING_LIVE_TOKEN need CHARGING_LIVE_URL");
+    throw new ApiError("INVALID_CONFIG", "CHARGING_LIVE_ALLOW_HOSTS and CHARGING_LIVE_TOKEN need CHARGING_LIVE_URL");
   }
   return config;
 }

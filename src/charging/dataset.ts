@@ -7,6 +7,7 @@
  * @module
  */
 import { v } from "../../deps.ts";
+import { ApiError } from "../shared/errors.ts";
 import { LICENCE_ALLOWLIST } from "./licence.ts";
 import { ACCESS_VALUES, type Address, type Connector, type Site, STATUS_VALUES } from "./model.ts";
 
@@ -143,10 +144,10 @@ function restore(row: v.InferOutput<typeof SiteSchema>, partition: Partition): S
 
 function fail(issues: v.BaseIssue<unknown>[]): never {
   const first = issues.slice(0, 3).map((i) => `${v.getDotPath(i) ?? "(root)"}: ${i.message}`);
-  throw new Error(`charging dataset is malformed (${DATASET_FORMAT}): ${first.join("; ")}`);
+  throw new ApiError("INVALID_DATA", `charging dataset is malformed (${DATASET_FORMAT}): ${first.join("; ")}`);
 }
 
-/** Validates a dataset file and returns its header and full site rows; throws a clear Error when malformed. */
+/** Validates a dataset file and returns its header and full site rows; throws INVALID_DATA when malformed. */
 export function parseDatasetFile(json: unknown): { header: DatasetHeader; sites: Site[] } {
   const parsed = v.safeParse(DatasetSchema, json);
   if (!parsed.success) fail(parsed.issues);
@@ -156,16 +157,18 @@ export function parseDatasetFile(json: unknown): { header: DatasetHeader; sites:
   const sites = rows.map((row, i) => {
     const partition = partitions.get(row.attributionKey);
     if (!partition) {
-      throw new Error(
+      throw new ApiError(
+        "INVALID_DATA",
         `charging dataset is malformed: sites.${i}.attributionKey ${row.attributionKey} has no partition`,
       );
     }
     if (!row.id.startsWith(`${partition.source}:`)) {
-      throw new Error(
+      throw new ApiError(
+        "INVALID_DATA",
         `charging dataset is malformed: sites.${i}.id ${row.id} is not from ${partition.source}`,
       );
     }
-    if (seen.has(row.id)) throw new Error(`charging dataset is malformed: sites.${i}.id ${row.id} repeats`);
+    if (seen.has(row.id)) throw new ApiError("INVALID_DATA", `charging dataset is malformed: sites.${i}.id ${row.id} repeats`);
     seen.add(row.id);
     return restore(row, partition);
   });

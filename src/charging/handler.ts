@@ -112,9 +112,7 @@ export function createChargingHandler(options: ChargingHandlerOptions): FetchHan
       throw new ApiError(
         "RATE_LIMITED",
         `Over ${ratePerMinute} requests per minute from your address; retry in ${wait} s`,
-        {
-          "retry-after": wait,
-        },
+        { headers: { "retry-after": wait } },
       );
     }
     // Liveness probes carry no key: /healthz stays open (it reveals only the stage number), and
@@ -128,7 +126,7 @@ export function createChargingHandler(options: ChargingHandlerOptions): FetchHan
           verdict === "missing"
             ? "An API key is required: send it in the x-api-key header"
             : "The API key is not valid: check the x-api-key header",
-          { "www-authenticate": 'Bearer realm="charging"' },
+          { headers: { "www-authenticate": 'Bearer realm="charging"' } },
         );
       }
     }

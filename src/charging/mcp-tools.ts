@@ -4,8 +4,8 @@
  * @module
  */
 import { v } from "../../deps.ts";
-import { ApiError } from "../shared/errors.ts";
-import { defineTool, type ToolDef, ToolError, type ToolOutput } from "../shared/mcp/tool.ts";
+import { ApiError, isApiError } from "../shared/errors.ts";
+import { defineTool, type ToolDef, type ToolOutput } from "../shared/mcp/tool.ts";
 import { searchOutputSchema, siteOutputSchema, statusOutputSchema } from "./mcp-schemas.ts";
 import {
   CONNECTOR_MAX,
@@ -71,21 +71,19 @@ function jsonOutput(structured: Record<string, unknown>): ToolOutput {
   return { structured, text: JSON.stringify(structured) };
 }
 
-function asToolError(err: unknown, id: string): never {
-  if (!(err instanceof ApiError)) throw err;
-  if (err.code === "NOT_FOUND") {
-    throw new ToolError(
-      "NOT_FOUND",
-      `No open site has id "${id.slice(0, 100)}" (${ID_HELP}); call search_sites or find_nearby_sites first and use an id from its results`,
-    );
+const unknownSite = (id: string) =>
+  new ApiError(
+    "NOT_FOUND",
+    `No open site has id "${id.slice(0, 100)}" (${ID_HELP}); call search_sites or find_nearby_sites first and use an id from its results`,
+  );
+
+/** A status failure as an agent should read it: the same code, and what to call instead. */
+function forAgents(err: unknown, id: string): unknown {
+  if (isApiError(err, "NOT_FOUND")) return unknownSite(id);
+  if (isApiError(err, "UPSTREAM_BLOCKED")) {
+    return new ApiError("UPSTREAM_BLOCKED", `${err.message}. Do not retry; get_site still returns the registry status`);
   }
-  if (err.code === "UPSTREAM_BLOCKED") {
-    throw new ToolError(
-      "UPSTREAM_BLOCKED",
-      `${err.message}. Do not retry; get_site still returns the registry status`,
-    );
-  }
-  throw new ToolError(err.code, err.message);
+  return err;
 }
 
 /** The four tools over `services`. */
@@ -120,7 +118,7 @@ export function chargingTools(services: ChargingServices): ToolDef[] {
       annotations: READ_ONLY,
       async run({ bbox, connector, minPowerKw, openOnly, limit, offset }) {
         if (bbox && bbox.minLat > bbox.maxLat) {
-          throw new ToolError(
+          throw new ApiError(
             "INVALID_ARGUMENTS",
             "bbox.minLat must not exceed bbox.maxLat; swap them and call again",
           );
@@ -168,7 +166,7 @@ export function chargingTools(services: ChargingServices): ToolDef[] {
       annotations: READ_ONLY,
       async run({ id }) {
         const site = store.get(id);
-        if (!site) asToolError(new ApiError("NOT_FOUND", "unknown id"), id);
+        if (!site) throw unknownSite(id);
         return jsonOutput({ data: site, attribution: store.attributionFor(site) });
       },
     }),
@@ -184,7 +182,7 @@ export function chargingTools(services: ChargingServices): ToolDef[] {
         try {
           return jsonOutput({ data: await status.statusOf(id, signal) });
         } catch (err) {
-          asToolError(err, id);
+          throw forAgents(err, id);
         }
       },
     }),

@@ -5,6 +5,7 @@
  * @module
  */
 import { v } from "../../deps.ts";
+import { ApiError } from "../shared/errors.ts";
 
 /** Default base URL per provider endpoint variable; each provider appends its documented path. */
 export const DEFAULT_ENDPOINTS = {
@@ -54,13 +55,6 @@ export interface SeoConfig {
   secrets: string[];
 }
 
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ConfigError";
-  }
-}
-
 export interface ConfigSources {
   env: Record<string, string | undefined>;
   /** Reads a credentials file when SEO_GSC_CREDENTIALS is a path; injected by the shim. */
@@ -88,10 +82,10 @@ function endpoint(name: EndpointVar, env: ConfigSources["env"]): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(`${name} must be an absolute http(s) URL; got "${raw}"`);
+    throw new ApiError("INVALID_CONFIG", `${name} must be an absolute http(s) URL; got "${raw}"`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ConfigError(`${name} must be an http(s) URL; got "${raw}"`);
+    throw new ApiError("INVALID_CONFIG", `${name} must be an http(s) URL; got "${raw}"`);
   }
   return raw.replace(/\/+$/, "");
 }
@@ -99,7 +93,7 @@ function endpoint(name: EndpointVar, env: ConfigSources["env"]): string {
 function nonNegativeInt(name: string, env: ConfigSources["env"]): number | undefined {
   const raw = env[name]?.trim();
   if (!raw) return undefined;
-  if (!/^\d{1,7}$/.test(raw)) throw new ConfigError(`${name} must be a whole number of milliseconds`);
+  if (!/^\d{1,7}$/.test(raw)) throw new ApiError("INVALID_CONFIG", `${name} must be a whole number of milliseconds`);
   return Number(raw);
 }
 
@@ -138,7 +132,7 @@ const secretsOf = (keys: SeoConfig["keys"], gsc: SeoConfig["gsc"]): string[] => 
   ...(gsc && "account" in gsc ? [gsc.account.private_key] : []),
 ];
 
-/** Reads and validates the configuration; throws ConfigError on an unusable endpoint or number. */
+/** Reads and validates the configuration; throws INVALID_CONFIG on an unusable endpoint or number. */
 export function loadConfig(sources: ConfigSources): SeoConfig {
   const { env } = sources;
   const endpoints = Object.fromEntries(

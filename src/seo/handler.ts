@@ -24,7 +24,7 @@ import { clientKey } from "../shared/http/client-ip.ts";
 import { type Cors, createCors } from "../shared/http/cors.ts";
 import { createRateLimiter } from "../shared/http/rate-limit.ts";
 import { type FetchHandler, json } from "../shared/http/respond.ts";
-import { jsonRpcError, mcpHttpHandler } from "../shared/mcp/http.ts";
+import { mcpHttpHandler, toJsonRpcError } from "../shared/mcp/http.ts";
 import type { ToolDef } from "../shared/mcp/tool.ts";
 import { once } from "../shared/once.ts";
 import { redact, type SeoConfig, withRequestKeys } from "./config.ts";
@@ -124,7 +124,7 @@ function createGuards(options: SeoHandlerOptions) {
       if (!decision.allowed) {
         const wait = String(decision.retryAfterSeconds);
         throw new ApiError("RATE_LIMITED", `Over ${ratePerMinute} requests per minute from your address; retry in ${wait} s`, {
-          "retry-after": wait,
+          headers: { "retry-after": wait },
         });
       }
     }
@@ -135,7 +135,7 @@ function createGuards(options: SeoHandlerOptions) {
         verdict === "missing"
           ? "This gateway needs its access token: send Authorization: Bearer <token>"
           : "The access token is not valid: check the Authorization: Bearer header",
-        { "www-authenticate": 'Bearer realm="seo-gateway"' },
+        { headers: { "www-authenticate": 'Bearer realm="seo-gateway"' } },
       );
     }
   };
@@ -158,15 +158,9 @@ function gatewayCors(origins: "*" | readonly string[]): Cors {
   });
 }
 
-/** A guard's or route's failure on /mcp: a JSON-RPC error with the envelope's status. */
-function mcpError(err: unknown): Response {
-  if (!(err instanceof ApiError)) return jsonRpcError(500, -32603, "INTERNAL: the request was not completed");
-  return jsonRpcError(err.status, err.code === "UNAUTHORIZED" ? -32001 : -32000, `${err.code}: ${err.message}`, err.headers);
-}
-
 const onlyGet = (request: Request, path: string) => {
   if (request.method !== "GET" && request.method !== "HEAD") {
-    throw new ApiError("METHOD_NOT_ALLOWED", `${path} answers GET only`, { allow: "GET, HEAD" });
+    throw new ApiError("METHOD_NOT_ALLOWED", `${path} answers GET only`, { headers: { allow: "GET, HEAD" } });
   }
 };
 
@@ -216,7 +210,7 @@ export function createSeoHandler(options: SeoHandlerOptions): FetchHandler {
         const { secrets } = withRequestKeys(options.config, requestKeys(request.headers));
         log(`seo: unexpected ${redact(err instanceof Error ? err.message : String(err), secrets)}`);
       }
-      response = route === "mcp" ? mcpError(err) : toErrorResponse(err);
+      response = route === "mcp" ? toJsonRpcError(err) : toErrorResponse(err);
     }
     return cors.apply(response, request);
   };

@@ -5,12 +5,13 @@
  * start-up stays small; the repository's mod.ts re-exports it with the rest of the library.
  * @module
  */
-export { errorResponse } from "../shared/errors.ts";
+export { exitCodeOf } from "../shared/cli/failure.ts";
+export { ApiError, errorResponse, isApiError } from "../shared/errors.ts";
 export type { FetchHandler, RequestContext } from "../shared/http/respond.ts";
 export { createStdioBridge, type StdioBridge } from "../shared/mcp/stdio-bridge.ts";
 export { createGuardedLookup } from "../shared/net/lookup.ts";
 export { VERSION } from "../shared/build-info.ts";
-export { ConfigError as SeoConfigError, loadConfig as loadSeoConfig, redact, type SeoConfig } from "./config.ts";
+export { loadConfig as loadSeoConfig, redact, type SeoConfig } from "./config.ts";
 export type { AuditReport } from "./audit/report.ts";
 export { newReportId, REPORT_ID, type ReportStore } from "./audit/report-store.ts";
 export type { HttpRequest, HttpResponse } from "./crawl/fetch-page.ts";
@@ -20,5 +21,6 @@ export type { GatewayEgress } from "./http/egress.ts";
 export { type GatewaySettings, parseGatewayEnv } from "./http/gateway-env.ts";
 export { SERVER_NAME as SEO_SERVER_NAME } from "./mcp-info.ts";
 export type { RankStore, TrancoRank } from "./providers/tranco.ts";
-export { abortableSleep, type ProviderDeps } from "./providers/types.ts";
+export type { ProviderDeps } from "./providers/types.ts";
+export { sleep } from "../shared/sleep.ts";
 export type { CrawlCapability, SeoToolDeps } from "./tools/mod.ts";

@@ -1,46 +1,163 @@
 /**
- * The one typed error envelope every service answers with: `{"error":{"code","message"}}`.
+ * The one registry of error codes and the one error class. Every failure a client, an agent or
+ * a terminal user sees is an `ApiError` with a code from `ERRORS`; each transport turns it into
+ * its own shape at one place: HTTP `toErrorResponse` (here), MCP `toolErrorResult` and
+ * `toJsonRpcError` (src/shared/mcp/), the command lines `cliFailure` (src/shared/cli/).
  * @module
  */
 
-/** Every error code a service may answer with, mapped to its HTTP status. */
-export const ERROR_STATUS = {
-  INVALID_ARGUMENTS: 400,
-  UNAUTHORIZED: 401,
-  UPSTREAM_BLOCKED: 403,
-  NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  PAYLOAD_TOO_LARGE: 413,
-  RATE_LIMITED: 429,
-  INTERNAL: 500,
-  UPSTREAM_UNAVAILABLE: 502,
-  LOCAL_ONLY: 501,
-} as const;
+/** What the registry says about a code. */
+export interface ErrorSpec {
+  /** The HTTP status of the envelope (and of a JSON-RPC error over HTTP). */
+  status: number;
+  /** When it is answered (for the docs table). */
+  when: string;
+  /** The default next step, used where the thrower has nothing more specific to say. */
+  hint: string;
+}
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+/**
+ * Every code any service, transport or command line answers with. A code outside it is a
+ * compile error: constructors and helpers take `ErrorCode`. README.md's error table is
+ * generated from it (`node scripts/error-codes.ts`; a test fails when the two drift).
+ */
+export const ERRORS = {
+  INVALID_ARGUMENTS: {
+    status: 400,
+    when: "a query parameter, tool argument or option is missing, unknown, repeated or out of range",
+    hint: "fix the arguments the message names and call again",
+  },
+  INVALID_URL: {
+    status: 400,
+    when: "the URL to audit is not an absolute http(s) URL, or carries user:password@",
+    hint: "pass an absolute http(s) URL without credentials, like https://example.com/",
+  },
+  INVALID_USAGE: {
+    status: 400,
+    when: "a command line has an unknown option, a missing value or a wrong argument (exit code 2)",
+    hint: "see the command's --help",
+  },
+  UNAUTHORIZED: {
+    status: 401,
+    when: "a key gate or token is on and the key or token is missing or unknown",
+    hint: "send the key or token the www-authenticate header names",
+  },
+  UPSTREAM_BLOCKED: {
+    status: 403,
+    when: "an outbound address is not allowed (loopback, private, link-local, metadata, or not allowlisted); refused before any connection",
+    hint: "do not retry: the destination is refused by policy",
+  },
+  ROBOTS_DISALLOWED: {
+    status: 403,
+    when: "robots.txt disallows the start URL of an audit",
+    hint: "Allow the path for user agent SeoAuditMcp in robots.txt (or fix robots.txt if it is failing), or audit a URL robots.txt allows",
+  },
+  NOT_FOUND: {
+    status: 404,
+    when: "an unknown route, or an unknown, closed or malformed site id",
+    hint: "check the path or id; search first and use an id from its results",
+  },
+  REPORT_NOT_FOUND: {
+    status: 404,
+    when: "compare_to names a report id that is not stored on this machine",
+    hint: "pass the report_id of an earlier audit on this machine, or the earlier report object itself",
+  },
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    when: "a route asked with a method it does not answer",
+    hint: "use a method the allow header lists",
+  },
+  PAYLOAD_TOO_LARGE: {
+    status: 413,
+    when: "a request body over the cap",
+    hint: "send a smaller body",
+  },
+  INVALID_DATA: {
+    status: 422,
+    when: "a data file (an import input, a snapshot) is truncated, corrupt or in no known format (exit code 2)",
+    hint: "check that the file is complete and in a supported format",
+  },
+  OFF_SITE_REDIRECT: {
+    status: 422,
+    when: "the start URL of an audit redirects out of the site and nothing else was found",
+    hint: "audit the URL it redirects to instead",
+  },
+  RATE_LIMITED: {
+    status: 429,
+    when: "over the per-client request rate",
+    hint: "retry after the seconds the retry-after header gives",
+  },
+  INTERNAL: {
+    status: 500,
+    when: "anything unexpected; no details leave the server (they go to its log)",
+    hint: "retry once, and if it fails again report it",
+  },
+  INVALID_CONFIG: {
+    status: 500,
+    when: "an environment variable, server flag or data file given at start-up is unusable (exit code 2)",
+    hint: "fix the variable, flag or file the message names and start again",
+  },
+  LOCAL_ONLY: {
+    status: 501,
+    when: "a tool that runs only on the user's machine (the SEO site audit) called through a gateway",
+    hint: "run it locally: the message names the command",
+  },
+  UPSTREAM_UNAVAILABLE: {
+    status: 502,
+    when: "an outbound request (live feed, page, provider) failed, timed out or answered nonsense",
+    hint: "retry later, or check the URL is right and reachable",
+  },
+  UNREACHABLE: {
+    status: 502,
+    when: "the site to audit could not be reached at all",
+    hint: "check the URL and that the server is running (for a local site, start its dev server first), then retry",
+  },
+} as const satisfies Record<string, ErrorSpec>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
+
+/** The HTTP status of `code`. */
+export const statusOf = (code: ErrorCode): number => ERRORS[code].status;
 
 export interface ErrorEnvelope {
   error: { code: ErrorCode; message: string };
 }
 
-/** An error that knows how it is shown to a client; throw it anywhere below a handler. */
+export interface ApiErrorOptions {
+  /** Response headers that go with it over HTTP (`retry-after`, `allow`, `www-authenticate`). */
+  headers?: Record<string, string>;
+  /** The failure underneath, for logs; never shown to a client. */
+  cause?: unknown;
+}
+
+/**
+ * A failure that knows how it is shown: its registry code, and a message that says what
+ * happened and what to do next. Throw it anywhere; the transport converts it once.
+ */
 export class ApiError extends Error {
   readonly code: ErrorCode;
-  readonly headers: Record<string, string>;
+  readonly headers: Readonly<Record<string, string>>;
 
-  constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}) {
-    super(message);
+  constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "ApiError";
     this.code = code;
-    this.headers = headers;
+    this.headers = options.headers ?? {};
   }
 
   get status(): number {
-    return ERROR_STATUS[this.code];
+    return statusOf(this.code);
   }
 }
 
-/** The envelope as a plain value (for MCP tool results and the CLI). */
+/** Whether `err` is an `ApiError` (with one of `codes`, when given). */
+export function isApiError(err: unknown, ...codes: ErrorCode[]): err is ApiError {
+  return err instanceof ApiError && (codes.length === 0 || codes.includes(err.code));
+}
+
+/** The envelope as a plain value. */
 export function envelope(code: ErrorCode, message: string): ErrorEnvelope {
   return { error: { code, message } };
 }
@@ -49,17 +166,18 @@ export function envelope(code: ErrorCode, message: string): ErrorEnvelope {
 export function errorResponse(
   code: ErrorCode,
   message: string,
-  headers: Record<string, string> = {},
+  headers: Readonly<Record<string, string>> = {},
 ): Response {
   return new Response(JSON.stringify(envelope(code, message)), {
-    status: ERROR_STATUS[code],
+    status: statusOf(code),
     headers: { "content-type": "application/json; charset=utf-8", ...headers },
   });
 }
 
 /**
- * Turns anything thrown below a handler into the envelope. Unknown errors become INTERNAL
- * with a generic message, so stack traces and secrets never reach a client.
+ * HTTP's conversion point: anything thrown below a handler becomes the envelope. Unknown
+ * errors become INTERNAL with a generic message, so stack traces and secrets never reach a
+ * client.
  */
 export function toErrorResponse(err: unknown): Response {
   if (err instanceof ApiError) return errorResponse(err.code, err.message, err.headers);

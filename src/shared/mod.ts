@@ -5,7 +5,7 @@
  * No side effects on import.
  * @module
  */
-export { ApiError, type ErrorCode, type ErrorEnvelope, envelope, errorResponse } from "./errors.ts";
+export { ApiError, ERRORS, type ErrorCode, type ErrorEnvelope, envelope, errorResponse, isApiError } from "./errors.ts";
 export {
   createRateLimiter,
   createSharedRateLimiter,
@@ -14,4 +14,4 @@ export {
   type RateLimitStore,
 } from "./http/rate-limit.ts";
 export { type FetchHandler, json, type RequestContext } from "./http/respond.ts";
-export { defineTool, type ToolDef, ToolError } from "./mcp/tool.ts";
+export { defineTool, type ToolDef } from "./mcp/tool.ts";

@@ -156,9 +156,9 @@ test("installed seo-audit-mcp: the library from plain JavaScript, its README exa
   const out = runNode(
     dir,
     "use.mjs",
-    `import { abortableSleep, createSeoHandler, loadSeoConfig, VERSION } from "seo-audit-mcp";
+    `import { sleep, createSeoHandler, loadSeoConfig, VERSION } from "seo-audit-mcp";
 const handler = createSeoHandler({
-  provider: { fetch, now: () => new Date(), sleep: abortableSleep },
+  provider: { fetch, now: () => new Date(), sleep: sleep },
   config: loadSeoConfig({ env: {} }),
   egress: "open",
 });

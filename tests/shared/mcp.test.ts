@@ -6,12 +6,13 @@ import { v } from "../../deps.ts";
 import { serve } from "../../shim/node/serve.ts";
 import { mcpHttpHandler } from "../../src/shared/mcp/http.ts";
 import { defineMcp } from "../../src/shared/mcp/server.ts";
-import { defineTool, ToolError } from "../../src/shared/mcp/tool.ts";
+import { ApiError } from "../../src/shared/errors.ts";
+import { defineTool } from "../../src/shared/mcp/tool.ts";
 
 const echo = defineTool({
   name: "echo",
   title: "Echo",
-  description: "Echoes a word; fails with a ToolError on 'fail' and crashes on 'crash'",
+  description: "Echoes a word; fails with an ApiError on 'fail' and crashes on 'crash'",
   input: v.object({
     word: v.pipe(v.string(), v.minLength(1)),
     times: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 1),
@@ -23,7 +24,7 @@ const echo = defineTool({
   },
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run({ word, times }) {
-    if (word === "fail") throw new ToolError("NOT_FOUND", "no such word; try another");
+    if (word === "fail") throw new ApiError("NOT_FOUND", "no such word; try another");
     if (word === "crash") throw new Error("internal secret");
     const words = Array.from({ length: times }, () => word);
     return { structured: { words }, text: words.join(" ") };

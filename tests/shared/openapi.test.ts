@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { validate } from "@readme/openapi-parser";
 import { v } from "../../deps.ts";
+import { ERROR_CODES } from "../../src/shared/errors.ts";
 import { ERROR_ENVELOPE_SCHEMA, openApiDocument } from "../../src/shared/http/openapi.ts";
 
 // The generated document is read loosely in assertions.
@@ -68,6 +69,7 @@ test("openApiDocument() renders valibot query and path schemas as the strings a 
   assert.equal(doc.paths["/api/v1/things/{id}"].get.parameters[0].required, true);
   assert.equal(doc.paths["/api/v1/things/{id}"].get.responses["304"].content, undefined);
   assert.deepEqual(doc.components.schemas.ErrorEnvelope, ERROR_ENVELOPE_SCHEMA);
+  assert.deepEqual(doc.components.schemas.ErrorEnvelope.properties.error.properties.code.enum, ERROR_CODES, "the registry's codes");
   assert.equal(doc.security, undefined);
 });
 

@@ -5,10 +5,11 @@
  * stderr. Exit codes: 0 ok, 1 not found or failure, 2 bad flags or arguments.
  * @module
  */
+import { type OptionSpec, parseArgs } from "../../shared/cli/args.ts";
+import { exitCodeOf } from "../../shared/cli/failure.ts";
+import { ApiError, isApiError } from "../../shared/errors.ts";
 import type { FetchHandler } from "../../shared/http/respond.ts";
-import { ConfigError } from "../config.ts";
 import type { Site } from "../model.ts";
-import { type OptionSpec, parseArgs, UsageError } from "./args.ts";
 import { renderFields, renderSite, renderSites } from "./table.ts";
 
 export const USAGE = `charging: open-data EV charging sites (Open Charge Map, OpenStreetMap)
@@ -88,6 +89,8 @@ function flagsInMessage(message: string): string {
   );
 }
 
+const usage = (message: string) => new ApiError("INVALID_USAGE", message);
+
 interface Target {
   path: string;
   command: "search" | "site" | "status";
@@ -95,7 +98,7 @@ interface Target {
 
 function targetOf(command: string, positionals: string[], options: Record<string, string | true>): Target {
   if (command === "search") {
-    if (positionals.length > 0) throw new UsageError(`search takes no arguments (got "${positionals[0]}")`);
+    if (positionals.length > 0) throw usage(`search takes no arguments (got "${positionals[0]}")`);
     const query = new URLSearchParams();
     for (const [flag, param] of Object.entries(PARAM)) {
       const value = options[flag];
@@ -105,11 +108,11 @@ function targetOf(command: string, positionals: string[], options: Record<string
     return { command, path: `/api/v1/sites${search}` };
   }
   if (command === "site" || command === "status") {
-    if (positionals.length !== 1) throw new UsageError(`${command} takes exactly one site id, e.g. ocm:123`);
+    if (positionals.length !== 1) throw usage(`${command} takes exactly one site id, e.g. ocm:123`);
     const base = command === "site" ? "/api/v1/sites/" : "/api/v1/status/";
     return { command, path: base + encodeURIComponent(positionals[0] as string) };
   }
-  throw new UsageError(`unknown command "${command}"`);
+  throw usage(`unknown command "${command}"`);
 }
 
 async function ask(deps: CliDeps, target: Target, url: string | undefined): Promise<Response> {
@@ -119,7 +122,7 @@ async function ask(deps: CliDeps, target: Target, url: string | undefined): Prom
     base = new URL(url);
     if (base.protocol !== "http:" && base.protocol !== "https:") throw new Error("scheme");
   } catch {
-    throw new UsageError(`--url must be an http(s) URL, e.g. http://127.0.0.1:8787`);
+    throw usage(`--url must be an http(s) URL, e.g. http://127.0.0.1:8787`);
   }
   const key = deps.env.CHARGING_API_KEY;
   const headers: Record<string, string> = key ? { "x-api-key": key } : {};
@@ -167,7 +170,7 @@ async function query(deps: CliDeps, command: string, argv: readonly string[]): P
   } catch (err) {
     // Without --url nothing was reached for: a local data failure (a bad CHARGING_DATA file)
     // goes up to the entry point, which names it and exits 2 for a configuration error.
-    if (err instanceof UsageError || url === undefined) throw err;
+    if (isApiError(err, "INVALID_USAGE") || url === undefined) throw err;
     deps.stderr(`charging: cannot reach ${url}: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;
   }
@@ -196,7 +199,7 @@ async function serveCommand(deps: CliDeps, argv: readonly string[]): Promise<num
     deps.stdout(USAGE);
     return 0;
   }
-  if (positionals.length > 0) throw new UsageError(`serve takes no arguments (got "${positionals[0]}")`);
+  if (positionals.length > 0) throw usage(`serve takes no arguments (got "${positionals[0]}")`);
   const overrides: Record<string, string> = {};
   if (typeof options.port === "string") overrides.PORT = options.port;
   if (typeof options.host === "string") overrides.HOST = options.host;
@@ -204,13 +207,13 @@ async function serveCommand(deps: CliDeps, argv: readonly string[]): Promise<num
   try {
     return await deps.serve(overrides);
   } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
+    if (!isApiError(err, "INVALID_CONFIG")) throw err;
     // "PORT must be an integer" came from --port here: name the flag the user typed.
     let message = err.message;
     for (const [name, flag] of Object.entries(FLAG_OF_VARIABLE)) {
       if (name in overrides) message = message.replace(new RegExp(`\\b${name}\\b`, "g"), flag);
     }
-    throw new ConfigError(message);
+    throw new ApiError("INVALID_CONFIG", message, { cause: err });
   }
 }
 
@@ -230,11 +233,12 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
     }
     if (first === "import") return await deps.runImport(rest);
     if (first === "serve") return await serveCommand(deps, rest);
-    if (first.startsWith("-")) throw new UsageError(`put the command first, e.g. charging search ${first}`);
+    if (first.startsWith("-")) throw usage(`put the command first, e.g. charging search ${first}`);
     return await query(deps, first, rest);
   } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
+    // Configuration failures go up to the entry point, which names them and exits 2.
+    if (!isApiError(err, "INVALID_USAGE")) throw err;
     deps.stderr(`charging: ${err.message}; see charging --help\n`);
-    return 2;
+    return exitCodeOf(err);
   }
 }

@@ -8,6 +8,9 @@
  * format, or missing reference data.
  * @module
  */
+import { parseArgs, valueOf } from "../../shared/cli/args.ts";
+import { cliFailure } from "../../shared/cli/failure.ts";
+import { ApiError, isApiError } from "../../shared/errors.ts";
 import { datasetChunks, datasetPartitions, datasetRow } from "../dataset.ts";
 import type { Site } from "../model.ts";
 import type { Crc32 } from "../snapshot/crc32.ts";
@@ -15,13 +18,13 @@ import { openSnapshot } from "../snapshot/read.ts";
 import { SnapshotBuilder } from "../snapshot/write.ts";
 import { createStore } from "../store.ts";
 import { unwrapExtendedJson } from "./extended-json.ts";
-import { importOcmRow, MissingReferenceError } from "./ocm.ts";
+import { importOcmRow } from "./ocm.ts";
 import { type OcmReference, parseOcmReference } from "./ocm-reference.ts";
 import { osmSite } from "./osm.ts";
 import { geojsonElement, overpassElement, overpassTimestamp } from "./osm-formats.ts";
 import type { DropReason, RowResult } from "./row.ts";
 import { readRows } from "./rows.ts";
-import { type FileFormat, FormatError, openSource } from "./source.ts";
+import { type FileFormat, openSource } from "./source.ts";
 
 export interface ImportIo {
   /** The file as a byte stream, and its size in bytes (for progress). */
@@ -44,7 +47,13 @@ export const IMPORT_USAGE = `usage: charging import <files...> --out <path> [--i
                  format (fixtures/charging/sites.json) when the path ends in .json
   --imported-at  import time written to the header (default: now)`;
 
-class UsageError extends Error {}
+const usage = (message: string) => new ApiError("INVALID_USAGE", message);
+
+/** `err` as a failure of `file`: its message prefixed with the file; INVALID_DATA unless typed otherwise. */
+function inFile(file: string, err: unknown): ApiError {
+  const message = `${file}: ${err instanceof Error ? err.message : String(err)}`;
+  return new ApiError(isApiError(err) ? err.code : "INVALID_DATA", message, { cause: err });
+}
 
 interface Options {
   files: string[];
@@ -53,28 +62,21 @@ interface Options {
   help: boolean;
 }
 
-function parseArgs(args: readonly string[]): Options {
-  const list = args[0] === "import" ? args.slice(1) : [...args];
-  const opts: Options = { files: [], out: "", importedAt: undefined, help: false };
-  for (let i = 0; i < list.length; i++) {
-    const arg = list[i] as string;
-    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? arg.split(/=(.*)/s, 2) : [arg, undefined];
-    const value = () => {
-      const next = inline ?? list[++i];
-      if (next === undefined || next === "") throw new UsageError(`${flag} needs a value`);
-      return next;
-    };
-    if (flag === "--help" || flag === "-h") opts.help = true;
-    else if (flag === "--out") opts.out = value();
-    else if (flag === "--imported-at") opts.importedAt = value();
-    else if (arg.startsWith("-") && arg !== "-") throw new UsageError(`unknown option ${arg}`);
-    else opts.files.push(arg);
-  }
+const OPTIONS = { help: { value: false }, out: { value: true }, "imported-at": { value: true } } as const;
+
+function optionsOf(args: readonly string[]): Options {
+  const parsed = parseArgs(args[0] === "import" ? args.slice(1) : args, OPTIONS);
+  const opts: Options = {
+    files: parsed.positionals,
+    out: valueOf(parsed, "out") ?? "",
+    importedAt: valueOf(parsed, "imported-at"),
+    help: parsed.options.help === true,
+  };
   if (opts.help) return opts;
-  if (opts.files.length === 0) throw new UsageError("no input files given");
-  if (!opts.out) throw new UsageError("--out <path> is required");
+  if (opts.files.length === 0) throw usage("no input files given");
+  if (!opts.out) throw usage("--out <path> is required");
   if (opts.importedAt !== undefined && Number.isNaN(Date.parse(opts.importedAt))) {
-    throw new UsageError(`--imported-at ${opts.importedAt} is not an ISO 8601 date`);
+    throw usage(`--imported-at ${opts.importedAt} is not an ISO 8601 date`);
   }
   return opts;
 }
@@ -99,12 +101,14 @@ async function open(file: string, io: ImportIo) {
   try {
     opened = await io.openFile(file);
   } catch (err) {
-    throw new UsageError(`cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new ApiError("INVALID_USAGE", `cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`, {
+      cause: err,
+    });
   }
   try {
     return { ...(await openSource(opened.stream)), size: opened.size };
   } catch (err) {
-    if (err instanceof FormatError) throw new UsageError(`${file}: ${err.message}`);
+    if (isApiError(err, "INVALID_DATA")) throw inFile(file, err);
     throw err;
   }
 }
@@ -112,11 +116,11 @@ async function open(file: string, io: ImportIo) {
 /** Reference data is small (a few hundred KB): it is collected whole, then validated. */
 async function loadReference(file: string, stream: ReadableStream<Uint8Array>): Promise<OcmReference> {
   let doc: unknown;
-  await readRows("ocm-reference", stream, { row: (value) => (doc = value), meta: () => {}, progress: () => {} });
   try {
+    await readRows("ocm-reference", stream, { row: (value) => (doc = value), meta: () => {}, progress: () => {} });
     return parseOcmReference(unwrapExtendedJson(doc));
   } catch (err) {
-    throw new UsageError(`${file}: ${(err as Error).message}`);
+    throw inFile(file, err);
   }
 }
 
@@ -194,8 +198,7 @@ async function importFile(
   try {
     await readRows(source.format, source.stream, { row, meta, progress: progressOf(source, () => summary.read, io) });
   } catch (err) {
-    if (err instanceof MissingReferenceError) throw new UsageError(`${source.file}: ${err.message}; pass ocm-reference.json as well`);
-    throw new UsageError(`${source.file}: ${(err as Error).message}`);
+    throw inFile(source.file, err);
   }
 }
 
@@ -217,7 +220,7 @@ async function sources(files: readonly string[], io: ImportIo): Promise<{ ref?: 
       data.push(file);
     }
   }
-  if (data.length === 0) throw new UsageError("only reference data given; add site files");
+  if (data.length === 0) throw usage("only reference data given; add site files");
   return ref ? { ref, data } : { data };
 }
 
@@ -255,16 +258,17 @@ async function run(opts: Options, io: ImportIo): Promise<number> {
 /** Runs the import command; returns the exit code. */
 export async function runImport(args: string[], io: ImportIo): Promise<number> {
   try {
-    const opts = parseArgs(args);
+    const opts = optionsOf(args);
     if (opts.help) {
       io.stdout(IMPORT_USAGE);
       return 0;
     }
     return await run(opts, io);
   } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    io.stderr(`import: ${err.message}`);
-    io.stderr(IMPORT_USAGE);
-    return 2;
+    const failure = cliFailure(err);
+    if (!failure) throw err;
+    io.stderr(`import: ${failure.line}`);
+    if (failure.exit === 2) io.stderr(IMPORT_USAGE);
+    return failure.exit;
   }
 }

@@ -4,6 +4,7 @@
  * @module
  */
 import { v } from "../../../deps.ts";
+import { ApiError } from "../../shared/errors.ts";
 
 const Named = v.looseObject({ ID: v.number(), Title: v.nullish(v.string()) });
 
@@ -43,12 +44,13 @@ export function isOcmReference(json: unknown): boolean {
 const titles = (rows: readonly { ID: number; Title?: string | null }[]) =>
   new Map(rows.flatMap((r) => (r.Title?.trim() ? [[r.ID, r.Title.trim()] as const] : [])));
 
-/** Validates reference data; throws an Error naming the first problem. */
+/** Validates reference data; throws INVALID_DATA naming the first problem. */
 export function parseOcmReference(json: unknown): OcmReference {
   const parsed = v.safeParse(ReferenceSchema, json);
   if (!parsed.success) {
     const issue = parsed.issues[0];
-    throw new Error(
+    throw new ApiError(
+      "INVALID_DATA",
       `not OCM reference data: ${issue ? `${v.getDotPath(issue)}: ${issue.message}` : "invalid"}`,
     );
   }

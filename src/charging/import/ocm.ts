@@ -4,6 +4,7 @@
  * @module
  */
 import { v } from "../../../deps.ts";
+import { ApiError } from "../../shared/errors.ts";
 import { kindForOcmId } from "../connectors.ts";
 import { maxPower } from "../dataset.ts";
 import { ocmAttributionKey, openLicence } from "../licence.ts";
@@ -116,15 +117,17 @@ function capacityOf(poi: Poi, connectors: readonly Connector[]): number | null {
   return sum > 0 ? sum : null;
 }
 
-/** Thrown when compact rows need reference data that was not given. */
-export class MissingReferenceError extends Error {}
-
 function licenceOf(poi: Poi, ref: OcmReference | undefined): { provider: number; licence: string | null } {
   const provider = poi.DataProviderID ?? poi.DataProvider?.ID ?? 0;
   if (poi.DataProvider) {
     return { provider, licence: openLicence(poi.DataProvider.License, poi.DataProvider.IsOpenDataLicensed) };
   }
-  if (!ref) throw new MissingReferenceError("compact OCM rows name their data provider by id only");
+  if (!ref) {
+    throw new ApiError(
+      "INVALID_DATA",
+      "compact OCM rows name their data provider by id only; pass ocm-reference.json as well",
+    );
+  }
   const known = ref.providers.get(provider);
   return { provider, licence: known ? openLicence(known.licence, known.isOpen) : null };
 }

@@ -7,7 +7,8 @@
  * @module
  */
 import { JSONParser } from "../../../deps.ts";
-import { FormatError, type FileFormat } from "./source.ts";
+import { type ApiError, isApiError } from "../../shared/errors.ts";
+import { type FileFormat, formatError } from "./source.ts";
 
 export interface RowHandler {
   /** One row (a value that does not parse, in JSON lines, arrives as `null`). */
@@ -31,13 +32,13 @@ const LAYOUT: Record<Exclude<FileFormat, "ocm-jsonl">, { paths: string[]; depth:
   },
 };
 
-function explain(err: unknown, tokenAt: number): FormatError {
+function explain(err: unknown, tokenAt: number): ApiError {
   const message = err instanceof Error ? err.message : String(err);
   if (/ended in (the )?mid/i.test(message) || /middle of a token/i.test(message))
-    return new FormatError("the JSON ends before it is complete (is the file truncated?)");
+    return formatError("the JSON ends before it is complete (is the file truncated?)");
   // Tokenizer errors carry their position; token-parser errors get the last token's.
   const where = /position/.test(message) ? "" : ` (at byte ${tokenAt})`;
-  return new FormatError(`invalid JSON: ${message}${where}`);
+  return formatError(`invalid JSON: ${message}${where}`);
 }
 
 /**
@@ -56,7 +57,7 @@ async function eachChunk(
     try {
       utf8.decode(chunk, { stream: !final });
     } catch {
-      throw new FormatError(`not UTF-8 text (in bytes ${bytes} to ${bytes + chunk.byteLength})`);
+      throw formatError(`not UTF-8 text (in bytes ${bytes} to ${bytes + chunk.byteLength})`);
     }
   };
   try {
@@ -100,7 +101,7 @@ async function readJson(format: keyof typeof LAYOUT, stream: ReadableStream<Uint
     if (!parser.isEnded) parser.end();
   } catch (err) {
     if (failure !== undefined) throw failure;
-    if (err instanceof FormatError) throw err;
+    if (isApiError(err, "INVALID_DATA")) throw err;
     throw explain(err, tokenAt);
   }
 }
@@ -123,7 +124,7 @@ async function readLines(stream: ReadableStream<Uint8Array>, handler: RowHandler
     try {
       rest += decoder.decode(chunk, { stream: !final });
     } catch {
-      throw new FormatError(`not UTF-8 text (line ${line + 1})`);
+      throw formatError(`not UTF-8 text (line ${line + 1})`);
     }
     const lines = rest.split("\n");
     rest = final ? "" : (lines.pop() as string);

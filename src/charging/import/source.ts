@@ -7,6 +7,7 @@
  * @module
  */
 import { Tokenizer } from "../../../deps.ts";
+import { ApiError } from "../../shared/errors.ts";
 import { DATASET_FORMAT } from "../dataset.ts";
 import { unwrapExtendedJson } from "./extended-json.ts";
 import { isOcmPoi } from "./ocm.ts";
@@ -20,8 +21,8 @@ export type FileFormat =
   | "osm-geojson"
   | "charging-dataset";
 
-/** A file the importer cannot read; the message says what is wrong and what was expected. */
-export class FormatError extends Error {}
+/** A file the importer cannot read (INVALID_DATA); the message says what is wrong and what was expected. */
+export const formatError = (message: string) => new ApiError("INVALID_DATA", message);
 
 export const UNKNOWN_FORMAT =
   "unknown format; expected OCM /v3/poi JSON (array or JSON lines, optionally gzip), OCM reference data, Overpass JSON, overpass-turbo GeoJSON or a charging-sites/1 data set";
@@ -67,7 +68,7 @@ async function peek(
   return { head, ended, replay };
 }
 
-/** Turns DecompressionStream failures into a FormatError the user can act on. */
+/** Turns DecompressionStream failures into an INVALID_DATA error the user can act on. */
 function gunzipped(stream: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
   const unpacked = stream.pipeThrough(new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>);
   const reader = unpacked.getReader();
@@ -78,7 +79,7 @@ function gunzipped(stream: ReadableStream<Uint8Array>): ReadableStream<Uint8Arra
         if (done) controller.close();
         else controller.enqueue(value);
       } catch {
-        controller.error(new FormatError("gzip data is corrupt or truncated"));
+        controller.error(formatError("gzip data is corrupt or truncated"));
       }
     },
     cancel: (reason) => reader.cancel(reason),
@@ -127,7 +128,7 @@ function firstLineIsPoi(text: string): boolean {
 function classify(head: Uint8Array): FileFormat {
   const text = new TextDecoder().decode(head).replace(/^\uFEFF/, "").trimStart();
   if (text.startsWith("[")) return "ocm-json";
-  if (!text.startsWith("{")) throw new FormatError(UNKNOWN_FORMAT);
+  if (!text.startsWith("{")) throw formatError(UNKNOWN_FORMAT);
   if (firstLineIsPoi(text)) return "ocm-jsonl";
   const { keys, type, format } = topLevel(head);
   if (keys.has("elements")) return "osm-overpass";
@@ -135,7 +136,7 @@ function classify(head: Uint8Array): FileFormat {
   if (format === DATASET_FORMAT) return "charging-dataset";
   if (keys.has("ConnectionTypes") || keys.has("DataProviders")) return "ocm-reference";
   if (keys.has("ID") && keys.has("AddressInfo")) return "ocm-poi";
-  throw new FormatError(UNKNOWN_FORMAT);
+  throw formatError(UNKNOWN_FORMAT);
 }
 
 /** Unpacks gzip and tells the format; the returned stream replays the file from its start. */

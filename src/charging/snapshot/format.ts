@@ -83,9 +83,4 @@ export interface SnapshotHead {
   kinds: [string, string][];
 }
 
-/** A snapshot that cannot be used: truncated, corrupt, or not a snapshot at all. */
-export class SnapshotError extends Error {
-  override name = "SnapshotError";
-}
-
 export const align8 = (n: number) => (n + 7) & ~7;

@@ -3,10 +3,11 @@
  * the kdbush buffer), after checking everything a bad file could make go wrong: magic and
  * version, every section inside the file and of the size its counts imply, a CRC-32 per
  * section, and every stored reference (string ids, offsets, partitions, codes, id order)
- * within its range. A truncated or corrupt file throws SnapshotError naming the problem.
+ * within its range. A truncated or corrupt file throws INVALID_DATA naming the problem.
  * @module
  */
 import { KDBush, v } from "../../../deps.ts";
+import { ApiError } from "../../shared/errors.ts";
 import { type DatasetHeader, DatasetHeaderSchema } from "../dataset.ts";
 import { ACCESS_VALUES, STATUS_VALUES } from "../model.ts";
 import { type Crc32, crc32 as jsCrc32 } from "./crc32.ts";
@@ -21,7 +22,6 @@ import {
   SNAPSHOT_FORMAT,
   SNAPSHOT_MAGIC,
   SNAPSHOT_VERSION,
-  SnapshotError,
   type SnapshotHead,
   TEXT_FIELDS,
 } from "./format.ts";
@@ -62,7 +62,7 @@ export function isSnapshot(bytes: Uint8Array): boolean {
 }
 
 const fail = (message: string): never => {
-  throw new SnapshotError(`charging snapshot is unusable: ${message}`);
+  throw new ApiError("INVALID_DATA", `charging snapshot is unusable: ${message}`);
 };
 
 type Located = { offset: number; length: number };

@@ -6,6 +6,7 @@
  * @module
  */
 import { KDBush } from "../../../deps.ts";
+import { ApiError } from "../../shared/errors.ts";
 import { DATASET_FORMAT, type DatasetHeader } from "../dataset.ts";
 import { attributionForKey } from "../licence.ts";
 import { ACCESS_VALUES, type Site, STATUS_VALUES } from "../model.ts";
@@ -23,7 +24,6 @@ import {
   SNAPSHOT_MAGIC,
   SNAPSHOT_VERSION,
   type SnapshotHead,
-  SnapshotError,
   TEXT_FIELDS,
 } from "./format.ts";
 
@@ -33,7 +33,7 @@ const ID = /^(ocm:|osm:node\/|osm:way\/|osm:relation\/)([1-9]\d*)$/;
 export function splitId(id: string): { kind: number; num: number } {
   const match = ID.exec(id);
   const num = match ? Number(match[2]) : Number.NaN;
-  if (!match || !Number.isSafeInteger(num)) throw new SnapshotError(`site id ${id.slice(0, 60)} cannot be stored`);
+  if (!match || !Number.isSafeInteger(num)) throw new ApiError("INVALID_DATA", `site id ${id.slice(0, 60)} cannot be stored`);
   return { kind: ID_KINDS.indexOf(match[1] as (typeof ID_KINDS)[number]), num };
 }
 
@@ -309,7 +309,7 @@ function assemble(sections: [SectionTag, Uint8Array][], crc32: Crc32): Uint8Arra
     at = align8(at + bytes.byteLength);
     return { tag, bytes, offset };
   });
-  if (at > 0xffffffff) throw new SnapshotError("snapshot would exceed 4 GiB");
+  if (at > 0xffffffff) throw new ApiError("INVALID_DATA", "snapshot would exceed 4 GiB");
   const out = new Uint8Array(at);
   const view = new DataView(out.buffer);
   out.set(new TextEncoder().encode(SNAPSHOT_MAGIC), 0);

@@ -1,12 +1,13 @@
 /**
  * The audit as both front ends run it (MCP tool and CLI): check the target and options, load
  * the report to compare with, crawl and audit, store the report, compare. Failures are
- * `AuditError`s whose message says what to do next.
+ * `ApiError`s (the crawler's own included) whose message says what to do next.
  * @module
  */
 import { v } from "../../../deps.ts";
+import { ApiError, ERRORS } from "../../shared/errors.ts";
 import { type BoundsInput, boundsFrom, type FrontEnd, politenessProblem } from "../crawl/bounds.ts";
-import { type CrawlProgress, CrawlRefused } from "../crawl/crawler.ts";
+import type { CrawlProgress } from "../crawl/crawler.ts";
 import type { HttpRequest } from "../crawl/fetch-page.ts";
 import { type Twin, twinFromOption } from "../crawl/twin.ts";
 import { reachNextStep } from "../crawl/unreachable.ts";
@@ -15,14 +16,6 @@ import { type Comparison, compareReports } from "./compare.ts";
 import type { AuditReport } from "./report.ts";
 import type { ReportStore } from "./report-store.ts";
 import { runAudit } from "./run-audit.ts";
-
-export class AuditError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string) {
-    super(message);
-    this.code = code;
-  }
-}
 
 export interface PerformDeps {
   fetch: typeof fetch;
@@ -79,7 +72,7 @@ async function loadBaseline(
   if (typeof compareTo !== "string") {
     // The MCP input schema checks this shape too; the CLI's --compare file arrives unchecked.
     if (!v.is(BaselineShape, compareTo)) {
-      throw new AuditError(
+      throw new ApiError(
         "INVALID_ARGUMENTS",
         "compare_to must be a report id or an earlier audit report object (with findings: [{id, count}, ...]), such as a file written by audit --json",
       );
@@ -88,9 +81,9 @@ async function loadBaseline(
   }
   const stored = await reports.load(compareTo);
   if (!stored) {
-    throw new AuditError(
+    throw new ApiError(
       "REPORT_NOT_FOUND",
-      `no stored report "${compareTo}"; pass the report_id of an earlier audit on this machine, or the earlier report object itself`,
+      `no stored report "${compareTo}"; ${ERRORS.REPORT_NOT_FOUND.hint}`,
     );
   }
   return stored;
@@ -112,7 +105,7 @@ function twinOption(start: string, productionUrl: string | undefined): Twin | nu
   if (productionUrl.trim().toLowerCase() === "none") return null;
   const twin = twinFromOption(start, productionUrl);
   if (!twin)
-    throw new AuditError(
+    throw new ApiError(
       "INVALID_ARGUMENTS",
       `production_url "${productionUrl.slice(0, 200)}" must be an absolute http(s) URL on another origin than ${start} (the production address of the start page), or "none"`,
     );
@@ -122,7 +115,7 @@ function twinOption(start: string, productionUrl: string | undefined): Twin | nu
 export async function performAudit(request: AuditRequest, deps: PerformDeps): Promise<AuditOutcome> {
   const start = normaliseUrl(request.url);
   if (!start || !/^https?:\/\//i.test(request.url.trim())) {
-    throw new AuditError(
+    throw new ApiError(
       "INVALID_URL",
       `"${request.url.slice(0, 200)}" is not an absolute http(s) URL; pass one like https://example.com/ or http://localhost:3000/`,
     );
@@ -130,53 +123,36 @@ export async function performAudit(request: AuditRequest, deps: PerformDeps): Pr
   const startUrl = new URL(start);
   if (startUrl.username !== "" || startUrl.password !== "") {
     // Credentials would be echoed in the report, the logs and the stored report file.
-    throw new AuditError(
+    throw new ApiError(
       "INVALID_URL",
       "the URL contains a user name or password; remove the user:password@ part (the crawl sends no credentials)",
     );
   }
   const hosts = isOwnMachine(startUrl) ? "own-machine" : "remote";
   const refused = politenessProblem(request, hosts);
-  if (refused) throw new AuditError("INVALID_ARGUMENTS", refused);
+  if (refused) throw new ApiError("INVALID_ARGUMENTS", refused);
   const twin = twinOption(start, request.production_url);
   const baseline = await loadBaseline(request.compare_to, deps.reports);
-  let report: AuditReport;
-  try {
-    report = await runAudit(start, {
-      fetch: deps.fetch,
-      ...(deps.request ? { request: deps.request } : {}),
-      now: deps.now,
-      bounds: boundsFrom(request, hosts, deps.frontEnd ?? "tool"),
-      twin,
-      ...(deps.signal ? { signal: deps.signal } : {}),
-      ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
-    });
-  } catch (err) {
-    if (err instanceof CrawlRefused && err.code === "UNREACHABLE") {
-      throw new AuditError(
-        err.code,
-        `${err.message}; ${reachNextStep(err.message)}`,
-      );
-    }
-    if (err instanceof CrawlRefused) {
-      throw new AuditError(
-        err.code,
-        `${err.message}. Allow the path for user agent SeoAuditMcp in robots.txt (or fix robots.txt if it is failing), or audit a URL robots.txt allows`,
-      );
-    }
-    throw err;
-  }
+  const report = await runAudit(start, {
+    fetch: deps.fetch,
+    ...(deps.request ? { request: deps.request } : {}),
+    now: deps.now,
+    bounds: boundsFrom(request, hosts, deps.frontEnd ?? "tool"),
+    twin,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+    ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
+  });
   const first = report.pages.find((p) => p.url === report.target);
   if (report.stats.pages_crawled <= 1 && first && first.status === 0) {
     const error =
       report.findings.find((f) => f.id === "fetch-failed")?.examples[0]?.evidence ?? "no response";
-    throw new AuditError(
+    throw new ApiError(
       "UNREACHABLE",
       `could not fetch ${report.target} (${error}); ${reachNextStep(error)}`,
     );
   }
   if (report.stats.pages_crawled <= 1 && offSite(first?.final_url, startUrl)) {
-    throw new AuditError(
+    throw new ApiError(
       "OFF_SITE_REDIRECT",
       `${report.target} redirects to ${first?.final_url}, outside the site being audited (same host with or without www., same port), so nothing was audited; audit ${first?.final_url} instead`,
     );

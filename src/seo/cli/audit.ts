@@ -5,7 +5,10 @@
  * @module
  */
 import { v } from "../../../deps.ts";
-import { AuditError, type AuditRequest, performAudit } from "../audit/perform.ts";
+import { type OptionSpec, type ParsedArgs, parseArgs, valueOf } from "../../shared/cli/args.ts";
+import { cliFailure } from "../../shared/cli/failure.ts";
+import { ApiError } from "../../shared/errors.ts";
+import { type AuditRequest, performAudit } from "../audit/perform.ts";
 import { presentReport, reportText } from "../audit/present.ts";
 import type { ReportStore } from "../audit/report-store.ts";
 import { REPORT_ID } from "../audit/report-store.ts";
@@ -57,15 +60,27 @@ Sites on your own machine or network (localhost, 127.0.0.1, private addresses, .
 `;
 
 const NUMERIC: Record<string, keyof typeof cliBoundsInput> = {
-  "--max-pages": "max_pages",
-  "--max-depth": "max_depth",
-  "--max-seconds": "max_seconds",
-  "--concurrency": "concurrency",
-  "--min-interval-ms": "min_interval_ms",
-  "--timeout-ms": "timeout_ms",
+  "max-pages": "max_pages",
+  "max-depth": "max_depth",
+  "max-seconds": "max_seconds",
+  concurrency: "concurrency",
+  "min-interval-ms": "min_interval_ms",
+  "timeout-ms": "timeout_ms",
 };
 
-class UsageError extends Error {}
+const OPTIONS: Record<string, OptionSpec> = {
+  ...Object.fromEntries(Object.keys(NUMERIC).map((name) => [name, { value: true }])),
+  "production-url": { value: true },
+  compare: { value: true },
+  html: { value: true },
+  "no-resources": { value: false },
+  "no-sitemaps": { value: false },
+  detailed: { value: false },
+  json: { value: false },
+  help: { value: false },
+};
+
+const usage = (message: string) => new ApiError("INVALID_USAGE", message);
 
 interface Parsed {
   request: AuditRequest;
@@ -76,46 +91,42 @@ interface Parsed {
   help: boolean;
 }
 
-function parseArgs(args: string[]): Parsed {
-  const out: Parsed = { request: { url: "" }, json: false, detailed: false, help: false };
-  const urls: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    const [flag, inline] =
-      arg.startsWith("--") && arg.includes("=")
-        ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
-        : [arg, undefined];
-    const value = () => {
-      const next = inline ?? args[++i];
-      if (next === undefined) throw new UsageError(`${flag} needs a value`);
-      return next;
-    };
-    const field = NUMERIC[flag];
-    if (field) {
-      const text = value();
-      if (!/^\d+$/.test(text)) throw new UsageError(`${flag} needs a whole number, got "${text}"`);
-      (out.request as unknown as Record<string, number>)[field] = Number(text);
-    } else if (flag === "--json") out.json = true;
-    else if (flag === "--detailed") out.detailed = true;
-    else if (flag === "--no-resources") out.request.check_resources = false;
-    else if (flag === "--no-sitemaps") out.request.use_sitemaps = false;
-    else if (flag === "--compare") out.compare = value();
-    else if (flag === "--html") out.html = value();
-    else if (flag === "--production-url") out.request.production_url = value();
-    else if (flag === "--help" || flag === "-h") out.help = true;
-    else if (flag.startsWith("-")) throw new UsageError(`unknown option ${flag}`);
-    else urls.push(arg);
+/** The crawl bounds and switches of the request, as the tool's arguments. */
+function requestOf(url: string, parsed: ParsedArgs): AuditRequest {
+  const request: Record<string, unknown> = { url };
+  for (const [flag, field] of Object.entries(NUMERIC)) {
+    const text = valueOf(parsed, flag);
+    if (text === undefined) continue;
+    if (!/^\d+$/.test(text)) throw usage(`--${flag} needs a whole number, got "${text}"`);
+    request[field] = Number(text);
   }
-  if (out.help) return out;
-  if (urls.length !== 1)
-    throw new UsageError(urls.length === 0 ? "a URL is required" : `one URL only, got ${urls.length}`);
-  out.request.url = urls[0] as string;
-  const checked = v.safeParse(v.object(cliBoundsInput), out.request);
+  if (parsed.options["no-resources"]) request.check_resources = false;
+  if (parsed.options["no-sitemaps"]) request.use_sitemaps = false;
+  const production = valueOf(parsed, "production-url");
+  if (production !== undefined) request.production_url = production;
+  const checked = v.safeParse(v.object(cliBoundsInput), request);
   if (!checked.success) {
     const issue = checked.issues[0];
-    throw new UsageError(`${v.getDotPath(issue) ?? "option"}: ${issue.message}`);
+    throw usage(`${v.getDotPath(issue) ?? "option"}: ${issue.message}`);
   }
-  return out;
+  return request as unknown as AuditRequest;
+}
+
+function parseAuditArgs(args: string[]): Parsed {
+  const parsed = parseArgs(args, OPTIONS);
+  const flags = { json: parsed.options.json === true, detailed: parsed.options.detailed === true };
+  if (parsed.options.help) return { request: { url: "" }, ...flags, help: true };
+  const urls = parsed.positionals;
+  if (urls.length !== 1) throw usage(urls.length === 0 ? "a URL is required" : `one URL only, got ${urls.length}`);
+  const compare = valueOf(parsed, "compare");
+  const html = valueOf(parsed, "html");
+  return {
+    request: requestOf(urls[0] as string, parsed),
+    ...flags,
+    help: false,
+    ...(compare !== undefined ? { compare } : {}),
+    ...(html !== undefined ? { html } : {}),
+  };
 }
 
 async function baseline(compare: string, io: CliIo): Promise<AuditRequest["compare_to"]> {
@@ -124,12 +135,12 @@ async function baseline(compare: string, io: CliIo): Promise<AuditRequest["compa
   try {
     text = await io.readText(compare);
   } catch {
-    throw new UsageError(`--compare: "${compare}" is neither a report id nor a readable file`);
+    throw usage(`--compare: "${compare}" is neither a report id nor a readable file`);
   }
   try {
     return JSON.parse(text) as Record<string, unknown>;
   } catch {
-    throw new UsageError(`--compare: ${compare} is not JSON (use a file written by audit --json)`);
+    throw usage(`--compare: ${compare} is not JSON (use a file written by audit --json)`);
   }
 }
 
@@ -161,46 +172,44 @@ async function writeHtml(path: string, html: string, io: CliIo): Promise<number>
   return 0;
 }
 
-export async function runAuditCli(args: string[], io: CliIo): Promise<number> {
-  let parsed: Parsed;
-  try {
-    parsed = parseArgs(args);
-    if (parsed.compare !== undefined) parsed.request.compare_to = await baseline(parsed.compare, io);
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    io.stderr(`audit: ${err.message}\n\n${AUDIT_USAGE}`);
-    return 2;
-  }
-  if (parsed.help) {
-    io.stdout(AUDIT_USAGE);
-    return 0;
-  }
-  try {
-    io.stderr(`auditing ${parsed.request.url} (robots.txt honoured; Ctrl-C stops)\n`);
-    const { report, comparison } = await performAudit(parsed.request, {
-      fetch: io.fetch,
-      ...(io.request ? { request: io.request } : {}),
-      now: io.now,
-      reports: io.reports,
-      onProgress: progressPrinter(io),
-      ...(io.signal ? { signal: io.signal } : {}),
-      frontEnd: "cli",
-    });
-    if (io.isTTY) io.stderr("\r\x1b[K");
-    const b = report.bounds;
-    io.stderr(
-      `done: ${report.stats.pages_crawled} pages (bounds: ${b.maxPages} pages, ${b.maxSeconds} s, ${b.concurrency} parallel, ${b.minIntervalMs} ms apart), report id ${report.id}\n`,
+async function auditAndPrint(parsed: Parsed, io: CliIo): Promise<number> {
+  io.stderr(`auditing ${parsed.request.url} (robots.txt honoured; Ctrl-C stops)\n`);
+  const { report, comparison } = await performAudit(parsed.request, {
+    fetch: io.fetch,
+    ...(io.request ? { request: io.request } : {}),
+    now: io.now,
+    reports: io.reports,
+    onProgress: progressPrinter(io),
+    ...(io.signal ? { signal: io.signal } : {}),
+    frontEnd: "cli",
+  });
+  if (io.isTTY) io.stderr("\r\x1b[K");
+  const b = report.bounds;
+  io.stderr(
+    `done: ${report.stats.pages_crawled} pages (bounds: ${b.maxPages} pages, ${b.maxSeconds} s, ${b.concurrency} parallel, ${b.minIntervalMs} ms apart), report id ${report.id}\n`,
+  );
+  const format = parsed.detailed ? "detailed" : "concise";
+  if (parsed.json)
+    io.stdout(
+      `${JSON.stringify(parsed.detailed ? { ...report, comparison } : presentReport(report, format, comparison), null, 2)}\n`,
     );
-    const format = parsed.detailed ? "detailed" : "concise";
-    if (parsed.json)
-      io.stdout(
-        `${JSON.stringify(parsed.detailed ? { ...report, comparison } : presentReport(report, format, comparison), null, 2)}\n`,
-      );
-    else io.stdout(`${reportText(report, format, comparison)}\n`);
-    return parsed.html === undefined ? 0 : await writeHtml(parsed.html, renderReportHtml(report, comparison), io);
+  else io.stdout(`${reportText(report, format, comparison)}\n`);
+  return parsed.html === undefined ? 0 : await writeHtml(parsed.html, renderReportHtml(report, comparison), io);
+}
+
+export async function runAuditCli(args: string[], io: CliIo): Promise<number> {
+  try {
+    const parsed = parseAuditArgs(args);
+    if (parsed.help) {
+      io.stdout(AUDIT_USAGE);
+      return 0;
+    }
+    if (parsed.compare !== undefined) parsed.request.compare_to = await baseline(parsed.compare, io);
+    return await auditAndPrint(parsed, io);
   } catch (err) {
-    if (!(err instanceof AuditError)) throw err;
-    io.stderr(`audit: ${err.code}: ${err.message}\n`);
-    return 1;
+    const failure = cliFailure(err);
+    if (!failure) throw err;
+    io.stderr(`audit: ${failure.line}\n${failure.exit === 2 ? `\n${AUDIT_USAGE}` : ""}`);
+    return failure.exit;
   }
 }

@@ -74,11 +74,3 @@ export interface CrawlResult {
   requests: number;
   durationMs: number;
 }
-
-export class CrawlRefused extends Error {
-  readonly code: "ROBOTS_DISALLOWED" | "POLITENESS_OFF_NOT_LOOPBACK" | "UNREACHABLE";
-  constructor(code: CrawlRefused["code"], message: string) {
-    super(message);
-    this.code = code;
-  }
-}

@@ -8,17 +8,18 @@
  * its `<link rel=sitemap>` a sitemap), then sitemap discovery, then the workers.
  * @module
  */
+import { ApiError, ERRORS } from "../../shared/errors.ts";
 import { discoverSitemaps } from "../sitemap/discover.ts";
 import { type CrawlBounds, POLICY } from "./bounds.ts";
-import { type CrawlDeps, CrawlRefused, type CrawlResult, type PageVisit, type Visitor } from "./crawl-types.ts";
+import type { CrawlDeps, CrawlResult, PageVisit, Visitor } from "./crawl-types.ts";
 import type { FetchedPage } from "./fetch-page.ts";
 import { Frontier, type QueueName, type UrlEntry } from "./frontier.ts";
 import { PoliteClient } from "./polite-client.ts";
 import { toLocal, type Twin, twinFromCanonical } from "./twin.ts";
+import { reachNextStep } from "./unreachable.ts";
 import { isOwnMachine, isSameSite, normaliseUrl, sitePrefixes } from "./url.ts";
 
 export type { CrawlCuts, CrawlDeps, CrawlProgress, CrawlResult, PageVisit, Visitor } from "./crawl-types.ts";
-export { CrawlRefused } from "./crawl-types.ts";
 
 /** Queued records allowed per page still in the budget: the slack covers URLs robots.txt blocks. */
 const ROOM_FACTOR = 1.25;
@@ -37,11 +38,11 @@ export async function crawlSite(
 ): Promise<CrawlResult> {
   const began = performance.now();
   const start = normaliseUrl(startUrl);
-  if (!start) throw new TypeError(`not an http(s) URL: ${startUrl}`);
+  if (!start) throw new ApiError("INVALID_URL", `not an http(s) URL: ${startUrl.slice(0, 200)}`);
   const root = new URL(start);
   if (deps.politenessOff && !isOwnMachine(root)) {
-    throw new CrawlRefused(
-      "POLITENESS_OFF_NOT_LOOPBACK",
+    throw new ApiError(
+      "INVALID_ARGUMENTS",
       "politeness can be switched off for sites on your own machine or network only",
     );
   }
@@ -115,13 +116,14 @@ class CrawlRun {
   /** robots.txt of the start origin: unreachable or disallowing the start URL ends the crawl. */
   async checkStart(): Promise<void> {
     const robots = await this.#client.robotsFor(this.root.origin);
-    if (robots.status === 0)
-      throw new CrawlRefused("UNREACHABLE", `could not reach ${this.root.origin} (${robots.reason})`);
-    if (!robots.robots.isAllowed(`${this.root.pathname}${this.root.search}`))
-      throw new CrawlRefused(
-        "ROBOTS_DISALLOWED",
-        `${robots.url} (${robots.reason}) disallows ${this.result.start} for ${this.#deps.productToken}`,
-      );
+    if (robots.status === 0) {
+      const what = `could not reach ${this.root.origin} (${robots.reason})`;
+      throw new ApiError("UNREACHABLE", `${what}; ${reachNextStep(what)}`);
+    }
+    if (!robots.robots.isAllowed(`${this.root.pathname}${this.root.search}`)) {
+      const what = `${robots.url} (${robots.reason}) disallows ${this.result.start} for ${this.#deps.productToken}`;
+      throw new ApiError("ROBOTS_DISALLOWED", `${what}. ${ERRORS.ROBOTS_DISALLOWED.hint}`);
+    }
   }
 
   /** The start page alone: its canonical may name the production twin, its link rel=sitemap a sitemap. */

@@ -3,19 +3,10 @@
  * pauses after Retry-After, and stopping a host after a run of 5xx/429 answers.
  * @module
  */
+import { sleep } from "../../shared/sleep.ts";
 
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (ms <= 0 || signal?.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}
+// An aborted wait ends the wait, not the crawl: the caller sees the signal and stops cleanly.
+const stopWaiting = () => {};
 
 interface HostState {
   intervalMs: number;
@@ -61,7 +52,7 @@ export class HostGate {
     const now = this.#clock();
     const slot = Math.max(now, state.nextSlot);
     state.nextSlot = slot + state.intervalMs;
-    await sleep(slot - now, signal);
+    if (slot > now) await sleep(slot - now, signal).catch(stopWaiting);
   }
 
   /** Pushes the host's next slot out by `ms` (Retry-After, backoff). */

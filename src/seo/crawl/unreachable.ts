@@ -4,6 +4,7 @@
  * store) needs a different fix than a server that is not running.
  * @module
  */
+import { ERRORS } from "../../shared/errors.ts";
 
 const TLS_FAILURE = /cert|altname|self-signed|unable to verify|UNABLE_TO_VERIFY/i;
 
@@ -17,7 +18,5 @@ export function isTlsFailure(error: string): boolean {
 
 /** A sentence for the user, chosen from the fetch error text. */
 export function reachNextStep(error: string): string {
-  return isTlsFailure(error)
-    ? TLS_NEXT_STEP
-    : "check the URL and that the server is running (for a local site, start its dev server first), then retry";
+  return isTlsFailure(error) ? TLS_NEXT_STEP : ERRORS.UNREACHABLE.hint;
 }

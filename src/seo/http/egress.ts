@@ -7,9 +7,9 @@
  * Workers offers code no resolver, so names are judged by name there.
  * @module
  */
-import { ApiError } from "../../shared/errors.ts";
+import { ApiError, isApiError } from "../../shared/errors.ts";
+import type { ToolDef } from "../../shared/mcp/tool.ts";
 import { checkUrl, type EgressPolicy, egressFetch } from "../../shared/net/egress.ts";
-import { ToolError, type ToolDef } from "../../shared/mcp/tool.ts";
 import type { SeoConfig } from "../config.ts";
 
 /** What the runtime adapter gives the guard. */
@@ -59,7 +59,7 @@ export function guardNetwork(policy: EgressPolicy, egress: GatewayEgress, base: 
   const guarded = egressFetch(policy, route);
   let refused: ApiError | undefined;
   const note = (err: unknown) => {
-    if (err instanceof ApiError && err.code === "UPSTREAM_BLOCKED") refused = err;
+    if (isApiError(err, "UPSTREAM_BLOCKED")) refused = err;
     return err;
   };
   return {
@@ -97,20 +97,14 @@ export function guardUrlTool(tool: ToolDef, network: GuardedNetwork): ToolDef {
     ...tool,
     async run(input, context) {
       const url = fetchable((input as { url?: unknown }).url);
-      if (url !== undefined) {
-        try {
-          await network.check(url);
-        } catch (err) {
-          if (err instanceof ApiError) throw new ToolError(err.code, err.message);
-          throw err;
-        }
-      }
+      if (url !== undefined) await network.check(url);
       try {
         return await tool.run(input, context);
       } catch (err) {
+        // The page "could not be fetched" because a redirect hop was refused: say which.
         const refused = network.refusal();
-        if (refused && err instanceof ToolError && err.code === "UPSTREAM_UNAVAILABLE") {
-          throw new ToolError("UPSTREAM_BLOCKED", `${refused.message} (reached through a redirect)`);
+        if (refused && isApiError(err, "UPSTREAM_UNAVAILABLE")) {
+          throw new ApiError("UPSTREAM_BLOCKED", `${refused.message} (reached through a redirect)`);
         }
         throw err;
       }

@@ -1,9 +1,9 @@
 /**
  * The gateway's hardening settings from its environment (Node: process.env; Workers: vars
- * and secrets). Every variable is optional; a bad value is a ConfigError naming it.
+ * and secrets). Every variable is optional; a bad value is INVALID_CONFIG naming it.
  * @module
  */
-import { ConfigError } from "../config.ts";
+import { ApiError } from "../../shared/errors.ts";
 
 export interface GatewaySettings {
   /** Bearer token every route but /healthz and CORS preflight requires (GATEWAY_AUTH_TOKEN). */
@@ -34,7 +34,8 @@ function origins(raw: string | undefined): GatewaySettings["allowedOrigins"] {
       url = undefined;
     }
     if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.origin !== origin) {
-      throw new ConfigError(
+      throw new ApiError(
+        "INVALID_CONFIG",
         `GATEWAY_ALLOWED_ORIGINS: "${origin.slice(0, 100)}" is not an origin; list entries like https://app.example.com, comma-separated`,
       );
     }
@@ -46,7 +47,7 @@ function wholeNumber(name: string, raw: string | undefined, fallback: number, ma
   const text = raw?.trim();
   if (!text) return fallback;
   if (!/^\d{1,9}$/.test(text) || Number(text) > max) {
-    throw new ConfigError(`${name} must be a whole number from 0 to ${max}; got "${text.slice(0, 40)}"`);
+    throw new ApiError("INVALID_CONFIG", `${name} must be a whole number from 0 to ${max}; got "${text.slice(0, 40)}"`);
   }
   return Number(text);
 }
@@ -55,14 +56,15 @@ function token(raw: string | undefined): string | undefined {
   const text = raw?.trim();
   if (!text) return undefined;
   if (text.length < MIN_TOKEN_LENGTH || /\s/.test(text)) {
-    throw new ConfigError(
+    throw new ApiError(
+      "INVALID_CONFIG",
       `GATEWAY_AUTH_TOKEN must be at least ${MIN_TOKEN_LENGTH} characters without spaces (e.g. the output of openssl rand -hex 32)`,
     );
   }
   return text;
 }
 
-/** Reads the gateway settings; throws ConfigError on a bad value. */
+/** Reads the gateway settings; throws INVALID_CONFIG on a bad value. */
 export function parseGatewayEnv(env: Env): GatewaySettings {
   const authToken = token(env.GATEWAY_AUTH_TOKEN);
   return {

@@ -6,11 +6,11 @@
  * @module
  */
 import { v } from "../../../deps.ts";
-import { ApiError, ERROR_STATUS, type ErrorCode } from "../../shared/errors.ts";
+import { ApiError } from "../../shared/errors.ts";
 import { parseQuery, type QuerySchema } from "../../shared/http/query.ts";
 import { json } from "../../shared/http/respond.ts";
 import { invokeTool } from "../../shared/mcp/invoke.ts";
-import { type ToolDef, ToolError } from "../../shared/mcp/tool.ts";
+import type { ToolDef } from "../../shared/mcp/tool.ts";
 import { KeywordIdeasInput, MAX_IDEAS } from "../tools/keyword-ideas.ts";
 import { PageReportInput } from "../tools/page-report.ts";
 import { REST_PATHS } from "./paths.ts";
@@ -84,27 +84,16 @@ export const REST_ROUTES: readonly RestRoute[] = [
   },
 ];
 
-/** A tool failure as the REST envelope: its own code when it is one of the registry's. */
-function apiErrorOf(err: ToolError): ApiError {
-  const code = (err.code in ERROR_STATUS ? err.code : "INTERNAL") as ErrorCode;
-  return new ApiError(code, err.message);
-}
-
 /** Answers the REST route at `url` with the tool from this request's `tools`. */
 export async function serveRest(request: Request, url: URL, tools: readonly ToolDef[]): Promise<Response> {
   const route = REST_ROUTES.find((r) => r.path === url.pathname);
   if (!route) throw new ApiError("NOT_FOUND", `${url.pathname} is not a REST route`);
   if (request.method !== "GET") {
-    throw new ApiError("METHOD_NOT_ALLOWED", `${route.path} answers GET only`, { allow: "GET" });
+    throw new ApiError("METHOD_NOT_ALLOWED", `${route.path} answers GET only`, { headers: { allow: "GET" } });
   }
   const query = parseQuery(route.query, url.searchParams) as Record<string, unknown>;
   const tool = tools.find((t) => t.name === route.tool);
   if (!tool) throw new ApiError("INTERNAL", `${route.tool} is not available`);
-  try {
-    const out = await invokeTool(tool, route.toArgs(query), { signal: request.signal, progress: () => {} });
-    return json(out.structured);
-  } catch (err) {
-    if (err instanceof ToolError) throw apiErrorOf(err);
-    throw err;
-  }
+  const out = await invokeTool(tool, route.toArgs(query), { signal: request.signal, progress: () => {} });
+  return json(out.structured);
 }

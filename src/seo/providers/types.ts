@@ -34,23 +34,6 @@ export const fail = <T = never>(
 /** Reports progress of long work (requests done of total) to the client. */
 export type Progress = (done: number, total: number, message: string) => void;
 
-/** A sleep built on timers that stops early when the signal aborts. */
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(done, ms);
-    function done() {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }
-    function onAbort() {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    }
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
 /** Runs `work` over `items` with at most `limit` in flight; results keep the input order. */
 export async function mapBounded<T, R>(
   items: readonly T[],

@@ -7,9 +7,10 @@
  * @module
  */
 import { v } from "../../../deps.ts";
-import { defineTool, type ToolDef, ToolError } from "../../shared/mcp/tool.ts";
+import { ApiError } from "../../shared/errors.ts";
+import { defineTool, type ToolDef } from "../../shared/mcp/tool.ts";
 import { CHECKS } from "../audit/catalogue.ts";
-import { AuditError, performAudit } from "../audit/perform.ts";
+import { performAudit } from "../audit/perform.ts";
 import { presentReport, REPORT_OUTPUT_SCHEMA, reportText } from "../audit/present.ts";
 import type { ReportStore } from "../audit/report-store.ts";
 import { boundsInput, describeToolBounds } from "../crawl/bounds.ts";
@@ -71,7 +72,7 @@ export function localOnlyAuditSiteTool(): ToolDef {
     ...SPEC,
     unavailable: { code: "LOCAL_ONLY", message: LOCAL_ONLY_MESSAGE },
     run() {
-      return Promise.reject(new ToolError("LOCAL_ONLY", LOCAL_ONLY_MESSAGE));
+      return Promise.reject(new ApiError("LOCAL_ONLY", LOCAL_ONLY_MESSAGE));
     },
   });
 }
@@ -81,32 +82,27 @@ export function createAuditSiteTool(deps: AuditSiteDeps): ToolDef {
     ...SPEC,
     async run(input, context) {
       let last = 0;
-      try {
-        const { report, comparison } = await performAudit(input, {
-          fetch: deps.fetch,
-          ...(deps.request ? { request: deps.request } : {}),
-          now: deps.now,
-          reports: deps.reports,
-          signal: context.signal,
-          onProgress(p) {
-            const now = Date.now();
-            if (now - last < PROGRESS_EVERY_MS) return;
-            last = now;
-            context.progress(p.pages, p.maxPages, `${p.pages} pages crawled, ${p.queued} queued`);
-          },
-        });
-        context.progress(report.stats.pages_crawled, report.stats.pages_crawled, "audit complete");
-        deps.log(
-          `audit ${report.id}: ${report.target}, ${report.stats.pages_crawled} pages, ${report.findings.length} findings`,
-        );
-        return {
-          structured: presentReport(report, input.response_format, comparison),
-          text: reportText(report, input.response_format, comparison),
-        };
-      } catch (err) {
-        if (err instanceof AuditError) throw new ToolError(err.code, err.message);
-        throw err;
-      }
+      const { report, comparison } = await performAudit(input, {
+        fetch: deps.fetch,
+        ...(deps.request ? { request: deps.request } : {}),
+        now: deps.now,
+        reports: deps.reports,
+        signal: context.signal,
+        onProgress(p) {
+          const now = Date.now();
+          if (now - last < PROGRESS_EVERY_MS) return;
+          last = now;
+          context.progress(p.pages, p.maxPages, `${p.pages} pages crawled, ${p.queued} queued`);
+        },
+      });
+      context.progress(report.stats.pages_crawled, report.stats.pages_crawled, "audit complete");
+      deps.log(
+        `audit ${report.id}: ${report.target}, ${report.stats.pages_crawled} pages, ${report.findings.length} findings`,
+      );
+      return {
+        structured: presentReport(report, input.response_format, comparison),
+        text: reportText(report, input.response_format, comparison),
+      };
     },
   });
 }

@@ -4,7 +4,8 @@
  * @module
  */
 import { v } from "../../../deps.ts";
-import { defineTool, type ToolDef, ToolError } from "../../shared/mcp/tool.ts";
+import { ApiError } from "../../shared/errors.ts";
+import { defineTool, type ToolDef } from "../../shared/mcp/tool.ts";
 import { normaliseDomain } from "../authority/domains.ts";
 import { type AuthorityDeps, type DomainAuthority, lookupAuthority } from "../authority/lookup.ts";
 import { labelledSchema, withProvenanceDefs } from "../provenance.ts";
@@ -70,7 +71,7 @@ export function createAuthorityTool(deps: AuthorityDeps): ToolDef {
       for (const raw of input.domains) {
         const domain = normaliseDomain(raw);
         if (!domain) {
-          throw new ToolError(
+          throw new ApiError(
             "INVALID_ARGUMENTS",
             `"${raw.slice(0, 80)}" is not a domain name; pass hosts like example.com or URLs like https://example.com/`,
           );

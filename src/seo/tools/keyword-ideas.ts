@@ -4,7 +4,8 @@
  * @module
  */
 import { v } from "../../../deps.ts";
-import { defineTool, type ToolDef, ToolError } from "../../shared/mcp/tool.ts";
+import { ApiError } from "../../shared/errors.ts";
+import { defineTool, type ToolDef } from "../../shared/mcp/tool.ts";
 import type { SeoConfig } from "../config.ts";
 import { type Idea, keywordIdeas } from "../keywords/ideas.ts";
 import { derived, labelledSchema, PROVENANCE_REF, withProvenanceDefs } from "../provenance.ts";
@@ -118,7 +119,7 @@ export function createKeywordIdeasTool(deps: { provider: ProviderDeps; config: S
       );
       if (report.sources.every((s) => s.status === "unavailable")) {
         const why = report.sources.map((s) => `${s.source}: ${s.reason}`).join("; ");
-        throw new ToolError(
+        throw new ApiError(
           "UPSTREAM_UNAVAILABLE",
           `No keyword source answered (${why}). Retry later; SEO_GSC_CREDENTIALS or SEO_BING_KEY add keyed sources`,
         );

@@ -5,7 +5,8 @@
  * @module
  */
 import { v } from "../../../deps.ts";
-import { defineTool, type ToolDef, ToolError } from "../../shared/mcp/tool.ts";
+import { ApiError } from "../../shared/errors.ts";
+import { defineTool, type ToolDef } from "../../shared/mcp/tool.ts";
 import type { SeoConfig } from "../config.ts";
 import { isTlsFailure, TLS_NEXT_STEP } from "../crawl/unreachable.ts";
 import type { PageReport } from "../page-report/report.ts";
@@ -184,14 +185,14 @@ export function createPageReportTool(deps: { provider: ProviderDeps; config: Seo
         url = new URL("invalid:");
       }
       if (url.protocol !== "http:" && url.protocol !== "https:") {
-        throw new ToolError(
+        throw new ApiError(
           "INVALID_ARGUMENTS",
           `"${input.url.slice(0, 200)}" is not an absolute http(s) URL; pass one like https://example.com/page`,
         );
       }
       if (url.username !== "" || url.password !== "") {
         // The URL goes to PageSpeed Insights and CrUX and into the result: credentials must not.
-        throw new ToolError(
+        throw new ApiError(
           "INVALID_ARGUMENTS",
           "the URL contains a user name or password; remove the user:password@ part (pages are fetched without credentials)",
         );
@@ -203,7 +204,7 @@ export function createPageReportTool(deps: { provider: ProviderDeps; config: Seo
       if (report.fetchError && Object.values(report.pageSpeed).every((r) => r.value === null)) {
         const final = report.facts.finalUrl.value;
         const via = final && final !== url.href ? ` (it redirected to ${final}, which failed)` : "";
-        throw new ToolError(
+        throw new ApiError(
           "UPSTREAM_UNAVAILABLE",
           `Could not fetch ${url.href}${via}: ${report.fetchError}${isTlsFailure(report.fetchError) ? `; ${TLS_NEXT_STEP}` : ". Check that the URL is right and reachable from this machine (is the dev server running?)"}`,
         );

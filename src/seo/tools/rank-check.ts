@@ -4,7 +4,8 @@
  * @module
  */
 import { v } from "../../../deps.ts";
-import { defineTool, type ToolDef, ToolError } from "../../shared/mcp/tool.ts";
+import { ApiError } from "../../shared/errors.ts";
+import { defineTool, type ToolDef } from "../../shared/mcp/tool.ts";
 import { normaliseDomain } from "../authority/domains.ts";
 import type { SeoConfig } from "../config.ts";
 import { labelledSchema, withProvenanceDefs } from "../provenance.ts";
@@ -73,7 +74,7 @@ export function createRankCheckTool(deps: { provider: ProviderDeps; config: SeoC
     async run(input, context) {
       const domain = normaliseDomain(input.domain);
       if (!domain) {
-        throw new ToolError(
+        throw new ApiError(
           "INVALID_ARGUMENTS",
           `"${input.domain.slice(0, 80)}" is not a domain; pass e.g. example.com`,
         );

@@ -6,6 +6,7 @@
  * @module
  */
 import { toJsonSchema, v } from "../../../deps.ts";
+import { ERROR_CODES } from "../errors.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -59,7 +60,7 @@ export interface OpenApiInfo {
   schemas?: Record<string, JsonSchema>;
 }
 
-/** The `{"error":{"code","message"}}` envelope every error answers with. */
+/** The `{"error":{"code","message"}}` envelope every error answers with; the codes are the registry's. */
 export const ERROR_ENVELOPE_SCHEMA: JsonSchema = {
   type: "object",
   required: ["error"],
@@ -67,7 +68,7 @@ export const ERROR_ENVELOPE_SCHEMA: JsonSchema = {
     error: {
       type: "object",
       required: ["code", "message"],
-      properties: { code: { type: "string" }, message: { type: "string" } },
+      properties: { code: { type: "string", enum: [...ERROR_CODES] }, message: { type: "string" } },
     },
   },
 };

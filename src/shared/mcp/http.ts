@@ -8,6 +8,7 @@
  * @module
  */
 import type { McpTool } from "../../../deps.ts";
+import { ApiError } from "../errors.ts";
 import type { ServerInfo } from "./listing.ts";
 import { negotiateVersion, SUPPORTED_PROTOCOL_VERSIONS } from "./protocol.ts";
 import { once } from "../once.ts";
@@ -20,10 +21,20 @@ export function jsonRpcError(
   status: number,
   code: number,
   message: string,
-  headers: Record<string, string> = {},
+  headers: Readonly<Record<string, string>> = {},
 ): Response {
   const body = { jsonrpc: "2.0", error: { code, message }, id: null };
   return new Response(JSON.stringify(body), { status, headers: { "content-type": JSON_TYPE, ...headers } });
+}
+
+/**
+ * The conversion point for a failure on an MCP endpoint before any server runs (a guard, the
+ * body cap): a JSON-RPC error whose message is `CODE: message`, with the registry's status and
+ * the error's headers. Anything not an `ApiError` is INTERNAL, without its details.
+ */
+export function toJsonRpcError(err: unknown): Response {
+  if (!(err instanceof ApiError)) return jsonRpcError(500, -32603, "INTERNAL: the request was not completed");
+  return jsonRpcError(err.status, err.code === "UNAUTHORIZED" ? -32001 : -32000, `${err.code}: ${err.message}`, err.headers);
 }
 
 /** The 405 answer for anything but POST on an MCP endpoint. */

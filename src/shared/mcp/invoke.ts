@@ -4,7 +4,8 @@
  * @module
  */
 import { v } from "../../../deps.ts";
-import { type ToolContext, type ToolDef, ToolError, type ToolOutput } from "./tool.ts";
+import { ApiError } from "../errors.ts";
+import type { ToolContext, ToolDef, ToolOutput } from "./tool.ts";
 
 function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
   return issues
@@ -16,15 +17,15 @@ function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
 }
 
 /**
- * Validates `args` against the tool's schema and runs it. Throws ToolError for an unavailable
+ * Validates `args` against the tool's schema and runs it. Throws ApiError for an unavailable
  * tool or bad arguments (INVALID_ARGUMENTS, naming each field) and for the tool's own typed
  * failures; anything else it throws is unexpected.
  */
 export async function invokeTool(tool: ToolDef, args: unknown, context: ToolContext): Promise<ToolOutput> {
-  if (tool.unavailable) throw new ToolError(tool.unavailable.code, tool.unavailable.message);
+  if (tool.unavailable) throw new ApiError(tool.unavailable.code, tool.unavailable.message);
   const parsed = v.safeParse(tool.input, args);
   if (!parsed.success) {
-    throw new ToolError(
+    throw new ApiError(
       "INVALID_ARGUMENTS",
       `${describeIssues(parsed.issues)}. Fix the arguments to match the input schema of ${tool.name} and call again`,
     );

@@ -14,9 +14,10 @@ import {
   McpErrorCode,
   McpServer,
 } from "../../../deps-mcp-server.ts";
+import { ApiError, ERRORS, type ErrorCode } from "../errors.ts";
 import { invokeTool } from "./invoke.ts";
 import { listingOf, type ServerInfo } from "./listing.ts";
-import { type ToolContext, type ToolDef, ToolError } from "./tool.ts";
+import type { ToolContext, ToolDef } from "./tool.ts";
 
 export type { ServerInfo } from "./listing.ts";
 
@@ -44,8 +45,18 @@ export interface McpDefinition extends McpServerFactory {
  * An `isError` tool result whose text tells the agent what to do next. It carries no
  * structured content: SDK clients validate any structured content against the output schema.
  */
-export function errorResult(code: string, message: string): CallToolResult {
+function errorResult(code: ErrorCode, message: string): CallToolResult {
   return { isError: true, content: [{ type: "text", text: `${code}: ${message}` }] };
+}
+
+/**
+ * MCP's conversion point for a failed tool call: an `ApiError` is `CODE: message`; anything
+ * else is logged here and answered INTERNAL, so no detail of it reaches the agent.
+ */
+export function toolErrorResult(err: unknown, tool: string, log: (line: string) => void): CallToolResult {
+  if (err instanceof ApiError) return errorResult(err.code, err.message);
+  log(`tool ${tool} failed: ${err instanceof Error ? err.message : String(err)}`);
+  return errorResult("INTERNAL", `${tool} failed unexpectedly; ${ERRORS.INTERNAL.hint}`);
 }
 
 type CallExtra = Parameters<Parameters<McpServer["setRequestHandler"]>[1]>[1];
@@ -74,9 +85,7 @@ function serverFactory(
       const out = await invokeTool(tool, args, context);
       return { content: [{ type: "text", text: out.text }], structuredContent: out.structured };
     } catch (err) {
-      if (err instanceof ToolError) return errorResult(err.code, err.message);
-      log(`tool ${tool.name} failed: ${err instanceof Error ? err.message : String(err)}`);
-      return errorResult("INTERNAL", `${tool.name} failed unexpectedly; retry once, and if it fails again report it`);
+      return toolErrorResult(err, tool.name, log);
     }
   };
 

@@ -1,9 +1,12 @@
 /**
  * What a service's MCP tool is: a valibot input schema, a JSON Schema for its structured
- * output, annotations for agents, and one async function. Transports never see valibot.
+ * output, annotations for agents, and one async function. Transports never see valibot. A
+ * failure the agent can act on is an `ApiError` (src/shared/errors.ts) whose message says what
+ * to do next; it becomes an `isError` result.
  * @module
  */
 import type { v } from "../../../deps.ts";
+import type { ErrorCode } from "../errors.ts";
 
 /** What a running tool may use besides its input. */
 export interface ToolContext {
@@ -46,19 +49,8 @@ export interface ToolDef<S extends AnyObjectSchema = AnyObjectSchema> {
    * Set when the tool is listed but cannot run where this server runs (a capability the
    * runtime lacks): every call answers this error, whatever its arguments.
    */
-  unavailable?: { code: string; message: string };
+  unavailable?: { code: ErrorCode; message: string };
   run(input: v.InferOutput<S>, context: ToolContext): Promise<ToolOutput>;
-}
-
-/** A failure the agent can act on: its message says what to do next. Becomes an `isError` result. */
-export class ToolError extends Error {
-  readonly code: string;
-
-  constructor(code: string, message: string) {
-    super(message);
-    this.name = "ToolError";
-    this.code = code;
-  }
 }
 
 /** Declares a tool with its input type inferred from the schema. */

@@ -6,6 +6,7 @@
  * @module
  */
 import { ipaddr } from "../../../deps.ts";
+import { ApiError } from "../errors.ts";
 import { type EgressPolicy, isAllowedAddress } from "./egress.ts";
 
 export interface LookupAddress {
@@ -29,10 +30,9 @@ export type GuardedLookup = (
 const familyOf = (family: number | string | undefined) =>
   family === "IPv4" ? 4 : family === "IPv6" ? 6 : family || 0;
 
-function refused(hostname: string, address: string): Error & { code: string } {
-  return Object.assign(new Error(`egress guard: ${hostname} resolved to ${address}, which is not allowed`), {
-    code: "UPSTREAM_BLOCKED",
-  });
+// Node hands this very object to the request's "error" listener, so the refusal stays typed.
+function refused(hostname: string, address: string): ApiError {
+  return new ApiError("UPSTREAM_BLOCKED", `egress guard: ${hostname} resolved to ${address}, which is not allowed`);
 }
 
 const noResolver = (host: string) => Promise.reject(new Error(`no DNS resolver to look up ${host}`));

@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parseArgs, UsageError } from "../../../src/charging/cli/args.ts";
 import { type CliDeps, runCli, USAGE } from "../../../src/charging/cli/run.ts";
 import { renderSites, renderTable } from "../../../src/charging/cli/table.ts";
-import { ConfigError } from "../../../src/charging/config.ts";
 import { createChargingHandler } from "../../../src/charging/handler.ts";
 import { createStatusService } from "../../../src/charging/status/service.ts";
 import { storeOfSites } from "../../../src/charging/store.ts";
+import { ApiError, isApiError } from "../../../src/shared/errors.ts";
 import { SITES } from "../http/sites.ts";
 
 const store = storeOfSites(SITES);
@@ -157,13 +156,6 @@ test("runCli() hands serve and import to the runtime", async () => {
   ]);
 });
 
-test("parseArgs() splits positionals and options, honouring --", () => {
-  const parsed = parseArgs(["site", "--json", "--", "--odd-id"], { json: { value: false } });
-  assert.deepEqual(parsed, { positionals: ["site", "--odd-id"], options: { json: true } });
-  assert.deepEqual(parseArgs(["-h"], {}).options, { help: true });
-  assert.throws(() => parseArgs(["--x", "--y"], { x: { value: true } }), UsageError);
-});
-
 test("renderTable() aligns columns and does not pad the last one", () => {
   assert.equal(
     renderTable(
@@ -194,13 +186,17 @@ test("renderSites() places a site without a town by its region", () => {
 test("runCli() serve names the flag, not the variable, in a configuration error", async () => {
   const h = harness({
     serve: (overrides) =>
-      Promise.reject(new ConfigError(`PORT must be an integer from 0 to 65535 (got ${overrides.PORT})`)),
+      Promise.reject(new ApiError("INVALID_CONFIG", `PORT must be an integer from 0 to 65535 (got ${overrides.PORT})`)),
   });
   await assert.rejects(h.run("serve", "--port", "abc"), (err) => {
-    assert.ok(err instanceof ConfigError, "still a configuration error: the entry point exits 2");
+    assert.ok(isApiError(err, "INVALID_CONFIG"), "still a configuration error: the entry point exits 2");
     assert.equal(err.message, "--port must be an integer from 0 to 65535 (got abc)");
     return true;
   });
-  const env = harness({ serve: () => Promise.reject(new ConfigError("PORT must be an integer")) });
-  await assert.rejects(env.run("serve"), /^ConfigError: PORT must be an integer$/, "from the environment");
+  const env = harness({ serve: () => Promise.reject(new ApiError("INVALID_CONFIG", "PORT must be an integer")) });
+  await assert.rejects(
+    env.run("serve"),
+    (err) => isApiError(err, "INVALID_CONFIG") && err.message === "PORT must be an integer",
+    "from the environment",
+  );
 });

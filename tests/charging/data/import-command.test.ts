@@ -24,6 +24,7 @@ for (const [name, args, message] of [
   ["no --out", [data("ocm-poi-evmap-de-verbose.json")], /--out <path> is required/],
   ["--out without a value", [data("ocm-poi-evmap-de-verbose.json"), "--out"], /--out needs a value/],
   ["an unknown option", ["a.json", "--out", "x", "--fast"], /unknown option --fast/],
+  ["a repeated option", ["a.json", "--out", "x", "--out", "y"], /--out given more than once/],
   ["a bad --imported-at", ["a.json", "--out", "x", "--imported-at=yesterday"], /not an ISO 8601 date/],
   ["an unreadable file", ["/nonexistent/file.json", "--out", "x"], /cannot read \/nonexistent\/file\.json/],
   ["a file of unknown format", [data("osm-capacity-freetext-values-de.tsv"), "--out", "x"], /unknown format/],
@@ -139,6 +140,11 @@ test("reference data of the wrong shape exits 2 naming the file; a row of the wr
   assert.equal(run.code, 2);
   assert.match(run.stderr.join("\n"), /ref\.json: not OCM reference data: DataProviders/);
   assert.equal(run.written.size + run.snapshots.size, 0);
+  const truncated = await importInMemory(["ref.json", data("ocm-poi-evmap-de-verbose.json"), "--out", "x"], {
+    "ref.json": '{"DataProviders": [], "ConnectionTypes": [{"ID": 1, ',
+  });
+  assert.equal(truncated.code, 2, "a broken reference file is bad input, named like any other");
+  assert.match(truncated.stderr.join("\n"), /import: ref\.json: the JSON ends before it is complete/);
   const overpass = { elements: [{ type: "area", id: 1 }, { type: "node", id: 2, lat: 1, lon: 2, tags: { amenity: "charging_station" } }] };
   const partly = await importInMemory(["op.json", "--out", "o.json"], { "op.json": JSON.stringify(overpass) });
   assert.equal(partly.code, 0, partly.stderr.join("\n"));

@@ -1,6 +1,6 @@
 /**
  * The binary snapshot: the real data set round-trips exactly; truncated, corrupt or tampered
- * files give SnapshotError (never a crash or a wrong answer); the prebuilt index and the
+ * files give INVALID_DATA (never a crash or a wrong answer); the prebuilt index and the
  * bounded walks answer exactly what a linear scan with a full sort answers (fast-check).
  */
 import assert from "node:assert/strict";
@@ -15,7 +15,7 @@ import type { Site } from "../../../src/charging/model.ts";
 import { createFilters } from "../../../src/charging/search/filter.ts";
 import { boxCentre, cellLowerBound, cellUpperBound, haverDist, haverOfKm } from "../../../src/charging/search/geo.ts";
 import { crc32 } from "../../../src/charging/snapshot/crc32.ts";
-import { SnapshotError } from "../../../src/charging/snapshot/format.ts";
+import { isApiError } from "../../../src/shared/errors.ts";
 import { isSnapshot, openSnapshot } from "../../../src/charging/snapshot/read.ts";
 import { snapshotOf } from "../../../src/charging/snapshot/write.ts";
 import { createStore, type SiteQuery, storeOfSites } from "../../../src/charging/store.ts";
@@ -45,9 +45,9 @@ test("the table CRC-32 agrees with zlib's", () => {
 });
 
 const unusable = (b: Uint8Array, message: RegExp) =>
-  assert.throws(() => openSnapshot(b), (err: unknown) => err instanceof SnapshotError && message.test(err.message));
+  assert.throws(() => openSnapshot(b), (err: unknown) => isApiError(err, "INVALID_DATA") && message.test(err.message));
 
-test("a truncated file, a flipped byte, a wrong magic or version: SnapshotError naming the problem", () => {
+test("a truncated file, a flipped byte, a wrong magic or version: INVALID_DATA naming the problem", () => {
   unusable(bytes.slice(0, 4), /magic/);
   unusable(bytes.slice(0, 20), /truncated/);
   unusable(bytes.slice(0, bytes.length - 100), /truncated: section \w+ ends past the end/);
@@ -96,7 +96,7 @@ test("references out of range are refused even with valid checksums", () => {
   unusable(tamper("KDBX", (s) => (s[0] = 0)), /spatial index is unreadable/);
 });
 
-test("random corruption never crashes: SnapshotError or a usable store (fast-check, bounded)", () => {
+test("random corruption never crashes: INVALID_DATA or a usable store (fast-check, bounded)", () => {
   const small = snapshotOf(shipped.sites.slice(0, 40), shipped.header);
   fc.assert(
     fc.property(fc.array(fc.tuple(fc.nat(small.length - 1), fc.integer({ min: 1, max: 255 })), { maxLength: 4 }), fc.nat(small.length), (flips, cut) => {
@@ -106,7 +106,7 @@ test("random corruption never crashes: SnapshotError or a usable store (fast-che
         const store = createStore(openSnapshot(copy));
         for (const s of store.sites()) assert.equal(typeof s.id, "string");
       } catch (err) {
-        assert.ok(err instanceof SnapshotError, String(err));
+        assert.ok(isApiError(err, "INVALID_DATA"), String(err));
       }
     }),
     { numRuns: 300 },

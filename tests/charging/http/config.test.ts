@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ConfigError, parseChargingEnv } from "../../../src/charging/config.ts";
+import { parseChargingEnv } from "../../../src/charging/config.ts";
+import { isApiError } from "../../../src/shared/errors.ts";
 
 test("parseChargingEnv() fills the documented defaults", () => {
   assert.deepEqual(parseChargingEnv({}), {
@@ -78,7 +79,7 @@ test("parseChargingEnv() refuses bad values, naming the variable and the rule", 
   for (const [env, message] of cases) {
     assert.throws(
       () => parseChargingEnv(env),
-      (err: unknown) => err instanceof ConfigError && message.test(err.message),
+      (err: unknown) => isApiError(err, "INVALID_CONFIG") && message.test(err.message),
       JSON.stringify(env),
     );
   }

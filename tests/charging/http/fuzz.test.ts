@@ -9,12 +9,12 @@ import { connect } from "node:net";
 import { after, before, test } from "node:test";
 import fc from "fast-check";
 import { SITES_PARAMS } from "../../../src/charging/query.ts";
-import { ERROR_STATUS } from "../../../src/shared/errors.ts";
+import { ERROR_CODES } from "../../../src/shared/errors.ts";
 import { startBuilt, stop } from "../../../scripts/smoke.ts";
 import { ensureBuilt } from "../built.ts";
 import { base, make } from "./harness.ts";
 
-const CODES = Object.keys(ERROR_STATUS);
+const CODES: readonly string[] = ERROR_CODES;
 const PATHS = ["/healthz", "/api/v1/sites", "/api/v1/sites/", "/api/v1/status/", "/api/v1/openapi.json", "/mcp", "/", "/api/v1/", "/api/v2/sites"];
 const IDS = ["ocm%3A1", "ocm:2", "osm%3Anode%2F10", "osm:way/20", "ocm%3A99999999999999999999", "%E0%A4%A", "..%2F..", "ocm:"];
 

@@ -102,6 +102,8 @@ test("bad usage exits 2 with the usage; audit failures exit 1; --help exits 0", 
     [["http://x/", "--max-pages", "ten"], /needs a whole number/],
     [["http://x/", "--max-pages", "100001"], /max_pages: /],
     [["http://x/", "--frobnicate"], /unknown option --frobnicate/],
+    [["http://x/", "--max-pages", "5", "--max-pages=6"], /--max-pages given more than once/],
+    [["http://x/", "--json=yes"], /--json takes no value/],
     [["http://x/", "--compare", join(dir, "missing.json")], /neither a report id nor a readable file/],
   ];
   for (const [args, pattern] of cases) {

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { nodeHttpRequest } from "../../../shim/node/crawl-request.ts";
 import { defaultBounds } from "../../../src/seo/crawl/bounds.ts";
-import { CrawlRefused, crawlSite, type PageVisit } from "../../../src/seo/crawl/crawler.ts";
+import { crawlSite, type PageVisit } from "../../../src/seo/crawl/crawler.ts";
+import { isApiError } from "../../../src/shared/errors.ts";
 import type { FetchedPage } from "../../../src/seo/crawl/fetch-page.ts";
 import { serveSite, type TestSite } from "./site-server.ts";
 
@@ -132,7 +133,7 @@ test("robots.txt: 5xx means disallow all (refused), 404 allows all, our token's 
     async (site) => {
       await assert.rejects(
         crawlSite(`${site.origin}/`, fast(), deps, follow),
-        (err) => err instanceof CrawlRefused && err.code === "ROBOTS_DISALLOWED",
+        (err) => isApiError(err, "ROBOTS_DISALLOWED"),
       );
       assert.deepEqual(site.paths(), ["/robots.txt"]);
     },

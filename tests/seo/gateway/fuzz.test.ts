@@ -3,7 +3,7 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { createSeoHandler } from "../../../src/seo/handler.ts";
 import { loadConfig } from "../../../src/seo/config.ts";
-import { ERROR_STATUS } from "../../../src/shared/errors.ts";
+import { ERRORS, type ErrorCode } from "../../../src/shared/errors.ts";
 
 const TOKEN = "fuzz-token-0123456789abcdef";
 
@@ -178,9 +178,9 @@ async function checkAnswer(sample: Sample, response: Response): Promise<void> {
     assert.equal(typeof answer.error?.code, "number", `${where}: a JSON-RPC error`);
     return;
   }
-  const code = answer.error?.code as keyof typeof ERROR_STATUS;
-  assert.ok(code in ERROR_STATUS, `${where}: ${String(code)} is in the registry`);
-  assert.equal(response.status, ERROR_STATUS[code], `${where}: status of ${code}`);
+  const code = answer.error?.code as ErrorCode;
+  assert.ok(Object.hasOwn(ERRORS, code), `${where}: ${String(code)} is in the registry`);
+  assert.equal(response.status, ERRORS[code].status, `${where}: status of ${code}`);
 }
 
 test("fuzz: every gateway route answers any request with a typed error or a result, never a 5xx", async () => {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ConfigError, DEFAULT_ENDPOINTS, loadConfig, redact } from "../../../src/seo/config.ts";
+import { DEFAULT_ENDPOINTS, loadConfig, redact } from "../../../src/seo/config.ts";
+import { isApiError } from "../../../src/shared/errors.ts";
 import { serviceAccount } from "../fakes/setup.ts";
 
 test("loadConfig() with an empty environment: no keys, default endpoints", () => {
@@ -35,7 +36,10 @@ test("loadConfig() takes endpoint overrides without trailing slashes and rejects
   });
   assert.equal(config.endpoints.SEO_PSI_ENDPOINT, "http://127.0.0.1:9/psi");
   assert.equal(config.trancoIntervalMs, 0);
-  assert.throws(() => loadConfig({ env: { SEO_CRUX_ENDPOINT: "not a url" } }), ConfigError);
+  assert.throws(
+    () => loadConfig({ env: { SEO_CRUX_ENDPOINT: "not a url" } }),
+    (err) => isApiError(err, "INVALID_CONFIG"),
+  );
   assert.throws(
     () => loadConfig({ env: { SEO_OPR_ENDPOINT: "ftp://x/" } }),
     /SEO_OPR_ENDPOINT must be an http/,

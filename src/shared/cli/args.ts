@@ -1,12 +1,13 @@
 /**
- * Command-line parsing for `charging` subcommands: positional arguments and `--name value`
- * (or `--name=value`) options. Unknown options and missing values are usage errors (exit 2).
+ * The one command-line parser of the `charging` and `seo-audit-mcp audit` commands: positional
+ * arguments and `--name value` (or `--name=value`) options against the options a command
+ * knows. Unknown options, repeated ones and missing values are INVALID_USAGE (exit 2).
+ * `node:util`'s `parseArgs` is not used because `src/` imports no `node:` module.
  * @module
  */
+import { ApiError } from "../errors.ts";
 
-export class UsageError extends Error {
-  override name = "UsageError";
-}
+const usage = (message: string) => new ApiError("INVALID_USAGE", message);
 
 export interface OptionSpec {
   /** Takes a value (`--limit 5`) rather than being a switch (`--json`). */
@@ -33,26 +34,33 @@ export function parseArgs(argv: readonly string[], known: Readonly<Record<string
       continue;
     }
     // Short options other than -h do not exist; "-l 5" must not pass as a site id.
-    if (/^-[^-]/.test(arg)) throw new UsageError(`unknown option ${arg}`);
+    if (/^-[^-]/.test(arg)) throw usage(`unknown option ${arg}`);
     if (!arg.startsWith("--")) {
       positionals.push(arg);
       continue;
     }
     const eq = arg.indexOf("=");
     const name = arg.slice(2, eq === -1 ? undefined : eq);
-    const spec = known[name];
-    if (!spec) throw new UsageError(`unknown option --${name}`);
-    if (name in options) throw new UsageError(`--${name} given more than once`);
+    // Own keys only: "--constructor" must not find Object.prototype's.
+    const spec = Object.hasOwn(known, name) ? known[name] : undefined;
+    if (!spec) throw usage(`unknown option --${name}`);
+    if (Object.hasOwn(options, name)) throw usage(`--${name} given more than once`);
     if (!spec.value) {
-      if (eq !== -1) throw new UsageError(`--${name} takes no value`);
+      if (eq !== -1) throw usage(`--${name} takes no value`);
       options[name] = true;
       continue;
     }
     const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
     if (value === undefined || value === "" || (eq === -1 && value.startsWith("--"))) {
-      throw new UsageError(`--${name} needs a value`);
+      throw usage(`--${name} needs a value`);
     }
     options[name] = value;
   }
   return { positionals, options };
+}
+
+/** The value of a value-taking option, or undefined when it was not given. */
+export function valueOf(parsed: ParsedArgs, name: string): string | undefined {
+  const value = parsed.options[name];
+  return typeof value === "string" ? value : undefined;
 }
