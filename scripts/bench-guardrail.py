@@ -235,7 +235,7 @@ def bench_config(upstreams: dict[str, str], guardrail: str | None) -> dict:
     return config
 
 
-def proxy_runs(version: str, requests: int, delay_ms: float) -> None:
+def proxy_runs(version: str, requests: int, delay_ms: float, parts: set[int]) -> None:
     rng = random.Random(11)
     terms = make_terms(1000, rng)
     prompt = make_prompt(terms, rng)
@@ -252,11 +252,14 @@ def proxy_runs(version: str, requests: int, delay_ms: float) -> None:
             "slow": ("echo-model", slow.url),
         }
         hook_times = Path(tmp) / "hook-times.jsonl"
-        configs = {
-            "with": bench_config(upstreams, "reversible_mask_guardrail.ReversibleMaskGuardrail"),
-            "without": bench_config(upstreams, None),
-            "timed": bench_config(upstreams, "timed_guardrail.TimedGuardrail"),
-        }
+        configs = {}
+        if 3 in parts:
+            configs["timed"] = bench_config(upstreams, "timed_guardrail.TimedGuardrail")
+        if 4 in parts:
+            configs["with"] = bench_config(
+                upstreams, "reversible_mask_guardrail.ReversibleMaskGuardrail"
+            )
+            configs["without"] = bench_config(upstreams, None)
         proxies: dict[str, Proxy] = {}
         try:
             for name, config in configs.items():
@@ -267,8 +270,9 @@ def proxy_runs(version: str, requests: int, delay_ms: float) -> None:
                 env = {"HOOK_TIMES": str(hook_times)}
                 proxy = Proxy(version, config, workdir, fast.url, dictionary=dictionary, env=env)
                 proxies[name] = proxy.start()
-            hooks(proxies["timed"], prompt, requests, hook_times)
-            for model in ("echo", "slow"):
+            if 3 in parts:
+                hooks(proxies["timed"], prompt, requests, hook_times)
+            for model in ("echo", "slow") if 4 in parts else ():
                 latency = 0 if model == "echo" else delay_ms
                 pair = {name: proxies[name] for name in ("with", "without")}
                 count = requests if model == "echo" else max(30, requests // 2)
@@ -372,12 +376,15 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=200, help="proxy requests per config")
     parser.add_argument("--litellm-version", default="1.104.5")
     parser.add_argument("--delay-ms", type=float, default=50.0, help="the slow upstream")
-    parser.add_argument("--skip-proxy", action="store_true", help="parts 1 and 2 only")
+    parser.add_argument("--parts", default="1,2,3,4", help="which parts to run, e.g. 3")
     args = parser.parse_args()
-    by_script(args.runs)
-    by_size([int(size) for size in args.terms.split(",")], args.runs)
-    if not args.skip_proxy:
-        proxy_runs(args.litellm_version, args.requests, args.delay_ms)
+    parts = {int(part) for part in args.parts.split(",")}
+    if 1 in parts:
+        by_script(args.runs)
+    if 2 in parts:
+        by_size([int(size) for size in args.terms.split(",")], args.runs)
+    if parts & {3, 4}:
+        proxy_runs(args.litellm_version, args.requests, args.delay_ms, parts)
 
 
 if __name__ == "__main__":
