@@ -24,9 +24,9 @@ from .errors import MaskingError, ScopeError
 from .inflight import InFlight
 from .payload import Copier, mask_request, unmask_object
 from .placeholder import Registry
+from .response_stream import restore_stream
 from .scope import requested_scope
 from .settings import resolve_settings
-from .streaming import restore_stream
 
 log = logging.getLogger("reversible_mask")
 
