@@ -41,6 +41,8 @@ def _spans(text: str, case_sensitive: bool) -> tuple[str, dict, dict]:
 @example("Acme \u200b\n Corp", False)
 @example("  \n\n\ufe0fＣ\u00a0Σि", False)
 @example("\u0301abc", False)
+@example("👨\u200d👩 ❤\ufe0f Acme", False)  # emoji: only joiners and selectors cut out
+@example("👨\u200d👩 Ac\u200bme\ufe0f \u200b\u200d x", False)  # another invisible one: all
 def test_fast_view_equals_the_reference(text: str, case_sensitive: bool) -> None:
     _, fast, slow = _spans(text, case_sensitive)
     assert fast == slow
