@@ -250,7 +250,7 @@ def _split_view(
         return reference_view(text, case_sensitive)
     separators = pieces[1::2]
     folded_separators = list(map(_SEPARATOR_FOLDS[case_sensitive].__getitem__, separators))
-    if not spaced:
+    if not spaced and " " in folded_separators:  # a C-level test spares the Python loop
         _attach_leading_spaces(parts, folded_parts, separators, folded_separators)
         pieces[0::2], pieces[1::2] = parts, separators
     lengths = list(map(len, pieces))
