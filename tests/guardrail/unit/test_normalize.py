@@ -15,7 +15,10 @@ TRICKY = (
     "ＡＣ\ufe0f❤\u200d\u200b\u00ad\u2060\ufeff\u034f👨🏽가\u1100\u1161\u11a8ｶﾞ\uff9e"
     "İΣς¨\x00x\U00011038\U0001d400\U0001f130\U0001f200\U000e0041\U0001bca0\U000110ba"
 )
-texts = st.one_of(st.text(alphabet=TRICKY, max_size=24), st.text(max_size=24))
+LATIN1 = st.characters(max_codepoint=0xFF)  # folded by one table lookup per character
+texts = st.one_of(
+    st.text(alphabet=TRICKY, max_size=24), st.text(max_size=24), st.text(LATIN1, max_size=24)
+)
 SETTINGS = settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -38,6 +41,8 @@ def _spans(text: str, case_sensitive: bool) -> tuple[str, dict, dict]:
 @example("Acme \u200b\n Corp", False)
 @example("  \n\n\ufe0fＣ\u00a0Σि", False)
 @example("\u0301abc", False)
+@example("👨\u200d👩 ❤\ufe0f Acme", False)  # emoji: only joiners and selectors cut out
+@example("👨\u200d👩 Ac\u200bme\ufe0f \u200b\u200d x", False)  # another invisible one: all
 def test_fast_view_equals_the_reference(text: str, case_sensitive: bool) -> None:
     _, fast, slow = _spans(text, case_sensitive)
     assert fast == slow
@@ -47,6 +52,20 @@ def test_fast_view_equals_the_reference(text: str, case_sensitive: bool) -> None
 @given(st.text(alphabet=TRICKY, min_size=200, max_size=600))
 def test_long_mixed_texts_agree(text: str) -> None:
     assert view(text, False).folded == reference_view(text, False).folded
+
+
+@SETTINGS
+@given(st.text(LATIN1, min_size=200, max_size=600), st.booleans())
+def test_long_latin1_texts_agree(text: str, case_sensitive: bool) -> None:
+    assert view(text, case_sensitive).folded == reference_view(text, case_sensitive).folded
+
+
+def test_every_latin1_character_folds_as_defined() -> None:
+    for code in range(1, 0x100):
+        text = f"x{chr(code) * 3} é{chr(code)}"  # non-ASCII: the Latin-1 path
+        for case_sensitive in (False, True):
+            fast, slow = view(text, case_sensitive), reference_view(text, case_sensitive)
+            assert fast.folded == slow.folded, (code, case_sensitive)
 
 
 def test_the_definition_on_examples() -> None:

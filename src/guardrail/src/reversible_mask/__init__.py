@@ -5,11 +5,11 @@ dependency; the proxy class lives in `reversible_mask.guardrail` and is imported
 proxy shim.
 """
 
+from .chunked_text import StreamUnmasker
 from .dictionary import Dictionary, Entity, load_dictionary, parse_dictionary
 from .engine import EVERYTHING, Masker, Target
-from .errors import DictionaryError, GuardConfigError, MaskingError, ScopeError
+from .errors import DictionaryError, GuardConfigError, GuardError, MaskingError, ScopeError
 from .placeholder import Registry
-from .stream import StreamUnmasker
 
 __all__ = [
     "EVERYTHING",
@@ -17,6 +17,7 @@ __all__ = [
     "DictionaryError",
     "Entity",
     "GuardConfigError",
+    "GuardError",
     "Masker",
     "MaskingError",
     "Registry",

@@ -7,7 +7,6 @@ Load it through a one-line shim beside the proxy config (see shim/litellm/), e.g
 from __future__ import annotations
 
 import asyncio
-import copy
 import logging
 from collections.abc import AsyncGenerator, Callable
 from functools import partial
@@ -22,11 +21,12 @@ from .dictionary import load_dictionary
 from .engine import EVERYTHING, Masker, Target
 from .errors import MaskingError, ScopeError
 from .inflight import InFlight
+from .log_copies import fail_open, mask_kept_request, masked_call_details, remask_in_place
 from .payload import Copier, mask_request, unmask_object
 from .placeholder import Registry
+from .response_stream import restore_stream
 from .scope import requested_scope
 from .settings import resolve_settings
-from .streaming import restore_stream
 
 log = logging.getLogger("reversible_mask")
 
@@ -139,14 +139,14 @@ class ReversibleMaskGuardrail(CustomGuardrail):
         try:
             target = self.masker.target(requested_scope(data))
         except ScopeError as error:
-            self._remask_in_place(data, EVERYTHING)
+            remask_in_place(data, partial(self.masker.mask, target=EVERYTHING))
             raise HTTPException(status_code=400, detail={"error": str(error)}) from error
         registry = self.in_flight.open(data)
         try:
             self._mask_request(data, target, registry)
         except Exception as error:
             self.in_flight.close(data)
-            self._remask_in_place(data, EVERYTHING)
+            remask_in_place(data, partial(self.masker.mask, target=EVERYTHING))
             log.exception("reversible_mask: request could not be masked; refused")
             detail = {"error": f"reversible_mask: request could not be masked ({error})"}
             raise HTTPException(status_code=500, detail=detail) from error
@@ -157,26 +157,7 @@ class ReversibleMaskGuardrail(CustomGuardrail):
         if "litellm_metadata" in data:  # /v1/messages, /v1/responses: `metadata` is the client's
             skip = skip - {"metadata"}
         mask_request(data, partial(self.masker.mask, target=target, registry=registry), skip)
-        self._mask_logged_request(data, skip)
-
-    def _mask_logged_request(self, data: dict, skip: frozenset[str]) -> None:
-        """The proxy keeps a shallow copy of the raw body (`proxy_server_request.body`) and a
-        deep copy of the client's metadata (`requester_metadata`) for logs, including failure
-        logs built before any logging hook: point them at masked values now."""
-        copier = Copier(partial(self.masker.mask, target=self._log_target(data)))
-        request = data.get("proxy_server_request")
-        body = request.get("body") if isinstance(request, dict) else None
-        if isinstance(body, dict):
-            for key in list(body):
-                if key in data and key not in skip:
-                    body[key] = data[key]  # masked in place above
-                elif body[key] is not data.get(key):  # the proxy's own objects: logged later
-                    body[key] = copier.copy(body[key], str(key))
-        for key in ("metadata", "litellm_metadata"):
-            metadata = data.get(key)
-            if isinstance(metadata, dict) and "requester_metadata" in metadata:
-                requester = metadata["requester_metadata"]
-                metadata["requester_metadata"] = copier.copy(requester, "requester_metadata")
+        mask_kept_request(data, skip, self._log_mask(data))
 
     async def async_post_call_success_hook(
         self, data: dict, user_api_key_dict: Any, response: Any
@@ -213,12 +194,11 @@ class ReversibleMaskGuardrail(CustomGuardrail):
     def logging_hook(self, kwargs: dict, result: Any, call_type: str) -> tuple[dict, Any]:
         """Re-mask everything loggers and the spend log will read, as copies (the client's
         objects are untouched); idempotent; each part fails open."""
-        target = self._log_target(kwargs.get("litellm_params"))
-        mask: Callable[[str], str] = partial(self.masker.mask, target=target)
+        mask = self._log_mask(kwargs.get("litellm_params"))
         copier = Copier(mask)  # one pass over the payload: shared objects are copied once
-        masked = RemaskingDict(mask, {k: _fail_open(k, v, copier) for k, v in kwargs.items()})
+        masked = masked_call_details(kwargs, mask, copier)
         if _call_type_name(call_type) not in NON_TEXT_CALL_TYPES:
-            result = _fail_open("result", result, copier)
+            result = fail_open("result", result, copier)
         return masked, result
 
     async def async_log_failure_event(
@@ -231,7 +211,7 @@ class ReversibleMaskGuardrail(CustomGuardrail):
     ) -> None:
         """Failure callbacks share one dict (and there is no failure logging hook): re-mask it
         in place. This instance is moved ahead of other failure callbacks (callbacks.py)."""
-        self._remask_in_place(kwargs, self._log_target(kwargs.get("litellm_params")))
+        remask_in_place(kwargs, self._log_mask(kwargs.get("litellm_params")))
 
     async def async_post_call_failure_hook(
         self,
@@ -241,14 +221,10 @@ class ReversibleMaskGuardrail(CustomGuardrail):
         traceback_str: str | None = None,
     ) -> None:
         self.in_flight.close(request_data)
-        self._remask_in_place(request_data, self._log_target(request_data))
+        remask_in_place(request_data, self._log_mask(request_data))
 
-    def _remask_in_place(self, data: Any, target: Target) -> None:
-        if not isinstance(data, dict):
-            return
-        copier = Copier(partial(self.masker.mask, target=target))
-        for key in list(data):
-            data[key] = _fail_open(key, data[key], copier)
+    def _log_mask(self, data: Any) -> Callable[[str], str]:
+        return partial(self.masker.mask, target=self._log_target(data))
 
     def _log_target(self, data: Any) -> Target:
         """Logs are masked with every category, under the request's key domain."""
@@ -258,47 +234,6 @@ class ReversibleMaskGuardrail(CustomGuardrail):
             return self.masker.target(requested_scope(data), every_category=True)
         except ScopeError:
             return self.masker.target(None, every_category=True)
-
-
-class RemaskingDict(dict):
-    """The call details handed back by the logging hook. The proxy may still write into them
-    afterwards: 1.80.x finishes a stream with a sync success handler in a worker thread, which
-    stores a freshly built (unmasked) standard logging payload into the same dict while the
-    async loggers read it. Every value written in, now or later, is stored as a masked copy."""
-
-    def __init__(self, mask: Callable[[str], str], masked: dict) -> None:
-        super().__init__(masked)  # already masked by the hook
-        self._mask = mask
-
-    def __setitem__(self, key: Any, value: Any) -> None:
-        super().__setitem__(key, _fail_open(key, value, Copier(self._mask)))
-
-    def update(self, *args: Any, **kwargs: Any) -> None:
-        for key, value in dict(*args, **kwargs).items():
-            self[key] = value
-
-    def setdefault(self, key: Any, default: Any = None) -> Any:
-        if key not in self:
-            self[key] = default
-        return self[key]
-
-    def __copy__(self) -> dict:  # a plain dict: its values are masked already
-        return dict(self)
-
-    def __deepcopy__(self, memo: dict) -> dict:
-        return copy.deepcopy(dict(self), memo)
-
-    def __reduce__(self) -> tuple:
-        return dict, (dict(self),)
-
-
-def _fail_open(name: Any, value: Any, copier: Copier) -> Any:
-    try:
-        return copier.copy(value, str(name))
-    except Exception:  # noqa: BLE001 - the spec's fail-open rule: never break the call
-        copier.reset()
-        log.warning("reversible_mask: could not re-mask logging field %s", name, exc_info=True)
-        return value
 
 
 __all__ = ["MaskingError", "ReversibleMaskGuardrail"]

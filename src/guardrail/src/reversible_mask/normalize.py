@@ -45,7 +45,11 @@ _IGNORABLE = frozenset(cp for low, high in IGNORABLE_RANGES for cp in range(low,
 _SCANNED = 0x30000  # above: CJK ideographs, tags (ignorable), private use or unassigned
 _SENTINEL = "\x00"  # joins the regular parts of a text for one fold call; always irregular
 _ASCII_SPACE = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f "
-_ASCII_IRREGULAR = re.compile(r"[\x00\t-\r\x1c-\x1f]")
+# ASCII characters that are not regular: the sentinel and whitespace other than a space.
+_ASCII_IRREGULAR = ("\x00", "\t", "\n", "\x0b", "\x0c", "\r", "\x1c", "\x1d", "\x1e", "\x1f")
+# `"  " in text` steps through a text one character at a time; `re` jumps between spaces.
+_DOUBLE_SPACE = re.compile("  ")
+_JOINER, _PRESENTATION = "\u200d", "\ufe0f"  # zero-width joiner, variation selector 16
 Fold = Callable[[str, bool], str]
 
 
@@ -169,10 +173,10 @@ def _assemble(
 
 def view(text: str, case_sensitive: bool) -> TextView:
     """Same result as `reference_view`, at C speed for the regular stretches."""
-    spaced = "  " in text
+    spaced = _DOUBLE_SPACE.search(text) is not None
     if text.isascii():
-        # isprintable: no control character at all (C speed), so no irregular one either
-        if not spaced and (text.isprintable() or _ASCII_IRREGULAR.search(text) is None):
+        # one memchr per character: faster than any scan that tests a class per character
+        if not spaced and not any(char in text for char in _ASCII_IRREGULAR):
             return TextView(text, text if case_sensitive else text.lower())
         pieces = _ASCII_SPLIT[spaced].split(text)
         return _split_view(text, text, case_sensitive, pieces, spaced, _fold_ascii, None, None)
@@ -182,7 +186,7 @@ def view(text: str, case_sensitive: bool) -> TextView:
     pieces = tables.fast[spaced].split(text)
     if len(pieces) > 1 and tables.unusual.search("".join(pieces[1::2])):
         return _stripped_view(text, case_sensitive, tables, _INVISIBLE_BMP.split(text))
-    return _split_view(text, text, case_sensitive, pieces, spaced, tables.fold, None, None)
+    return _split_view(text, text, case_sensitive, pieces, spaced, tables.fold_regular, None, None)
 
 
 def _astral_view(text: str, case_sensitive: bool, tables: _Tables) -> TextView:
@@ -190,25 +194,36 @@ def _astral_view(text: str, case_sensitive: bool, tables: _Tables) -> TextView:
     an astral character the fast patterns do not handle."""
     if tables.astral_trouble.search(text):
         return _stripped_view(text, case_sensitive, tables, _INVISIBLE.split(text), slow=True)
-    return _stripped_view(text, case_sensitive, tables, _INVISIBLE_BMP.split(text))
+    # Its invisible characters are nearly always joiners and emoji presentation selectors: cut
+    # those with two string calls instead of a regex scan (any other one is found below).
+    chunks = text.replace(_JOINER, _PRESENTATION).split(_PRESENTATION)
+    return _stripped_view(text, case_sensitive, tables, chunks, partial=True)
 
 
 def _stripped_view(
-    text: str, case_sensitive: bool, tables: _Tables, chunks: list[str], slow: bool = False
+    text: str,
+    case_sensitive: bool,
+    tables: _Tables,
+    chunks: list[str],
+    slow: bool = False,
+    partial: bool = False,
 ) -> TextView:
-    """`chunks`: the text cut at each invisible character (one character per cut). Composing
-    marks and rare astral characters need the slow pattern, where any character may start a
-    cluster."""
+    """`chunks`: the text cut at each invisible character (one character per cut), or with
+    `partial` at some of them: the fast pattern cuts at any other, which then sends the text
+    back here cut at all of them. Composing marks and rare astral characters need the slow
+    pattern, where any character may start a cluster."""
     visible = "".join(chunks)
+    spaced = _DOUBLE_SPACE.search(visible) is not None
+    parts = [] if slow else tables.fast[spaced].split(visible)
+    if slow or (len(parts) > 1 and tables.unusual.search("".join(parts[1::2]))):
+        if partial:
+            return _stripped_view(text, case_sensitive, tables, _INVISIBLE_BMP.split(text))
+        parts, spaced = tables.slow.split(visible), True
     kept = at = None
     if len(chunks) > 1:
         kept = list(accumulate(map(len, chunks), initial=0))[:-1]
         at = list(map(add, kept, range(len(kept))))  # chunk k has k invisible characters before
-    spaced = "  " in visible
-    parts = [] if slow else tables.fast[spaced].split(visible)
-    if slow or (len(parts) > 1 and tables.unusual.search("".join(parts[1::2]))):
-        parts, spaced = tables.slow.split(visible), True
-    return _split_view(text, visible, case_sensitive, parts, spaced, tables.fold, kept, at)
+    return _split_view(text, visible, case_sensitive, parts, spaced, tables.fold_regular, kept, at)
 
 
 def _split_view(
@@ -235,7 +250,7 @@ def _split_view(
         return reference_view(text, case_sensitive)
     separators = pieces[1::2]
     folded_separators = list(map(_SEPARATOR_FOLDS[case_sensitive].__getitem__, separators))
-    if not spaced:
+    if not spaced and " " in folded_separators:  # a C-level test spares the Python loop
         _attach_leading_spaces(parts, folded_parts, separators, folded_separators)
         pieces[0::2], pieces[1::2] = parts, separators
     lengths = list(map(len, pieces))
@@ -296,7 +311,7 @@ _ASCII_SPLIT = {
 class _Tables:
     """Split patterns. `re` checks the astral members of a class one range at a time for every
     character, so the fast patterns use classes of the Basic Multilingual Plane only: any
-    astral character they meet is regular and none is a mark (`astral_cuts` sends other text
+    astral character they meet is regular and none is a mark (`astral_trouble` sends other text
     to the slow pattern). They also cut at each invisible character and composing mark, which
     sends the text to the stripped path. A lone space, which is everywhere, starts no match
     attempt unless the text has a run of spaces. The slow pattern lets every character start
@@ -306,6 +321,22 @@ class _Tables:
     astral_trouble: re.Pattern[str]  # an astral character the fast patterns do not handle
     fast: dict[bool, re.Pattern[str]]  # keyed by: has "  "
     slow: re.Pattern[str]
+    latin1: bytes | None  # translation table: the fold of each regular Latin-1 character
+
+    def fold_regular(self, text: str, case_sensitive: bool) -> str:
+        """`fold` of a stretch of regular characters and stable marks, cheaper: each of them
+        is left alone by NFKC after case folding, and case folding keeps the order of marks,
+        so the second NFKC is the identity. Latin-1 text has no marks and every regular
+        character folds to one Latin-1 character: one table lookup per character."""
+        if text.isascii():
+            return _fold_ascii(text, case_sensitive)
+        if self.latin1 is not None:
+            try:
+                return text.encode("latin-1").translate(self.latin1).decode("latin-1")
+            except UnicodeEncodeError:
+                pass
+        text = unicodedata.normalize("NFKC", text)
+        return text if case_sensitive else text.casefold()
 
     @staticmethod
     def fold(text: str, case_sensitive: bool) -> str:
@@ -349,10 +380,26 @@ def _tables(case_sensitive: bool) -> _Tables:
     unusual = invisible + _bmp(composing)
     return _Tables(
         unusual=re.compile(_char_class(unusual)),
-        astral_trouble=re.compile(_cover(astral)),
+        astral_trouble=re.compile(_negated_class(_cover(astral))),
         fast={spaced: _fast(spaces, odd, unusual, mark_bmp, spaced) for spaced in (False, True)},
         slow=_slow(spaces, odd, composing, _char_class(marks)),
+        latin1=_latin1_table(chars, folds, {*spaces, *marks, *odd}),
     )
+
+
+def _latin1_table(chars: list[str], folds: list[str], irregular: set[str]) -> bytes | None:
+    """None if some regular Latin-1 character folds outside Latin-1 (no Unicode version so
+    far: then `fold_regular` takes the general path)."""
+    table = bytearray(range(256))
+    for char, folded in zip(chars, folds, strict=True):
+        if char > "\xff":
+            break
+        if char in irregular:
+            continue
+        if len(folded) != 1 or folded > "\xff":
+            return None
+        table[ord(char)] = ord(folded)
+    return bytes(table)
 
 
 # Astral blocks real text uses a lot (emoji, regional indicators, CJK extensions): no range of
@@ -360,9 +407,9 @@ def _tables(case_sensitive: bool) -> _Tables:
 _BUSY_ASTRAL = ((0x1D400, 0x1D7FF), (0x1F1E6, 0x1F1FF), (0x1F300, 0x1FAFF), (0x20000, 0x3FFFF))
 
 
-def _cover(chars: list[str]) -> str:
-    """A class of a few ranges that holds every given astral character (and some unassigned
-    or rare ones between them)."""
+def _cover(chars: list[str]) -> list[tuple[int, int]]:
+    """A few ranges that hold every given astral character (and some unassigned or rare
+    ones between them)."""
     codes = sorted({ord(c) for c in chars})
     astral: list[tuple[int, int]] = []
     for code in codes:
@@ -370,7 +417,7 @@ def _cover(chars: list[str]) -> str:
             astral[-1] = (astral[-1][0], code)
         else:
             astral.append((code, code))
-    return _negated_class(astral)
+    return astral
 
 
 def _negated_class(ranges: list[tuple[int, int]]) -> str:

@@ -18,6 +18,7 @@ proxy's own bookkeeping reads after the hook (call ids, model names, key hashes)
 from __future__ import annotations
 
 import json
+import operator
 from collections.abc import Callable, Collection
 from typing import Any
 
@@ -155,7 +156,7 @@ def _visit_fields(obj: Any, visit: Callable[[Any, str], Any]) -> None:
             setattr(obj, name, updated)
 
 
-_SCALARS = (int, float, bool, type(None), bytes)
+_SCALARS = frozenset({int, float, bool, type(None), bytes})
 
 
 class Copier:
@@ -175,25 +176,29 @@ class Copier:
         """After a failed copy: forget the half-copied nodes."""
         self._open.clear()
 
-    def copy(self, value: Any, key: str) -> Any:
-        if key in LOG_IDENTIFIERS:
-            return value
+    def copy(self, value: Any, key: Any) -> Any:
         kind = type(value)
         if kind is str:
-            return _mask_text(value, self._mask, key)
-        if kind in _SCALARS:
+            return value if key in LOG_IDENTIFIERS else _mask_text(value, self._mask, key)
+        if kind in _SCALARS or key in LOG_IDENTIFIERS:
             return value
         ident = id(value)
-        if ident in self._done:
-            return self._done[ident]
+        done = self._done.get(ident)
+        if done is not None:
+            return done
         if ident in self._open:
             if self._open[ident] is None:
                 self._open[ident] = _empty_like(value)
             return self._open[ident]
+        if kind is dict or kind is list or kind is tuple:
+            return self._node(value, ident, key)
         if isinstance(value, str):  # a str subclass (litellm has str enums)
             return _mask_text(value, self._mask, key)
         if not isinstance(value, (dict, list, tuple)) and not hasattr(value, "model_copy"):
             return value  # numbers, streams, coroutines, loggers: not text
+        return self._node(value, ident, key)
+
+    def _node(self, value: Any, ident: int, key: Any) -> Any:
         self._open[ident] = None
         result = self._container(value, key)
         handed = self._open.pop(ident)
@@ -202,17 +207,39 @@ class Copier:
         self._done[ident] = result
         return result
 
-    def _container(self, value: Any, key: str) -> Any:
+    def _container(self, value: Any, key: Any) -> Any:
         if isinstance(value, dict):
-            pairs = [(n, self.copy(v, n if type(n) is str else str(n))) for n, v in value.items()]
-            same = all(new is old for (_, new), old in zip(pairs, value.values(), strict=True))
-            return value if same else dict(pairs)
+            return self._dict(value)
         if isinstance(value, (list, tuple)):
-            items = [self.copy(item, key) for item in value]
-            if all(new is old for new, old in zip(items, value, strict=True)):
-                return value
-            return items if isinstance(value, list) else tuple(items)
+            return self._sequence(value, key)
         return self._model(value)
+
+    def _dict(self, value: dict) -> dict:
+        """Only changed values are collected: most of a logging payload holds no text, and
+        the walk visits hundreds of its values per request."""
+        changed: dict[Any, Any] = {}
+        mask = self._mask
+        for name, item in value.items():
+            kind = type(item)
+            if kind in _SCALARS or name in LOG_IDENTIFIERS:
+                continue
+            if kind is str:
+                new = _mask_text(item, mask, name)
+            else:
+                new = self.copy(item, name)
+            if new is not item:
+                changed[name] = new
+        if not changed:
+            return value
+        copied = dict(value)
+        copied.update(changed)
+        return copied
+
+    def _sequence(self, value: list | tuple, key: Any) -> list | tuple:
+        items = [self.copy(item, key) for item in value]
+        if all(map(operator.is_, items, value)):
+            return value
+        return items if isinstance(value, list) else tuple(items)
 
     def _model(self, value: Any) -> Any:
         """Pydantic models: a shallow copy with the changed fields replaced."""
@@ -254,7 +281,7 @@ def _fill(handed: Any, original: Any, result: Any) -> Any:
     return handed
 
 
-def _mask_text(text: str, mask: Fn, key: str) -> str:
-    if key in JSON_KEYS or text[:1] in ("{", "["):
+def _mask_text(text: str, mask: Fn, key: Any) -> str:
+    if key in JSON_KEYS or text.startswith(("{", "[")):
         return _mask_json_text(text, mask)
     return mask(text)

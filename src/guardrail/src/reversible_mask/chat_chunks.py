@@ -10,10 +10,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from .chunked_text import StreamUnmasker
 from .engine import Masker
 from .fields import get, put
 from .placeholder import Registry
-from .stream import StreamUnmasker
 
 TEXT_FIELDS = ("content", "reasoning_content")
 

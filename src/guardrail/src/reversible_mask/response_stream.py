@@ -1,4 +1,4 @@
-"""Dispatch a proxy response stream to the right unmasker by chunk type.
+"""Restore a proxy response stream: each chunk goes to the unmasker of its type.
 
 * `ModelResponseStream`-like objects (have `choices`): chat completions.
 * objects or dicts whose `type` starts with `response.`: Responses API events.
@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
+from .chat_chunks import ChatStream
 from .engine import Masker
+from .event_deltas import AnthropicStream, ResponsesStream
 from .fields import get
 from .payload import unmask_object
 from .placeholder import Registry
-from .stream_chat import ChatStream
-from .stream_events import AnthropicStream, ResponsesStream, SseFramer
+from .sse_framing import SseFramer
 
 
 class StreamRestorer:

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from reversible_mask import Masker, StreamUnmasker
-from reversible_mask.stream import viable_prefix
+from reversible_mask.chunked_text import viable_prefix
 
 from conftest import make, request
 

@@ -1,0 +1,144 @@
+"""Where the dictionary's terms are in a text: Aho-Corasick automata over the folded view.
+
+Matching is linear in the text (pyahocorasick, a C automaton, over the folded view of
+`normalize`) for any dictionary size. All matches are collected, filtered (scope, whole word,
+cluster alignment, overlap with placeholder-shaped text), then resolved leftmost-longest.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import NamedTuple
+
+import ahocorasick
+
+from .dictionary import Entity
+from .errors import DictionaryError
+from .normalize import fold_term, view
+
+Match = tuple[int, int, int]  # start, end, form index
+Span = tuple[int, int]
+
+
+class Form(NamedTuple):
+    """One spelling in an automaton: the entity it belongs to and how to accept a match."""
+
+    entity: int
+    length: int  # folded length
+    category: str
+    whole_word: bool
+
+
+class Matcher:
+    def __init__(self, entities: tuple[Entity, ...]) -> None:
+        self.entities = entities
+        self.forms: list[Form] = []
+        self._owners: dict[tuple[bool, str], int] = {}
+        self._automata = [
+            (flag, automaton) for flag in (False, True) if (automaton := self._build(flag))
+        ]
+        # Only a substring match can make a neighbour a word boundary on a second pass.
+        self.mixed_word_modes = len({entity.whole_word for entity in entities}) == 2
+        self.shortest = min((form.length for form in self.forms), default=1)
+
+    def find(self, text: str, categories: frozenset[str] | None, tokens: list[Span]) -> list[Match]:
+        """Matches to replace: leftmost first, longest first at one start, none touching a
+        token (placeholder-shaped text)."""
+        found: list[tuple[int, int, int]] = []
+        for case_sensitive, automaton in self._automata:
+            self._scan(text, case_sensitive, automaton, categories, found)
+        return _resolve(found, tokens) if found else []
+
+    def _scan(
+        self,
+        text: str,
+        case_sensitive: bool,
+        automaton: ahocorasick.Automaton,
+        categories: frozenset[str] | None,
+        found: list[tuple[int, int, int]],
+    ) -> None:
+        """Appends (start, -end, form) for every acceptable match of one automaton."""
+        text_view = view(text, case_sensitive)
+        span = text_view.span
+        direct = text_view.fold is None and text_view.kept is None and text.isascii()
+        forms, word, size, append = self.forms, WORD, len(text), found.append
+        for last, index in automaton.iter(text_view.folded):
+            _, length, category, whole_word = forms[index]
+            if categories is not None and category not in categories:
+                continue
+            end = last + 1
+            start = end - length
+            if not direct:  # offsets move, or a match could split a cluster
+                mapped = span(start, end)
+                if mapped is None:
+                    continue
+                start, end = mapped
+            if whole_word and (
+                (start and word[text[start]] and word[text[start - 1]])
+                or (end < size and word[text[end - 1]] and word[text[end]])
+            ):
+                continue
+            append((start, -end, index))
+
+    def _build(self, case_sensitive: bool) -> ahocorasick.Automaton | None:
+        automaton = ahocorasick.Automaton()
+        for index, entity in enumerate(self.entities):
+            if entity.case_sensitive == case_sensitive:
+                for form in entity.forms:
+                    self._add(automaton, index, form, case_sensitive)
+        if not len(automaton):
+            return None
+        automaton.make_automaton()
+        return automaton
+
+    def _add(
+        self, automaton: ahocorasick.Automaton, index: int, form: str, case_sensitive: bool
+    ) -> None:
+        key = fold_term(form, case_sensitive)
+        if not key.strip() or key != key.strip():
+            raise DictionaryError(
+                f"term {form!r} is empty, or starts or ends with whitespace, after normalisation"
+            )
+        owner = self._owners.setdefault((case_sensitive, key), index)
+        if owner != index:
+            entity, other = self.entities[index], self.entities[owner]
+            raise DictionaryError(
+                f"{form!r} ({entity.category}) and {other.term!r} ({other.category}) are the "
+                "same after case, Unicode, whitespace and invisible-character folding"
+            )
+        if not automaton.exists(key):
+            entity = self.entities[index]
+            self.forms.append(Form(index, len(key), entity.category, entity.whole_word))
+            automaton.add_word(key, len(self.forms) - 1)
+
+
+def _resolve(found: list[tuple[int, int, int]], tokens: list[Span]) -> list[Match]:
+    chosen: list[Match] = []
+    position = 0
+    next_token = 0
+    for start, negative_end, form in sorted(found):
+        end = -negative_end
+        if start < position:
+            continue
+        while next_token < len(tokens) and tokens[next_token][1] <= start:
+            next_token += 1
+        if next_token < len(tokens) and tokens[next_token][0] < end:
+            continue
+        chosen.append((start, end, form))
+        position = end
+    return chosen
+
+
+class _WordChars(dict[str, bool]):
+    """Whether a character continues a word: letters, digits, `_` and combining marks. A
+    cached lookup (no Python frame per character); cleared when large (hostile input)."""
+
+    def __missing__(self, char: str) -> bool:
+        if len(self) > 65536:
+            self.clear()
+        is_word = char.isalnum() or char == "_" or unicodedata.combining(char) != 0
+        self[char] = is_word
+        return is_word
+
+
+WORD = _WordChars()
