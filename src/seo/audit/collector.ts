@@ -6,8 +6,9 @@
 import type { PageVisit } from "../crawl/crawler.ts";
 import type { FetchedPage } from "../crawl/fetch-page.ts";
 import type { UrlEntry } from "../crawl/frontier.ts";
-import type { Hit } from "./finding.ts";
-import { analysePage, type PageSummary } from "./page.ts";
+import { type Finding, type Hit, SEVERITY_RANK } from "./finding.ts";
+import type { CheckId } from "./catalogue.ts";
+import { analysePage, findingOf, type PageSummary } from "./page.ts";
 import { redirectHits } from "./page-checks.ts";
 
 /** URLs remembered per check (for re-audit comparison); examples shown are capped further. */
@@ -36,7 +37,7 @@ export function sectionOf(url: string): string {
 
 export class Collector {
   readonly summaries = new Map<string, PageSummary>();
-  readonly byCheck = new Map<string, CheckHits>();
+  readonly byCheck = new Map<CheckId, CheckHits>();
   /** Problems (hits) per URL, for the page table. */
   readonly issuesByUrl = new Map<string, number>();
 
@@ -50,6 +51,18 @@ export class Collector {
     slot.count++;
     if (slot.hits.length < URLS_PER_CHECK)
       slot.hits.push({ id: hit.id, url: hit.url, evidence: detach(hit.evidence) });
+  }
+
+  /**
+   * One finding per check hit, most severe first, then most URLs, then by id. An id outside
+   * the catalogue throws INTERNAL here exactly as in the page report (both go through `findingOf`).
+   */
+  findings(cap: number): Finding[] {
+    const findings: Finding[] = [];
+    for (const [id, slot] of this.byCheck) findings.push(findingOf(id, slot.hits, slot.count, cap));
+    return findings.sort(
+      (a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.count - a.count || a.id.localeCompare(b.id),
+    );
   }
 
   /** The crawler's visitor. */

@@ -4,9 +4,17 @@
  * @module
  */
 import type { Provenance } from "../provenance.ts";
+import type { CheckId } from "./catalogue.ts";
 
+/** Every severity, most severe first: the one place their order is spelled out. */
 export const SEVERITIES = ["critical", "high", "medium", "low", "info"] as const;
 export type Severity = (typeof SEVERITIES)[number];
+
+/** 0 for the most severe; for sorting by severity. */
+export const SEVERITY_RANK = Object.fromEntries(SEVERITIES.map((severity, i) => [severity, i])) as Record<
+  Severity,
+  number
+>;
 
 export const CATEGORIES = [
   "crawlability",
@@ -36,7 +44,7 @@ export interface Example {
 }
 
 export interface Finding {
-  id: string;
+  id: CheckId;
   category: Category;
   severity: Severity;
   title: string;
@@ -52,7 +60,7 @@ export interface Finding {
 
 /** One check's hit on one URL, before aggregation. */
 export interface Hit {
-  id: string;
+  id: CheckId;
   url: string;
   evidence: string;
 }

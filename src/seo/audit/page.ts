@@ -7,7 +7,7 @@
 import type { FetchedPage } from "../crawl/fetch-page.ts";
 import { normaliseUrl } from "../crawl/url.ts";
 import { type Labelled, measured } from "../provenance.ts";
-import { checkOf } from "./catalogue.ts";
+import { type CheckId, checkOf } from "./catalogue.ts";
 import { canonicalsFromLinkHeader, robotsDirectives } from "./directives.ts";
 import { extractHtml, HtmlExtractor, type HtmlFacts, type JsonLdItem } from "./extract.ts";
 import type { Finding, Hit } from "./finding.ts";
@@ -258,7 +258,7 @@ function factsOf(a: PageAnalysis, at: string): PageFacts {
 }
 
 /** Turns hits of one check into a finding (count = distinct URLs, examples capped). */
-export function findingOf(id: string, hits: Hit[], count: number, cap: number): Finding {
+export function findingOf(id: CheckId, hits: Hit[], count: number, cap: number): Finding {
   const check = checkOf(id);
   return {
     id,

@@ -8,7 +8,7 @@
 import { derived, type Labelled, measured } from "../provenance.ts";
 import type { ResponseFormat } from "../tool-input.ts";
 import type { Comparison } from "./compare.ts";
-import type { Finding } from "./finding.ts";
+import { type Finding, SEVERITIES } from "./finding.ts";
 import type { AuditReport } from "./report.ts";
 
 const SCORE_BASIS = "100 × Π(1 − severity weight × (0.5 + 0.5 × share of pages affected)); see AUDIT.md";
@@ -119,7 +119,7 @@ export const REPORT_OUTPUT_SCHEMA = {
         properties: {
           rank: { type: "integer" },
           check_id: { type: "string" },
-          severity: { enum: ["critical", "high", "medium", "low", "info"] },
+          severity: { enum: [...SEVERITIES] },
           urls_affected: { type: "integer" },
           priority: { type: "number" },
           fix: { type: "string" },

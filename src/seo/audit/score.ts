@@ -11,6 +11,7 @@
  * @module
  */
 import { CATEGORIES, type Category, type Finding, type Severity } from "./finding.ts";
+import type { CheckId } from "./catalogue.ts";
 
 const SCORE_WEIGHT: Record<Severity, number> = { critical: 0.5, high: 0.3, medium: 0.15, low: 0.05, info: 0 };
 export const IMPACT: Record<Severity, number> = { critical: 16, high: 8, medium: 4, low: 1, info: 0 };
@@ -39,7 +40,7 @@ export function overallScore(scores: Record<Category, number>): number {
 
 export interface RankedFix {
   rank: number;
-  check_id: string;
+  check_id: CheckId;
   title: string;
   severity: Severity;
   category: Category;
