@@ -14,7 +14,7 @@ export { VERSION } from "../shared/build-info.ts";
 export { loadConfig as loadSeoConfig, redact, type SeoConfig } from "./config.ts";
 export type { AuditReport } from "./audit/report.ts";
 export { newReportId, REPORT_ID, type ReportStore } from "./audit/report-store.ts";
-export type { HttpRequest, HttpResponse } from "./crawl/fetch-page.ts";
+export type { HttpRequest, HttpResponse } from "./fetch/fetch-page.ts";
 export { createSeoHandler, preloadSeoCode, type SeoHandlerOptions } from "./handler.ts";
 export { BYOK_HEADERS } from "./http/byok.ts";
 export type { GatewayEgress } from "./http/egress.ts";

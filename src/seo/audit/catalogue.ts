@@ -1,11 +1,43 @@
 /**
  * The check catalogue: every check the audit runs, with its category, severity, fix and the
- * basis of its judgement. Thresholds are tools' rules of thumb (Google publishes none for
+ * basis of its judgement, and the vocabulary it is written in (severities in order, categories).
+ * Thresholds are tools' rules of thumb (Google publishes none for
  * lengths or word counts) and say which tool they come from.
  * @module
  */
 import { ApiError } from "../../shared/errors.ts";
-import type { Category, Severity, Threshold } from "./finding.ts";
+
+/** Every severity, most severe first: the one place their order is spelled out. */
+export const SEVERITIES = ["critical", "high", "medium", "low", "info"] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+/** 0 for the most severe; for sorting by severity. */
+export const SEVERITY_RANK = Object.fromEntries(SEVERITIES.map((severity, i) => [severity, i])) as Record<
+  Severity,
+  number
+>;
+
+export const CATEGORIES = [
+  "crawlability",
+  "indexability",
+  "content",
+  "links",
+  "international",
+  "sitemaps",
+  "structured-data",
+  "social",
+  "accessibility",
+  "security",
+  "performance",
+] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+/** A threshold taken from common tool practice, with the tool it comes from. */
+export interface Threshold {
+  value: number;
+  unit: string;
+  source: string;
+}
 
 export interface CheckDef {
   id: CheckId;

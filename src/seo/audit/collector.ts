@@ -4,11 +4,12 @@
  * @module
  */
 import type { PageVisit } from "../crawl/crawler.ts";
-import type { FetchedPage } from "../crawl/fetch-page.ts";
+import type { FetchedPage } from "../fetch/fetch-page.ts";
 import type { UrlEntry } from "../crawl/frontier.ts";
-import { type Finding, type Hit, SEVERITY_RANK } from "./finding.ts";
-import type { CheckId } from "./catalogue.ts";
-import { analysePage, findingOf, type PageSummary } from "./page.ts";
+import { type CheckId, SEVERITY_RANK } from "./catalogue.ts";
+import { type Finding, findingOf, type Hit } from "./finding.ts";
+import { analysePage } from "./page.ts";
+import type { PageSummary } from "./page-summary.ts";
 import { redirectHits } from "./page-checks.ts";
 
 /** URLs remembered per check (for re-audit comparison); examples shown are capped further. */

@@ -8,7 +8,7 @@ import type { CrawlBounds } from "../crawl/bounds.ts";
 import type { CrawlResult } from "../crawl/crawler.ts";
 import type { CheckHits } from "./collector.ts";
 import type { CheckId } from "./catalogue.ts";
-import type { PageSummary } from "./page.ts";
+import type { PageSummary } from "./page-summary.ts";
 
 export interface Cut {
   /** The bound that cut: max_pages, max_depth, max_seconds, cancelled, frontier_full, max_bytes, timeout_ms, max_redirects, links_per_page, sitemap_files, sitemap_bytes, robots_bytes, host_stopped. */

@@ -4,39 +4,7 @@
  * @module
  */
 import type { Provenance } from "../provenance.ts";
-import type { CheckId } from "./catalogue.ts";
-
-/** Every severity, most severe first: the one place their order is spelled out. */
-export const SEVERITIES = ["critical", "high", "medium", "low", "info"] as const;
-export type Severity = (typeof SEVERITIES)[number];
-
-/** 0 for the most severe; for sorting by severity. */
-export const SEVERITY_RANK = Object.fromEntries(SEVERITIES.map((severity, i) => [severity, i])) as Record<
-  Severity,
-  number
->;
-
-export const CATEGORIES = [
-  "crawlability",
-  "indexability",
-  "content",
-  "links",
-  "international",
-  "sitemaps",
-  "structured-data",
-  "social",
-  "accessibility",
-  "security",
-  "performance",
-] as const;
-export type Category = (typeof CATEGORIES)[number];
-
-/** A threshold taken from common tool practice, with the tool it comes from. */
-export interface Threshold {
-  value: number;
-  unit: string;
-  source: string;
-}
+import { type Category, type CheckId, checkOf, type Severity, type Threshold } from "./catalogue.ts";
 
 export interface Example {
   url: string;
@@ -63,4 +31,25 @@ export interface Hit {
   id: CheckId;
   url: string;
   evidence: string;
+}
+
+/** Turns hits of one check into a finding (count = distinct URLs, examples capped). */
+export function findingOf(id: CheckId, hits: Hit[], count: number, cap: number): Finding {
+  const check = checkOf(id);
+  return {
+    id,
+    category: check.category,
+    severity: check.severity,
+    title: check.title,
+    count,
+    examples: hits.slice(0, cap).map((h) => ({ url: h.url, evidence: h.evidence })),
+    fix: check.fix,
+    provenance: check.threshold
+      ? {
+          kind: "rule-of-thumb",
+          basis: `${check.threshold.value} ${check.threshold.unit} (${check.threshold.source})`,
+        }
+      : { kind: "measured" },
+    ...(check.threshold ? { threshold: check.threshold } : {}),
+  };
 }

@@ -4,8 +4,8 @@
  * @module
  */
 import type { UrlEntry } from "../crawl/frontier.ts";
-import { normaliseUrl } from "../crawl/url.ts";
-import type { PageSummary } from "./page.ts";
+import { normaliseUrl } from "../fetch/url.ts";
+import type { PageSummary } from "./page-summary.ts";
 
 export const statusText = (e: UrlEntry): string => (e.status ? `status ${e.status}` : (e.error ?? "no response"));
 

@@ -2,14 +2,14 @@
  * Page-level checks: everything that can be judged from one fetched page and its HTML facts.
  * @module
  */
-import type { FetchedPage } from "../crawl/fetch-page.ts";
+import type { FetchedPage } from "../fetch/fetch-page.ts";
 import { toLocal, type Twin } from "../crawl/twin.ts";
-import { isLoopback, normaliseUrl } from "../crawl/url.ts";
+import { isLoopback, normaliseUrl } from "../fetch/url.ts";
 import { type CheckId, THRESHOLDS } from "./catalogue.ts";
 import { isValidHreflang, isValidLang } from "./directives.ts";
 import type { HtmlFacts } from "./extract.ts";
 import type { Hit } from "./finding.ts";
-import type { ClientRedirect, PageSummary, PageType } from "./page.ts";
+import type { ClientRedirect, PageSummary, PageType } from "./page-summary.ts";
 
 /** What page checks need beyond the raw HTML facts. */
 export interface PageSignals {

@@ -6,12 +6,13 @@
  */
 import { v } from "../../../deps.ts";
 import { ApiError, ERRORS } from "../../shared/errors.ts";
-import { type BoundsInput, boundsFrom, type FrontEnd, politenessProblem } from "../crawl/bounds.ts";
+import type { FrontEnd } from "../crawl/bounds.ts";
+import { type BoundsInput, boundsFrom, politenessProblem } from "./bounds-input.ts";
 import type { CrawlProgress } from "../crawl/crawler.ts";
-import type { HttpRequest } from "../crawl/fetch-page.ts";
+import type { HttpRequest } from "../fetch/fetch-page.ts";
 import { type Twin, twinFromOption } from "../crawl/twin.ts";
 import { reachNextStep } from "../crawl/unreachable.ts";
-import { isOwnMachine, isSameSite, normaliseUrl } from "../crawl/url.ts";
+import { isOwnMachine, isSameSite, normaliseUrl } from "../fetch/url.ts";
 import { type Comparison, compareReports } from "./compare.ts";
 import type { AuditReport } from "./report.ts";
 import type { ReportStore } from "./report-store.ts";

@@ -8,7 +8,8 @@
 import { derived, type Labelled, measured } from "../provenance.ts";
 import type { ResponseFormat } from "../tool-input.ts";
 import type { Comparison } from "./compare.ts";
-import { type Finding, SEVERITIES } from "./finding.ts";
+import { SEVERITIES } from "./catalogue.ts";
+import type { Finding } from "./finding.ts";
 import type { AuditReport } from "./report.ts";
 import { IMPACT_TEXT } from "./score.ts";
 

@@ -10,8 +10,8 @@
  * affects every page crawled.
  * @module
  */
-import { CATEGORIES, type Category, type Finding, SEVERITIES, type Severity } from "./finding.ts";
-import type { CheckId } from "./catalogue.ts";
+import { CATEGORIES, type Category, type CheckId, SEVERITIES, type Severity } from "./catalogue.ts";
+import type { Finding } from "./finding.ts";
 
 const SCORE_WEIGHT: Record<Severity, number> = { critical: 0.5, high: 0.3, medium: 0.15, low: 0.05, info: 0 };
 export const IMPACT: Record<Severity, number> = { critical: 16, high: 8, medium: 4, low: 1, info: 0 };

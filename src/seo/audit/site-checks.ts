@@ -7,11 +7,11 @@
 import type { CrawlResult } from "../crawl/crawler.ts";
 import type { UrlEntry } from "../crawl/frontier.ts";
 import { toLocal, type Twin, twinFromPages } from "../crawl/twin.ts";
-import { normaliseUrl } from "../crawl/url.ts";
+import { normaliseUrl } from "../fetch/url.ts";
 import { THRESHOLDS } from "./catalogue.ts";
 import type { Hit } from "./finding.ts";
 import { isIndexable, statusText } from "./indexable.ts";
-import type { PageSummary } from "./page.ts";
+import type { PageSummary } from "./page-summary.ts";
 import { relationHits } from "./page-checks.ts";
 import { nearDuplicateGroups } from "./simhash.ts";
 import { sitemapChecks } from "./sitemap-checks.ts";

@@ -6,7 +6,7 @@
 import type { CrawlResult } from "../crawl/crawler.ts";
 import type { SitemapFile } from "../sitemap/discover.ts";
 import type { Hit } from "./finding.ts";
-import type { PageSummary } from "./page.ts";
+import type { PageSummary } from "./page-summary.ts";
 import { isIndexable, statusText } from "./indexable.ts";
 
 type Add = (hit: Hit) => void;

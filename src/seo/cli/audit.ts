@@ -12,8 +12,9 @@ import { type AuditRequest, performAudit } from "../audit/perform.ts";
 import { presentReport, reportText } from "../audit/present.ts";
 import type { ReportStore } from "../audit/report-store.ts";
 import { REPORT_ID } from "../audit/report-store.ts";
-import { CAPS, cliBoundsInput, DEFAULTS, REMOTE_LIMITS } from "../crawl/bounds.ts";
-import type { HttpRequest } from "../crawl/fetch-page.ts";
+import { cliBoundsInput } from "../audit/bounds-input.ts";
+import { CAPS, DEFAULTS, REMOTE_LIMITS } from "../crawl/bounds.ts";
+import type { HttpRequest } from "../fetch/fetch-page.ts";
 import { renderReportHtml } from "../report-html/render.ts";
 
 export interface CliIo {

@@ -4,7 +4,7 @@
  */
 import type { RobotsInfo } from "../robots/robots-cache.ts";
 import type { SitemapResult } from "../sitemap/discover.ts";
-import type { FetchedPage, HttpRequest, TextSink } from "./fetch-page.ts";
+import type { FetchedPage, HttpRequest, TextSink } from "../fetch/fetch-page.ts";
 import type { CutPattern, UrlEntry } from "./frontier.ts";
 import type { Twin } from "./twin.ts";
 

@@ -14,7 +14,7 @@ import {
   fetchPage,
   type HttpRequest,
   type TextSink,
-} from "./fetch-page.ts";
+} from "../fetch/fetch-page.ts";
 import { HostGate, retryAfterMs } from "./host-gate.ts";
 
 export interface PoliteClientOptions {

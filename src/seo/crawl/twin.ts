@@ -6,7 +6,7 @@
  * go silent. The twin maps the production origin (and path prefix) onto the audited one.
  * @module
  */
-import { normaliseUrl } from "./url.ts";
+import { normaliseUrl } from "../fetch/url.ts";
 
 export interface Twin {
   /** Production origin, e.g. https://example.com */

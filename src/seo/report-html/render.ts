@@ -7,7 +7,7 @@
  * @module
  */
 import type { Comparison } from "../audit/compare.ts";
-import { SEVERITIES } from "../audit/finding.ts";
+import { SEVERITIES } from "../audit/catalogue.ts";
 import { TWIN_VIA } from "../audit/present.ts";
 import type { AuditReport } from "../audit/report.ts";
 import { IMPACT_TEXT } from "../audit/score.ts";

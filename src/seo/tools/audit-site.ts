@@ -13,8 +13,8 @@ import { CHECKS } from "../audit/catalogue.ts";
 import { performAudit } from "../audit/perform.ts";
 import { presentReport, REPORT_OUTPUT_SCHEMA, reportText } from "../audit/present.ts";
 import type { ReportStore } from "../audit/report-store.ts";
-import { boundsInput, describeToolBounds } from "../crawl/bounds.ts";
-import type { HttpRequest } from "../crawl/fetch-page.ts";
+import { boundsInput, describeToolBounds } from "../audit/bounds-input.ts";
+import type { HttpRequest } from "../fetch/fetch-page.ts";
 import { responseFormat } from "../tool-input.ts";
 
 export interface AuditSiteDeps {

@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { CHECKS, type CheckId, checkOf } from "../../../src/seo/audit/catalogue.ts";
+import { CHECKS, type CheckId, checkOf, SEVERITIES, SEVERITY_RANK } from "../../../src/seo/audit/catalogue.ts";
 import { Collector } from "../../../src/seo/audit/collector.ts";
-import { SEVERITIES, SEVERITY_RANK } from "../../../src/seo/audit/finding.ts";
-import { findingOf } from "../../../src/seo/audit/page.ts";
+import { findingOf } from "../../../src/seo/audit/finding.ts";
 import { isApiError } from "../../../src/shared/errors.ts";
 
 test("a typo in a check id is a compile error (typecheck verifies the expect-error line)", () => {

@@ -9,7 +9,7 @@ import {
 import { extractHtml } from "../../../src/seo/audit/extract.ts";
 import { auditPage } from "../../../src/seo/audit/page.ts";
 import { hammingDistance, nearDuplicateGroups, SimHasher } from "../../../src/seo/audit/simhash.ts";
-import type { FetchedPage } from "../../../src/seo/crawl/fetch-page.ts";
+import type { FetchedPage } from "../../../src/seo/fetch/fetch-page.ts";
 
 function page(
   url: string,

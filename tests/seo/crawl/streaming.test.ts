@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { extractHtml, HtmlExtractor } from "../../../src/seo/audit/extract.ts";
 import { analysePage, htmlSink } from "../../../src/seo/audit/page.ts";
-import { StreamDecoder } from "../../../src/seo/crawl/charset.ts";
-import { type FetchedPage, fetchPage, type HttpRequest } from "../../../src/seo/crawl/fetch-page.ts";
+import { StreamDecoder } from "../../../src/seo/fetch/charset.ts";
+import { type FetchedPage, fetchPage, type HttpRequest } from "../../../src/seo/fetch/fetch-page.ts";
 import { nodeHttpRequest } from "../../../shim/node/crawl-request.ts";
 import { serveSite } from "./site-server.ts";
 
