@@ -33,8 +33,8 @@ async function runGateway(args: string[]): Promise<number> {
   return -1;
 }
 
-async function runAudit(args: string[]): Promise<number> {
-  const [{ runAuditCli }, { nodeHttpRequest }] = await Promise.all([
+async function audit(args: string[]): Promise<number> {
+  const [{ auditCommand }, { nodeHttpRequest }] = await Promise.all([
     import("../../src/seo/cli/audit.ts"),
     import("./crawl-request.ts"),
   ]);
@@ -42,7 +42,7 @@ async function runAudit(args: string[]): Promise<number> {
   const controller = new AbortController();
   process.once("SIGINT", () => controller.abort(new Error("interrupted")));
   try {
-    return await runAuditCli(args, {
+    return await auditCommand(args, {
       stdout: (s) => process.stdout.write(s),
       stderr: (s) => process.stderr.write(s),
       fetch: globalThis.fetch,
@@ -70,7 +70,7 @@ async function main(args: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
-  if (command === "audit") return runAudit(rest);
+  if (command === "audit") return audit(rest);
   if (command === "gateway") return runGateway(rest);
   if (command === "mcp" && rest.length === 0) {
     const { serveStdio } = await import("./seo-stdio.ts");

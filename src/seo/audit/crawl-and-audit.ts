@@ -53,7 +53,7 @@ function stats(crawl: CrawlResult) {
 }
 
 /** Crawls `url` within `bounds` and audits what it finds. Throws `ApiError` (UNREACHABLE, ROBOTS_DISALLOWED) when it cannot start. */
-export async function runAudit(url: string, options: AuditOptions): Promise<AuditReport> {
+export async function crawlAndAudit(url: string, options: AuditOptions): Promise<AuditReport> {
   const startedAt = options.now().toISOString();
   const collector = new Collector();
   const crawl = await crawlSite(
