@@ -6,7 +6,7 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { exitCodeOf, SEO_SERVER_NAME as SERVER_NAME, VERSION } from "../../src/seo/mod.ts";
+import { auditCommand, exitCodeOf, SEO_SERVER_NAME as SERVER_NAME, VERSION } from "../../src/seo/mod.ts";
 import { fileReportStore } from "./report-store.ts";
 import { cacheDir } from "./seo-node.ts";
 
@@ -34,10 +34,7 @@ async function runGateway(args: string[]): Promise<number> {
 }
 
 async function audit(args: string[]): Promise<number> {
-  const [{ auditCommand }, { nodeHttpRequest }] = await Promise.all([
-    import("../../src/seo/cli/audit.ts"),
-    import("./crawl-request.ts"),
-  ]);
+  const { nodeHttpRequest } = await import("./crawl-request.ts");
   const http = nodeHttpRequest(16);
   const controller = new AbortController();
   process.once("SIGINT", () => controller.abort(new Error("interrupted")));
