@@ -20,19 +20,16 @@
  */
 import { STAGE } from "../shared/build-info.ts";
 import { ApiError, toErrorResponse } from "../shared/errors.ts";
-import { bearerToken, createKeyGate, type KeyGate } from "../shared/http/api-key.ts";
 import { withBodyCap } from "../shared/http/body-limit.ts";
-import { clientKey } from "../shared/http/client-ip.ts";
-import { type Cors, createCors } from "../shared/http/cors.ts";
-import { createRateLimiter } from "../shared/http/rate-limit.ts";
 import { type FetchHandler, json } from "../shared/http/respond.ts";
 import { Router } from "../../deps.ts";
 import { mcpHttpHandler, toJsonRpcError } from "../shared/mcp/http.ts";
 import type { ToolDef } from "../shared/mcp/tool.ts";
 import { once } from "../shared/once.ts";
 import { redact, type SeoConfig, withRequestKeys } from "./config.ts";
-import { BYOK_HEADER_NAMES, requestKeys } from "./http/byok.ts";
+import { requestKeys } from "./http/byok.ts";
 import { type GatewayEgress, gatewayPolicy, guardNetwork, guardUrlTool } from "./http/egress.ts";
+import { createGuards, gatewayCors } from "./http/guards.ts";
 import { REST_PATHS } from "./http/paths.ts";
 import { BUILT_LISTING, listSeoTool, SERVER_INFO } from "./mcp-info.ts";
 import type { RankStore } from "./providers/tranco.ts";
@@ -99,54 +96,6 @@ function toolBinder(options: SeoHandlerOptions, log: (line: string) => void): To
     return tools.map((tool) => (tool.name === "seo_page_report" ? guardUrlTool(tool, network) : tool));
   };
   return (request) => once(async () => bind((await toolTable()).createSeoTools, request));
-}
-
-function createGuards(options: SeoHandlerOptions) {
-  const { ratePerMinute = 0, trustedProxies = 0, now } = options;
-  const limiter =
-    ratePerMinute > 0
-      ? createRateLimiter({ limit: ratePerMinute, windowMs: 60_000, maxClients: 50_000, ...(now ? { now } : {}) })
-      : undefined;
-  const gate: KeyGate | undefined = options.authToken ? createKeyGate([options.authToken], bearerToken) : undefined;
-
-  return async (request: Request, peer: string | undefined): Promise<void> => {
-    if (limiter) {
-      const decision = await limiter.hit(clientKey(request, peer, trustedProxies));
-      if (!decision.allowed) {
-        const wait = String(decision.retryAfterSeconds);
-        throw new ApiError("RATE_LIMITED", `Over ${ratePerMinute} requests per minute from your address; retry in ${wait} s`, {
-          headers: { "retry-after": wait },
-        });
-      }
-    }
-    const verdict = gate ? await gate(request) : "ok";
-    if (verdict !== "ok") {
-      throw new ApiError(
-        "UNAUTHORIZED",
-        verdict === "missing"
-          ? "This gateway needs its access token: send Authorization: Bearer <token>"
-          : "The access token is not valid: check the Authorization: Bearer header",
-        { headers: { "www-authenticate": 'Bearer realm="seo-gateway"' } },
-      );
-    }
-  };
-}
-
-function gatewayCors(origins: "*" | readonly string[]): Cors {
-  return createCors({
-    origins,
-    allowMethods: ["GET", "POST", "OPTIONS"],
-    allowHeaders: [
-      "content-type",
-      "accept",
-      "authorization",
-      "mcp-protocol-version",
-      "mcp-session-id",
-      "last-event-id",
-      ...BYOK_HEADER_NAMES,
-    ],
-    exposeHeaders: ["retry-after", "www-authenticate", "mcp-protocol-version"],
-  });
 }
 
 /** What answers a route: a method of `SeoRoutes`. */
