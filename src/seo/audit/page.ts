@@ -4,7 +4,7 @@
  * its provenance for tools that report a single page.
  * @module
  */
-import type { FetchedPage } from "../fetch/fetch-page.ts";
+import type { FetchedPage, ResponseHeaders } from "../fetch/fetch-page.ts";
 import { normaliseUrl } from "../fetch/url.ts";
 import { type Labelled, measured } from "../provenance.ts";
 import { canonicalsFromLinkHeader, robotsDirectives } from "./directives.ts";
@@ -29,7 +29,7 @@ export interface PageAnalysis {
 const isHtmlType = (type: string | null) => type === null || /html/i.test(type);
 
 /** A streaming extractor for a response whose markup will be audited, so its body need not be kept. */
-export function htmlSink(status: number, headers: Headers): HtmlExtractor | undefined {
+export function htmlSink(status: number, headers: ResponseHeaders): HtmlExtractor | undefined {
   return status === 200 && isHtmlType(headers.get("content-type")) ? new HtmlExtractor() : undefined;
 }
 

@@ -8,6 +8,18 @@
 import { StreamDecoder } from "./charset.ts";
 import { concatBytes } from "../../shared/stream/bytes.ts";
 
+/**
+ * The one thing the crawl and the audit read of response headers. WHATWG `Headers` is one; the
+ * Node adapter passes a lighter reader over the raw header list, so a crawl never loads undici.
+ */
+export interface ResponseHeaders {
+  /** The value of `name` (any case), repeated fields joined with ", "; null when absent. */
+  get(name: string): string | null;
+}
+
+/** Headers of a response that never came. */
+export const NO_HEADERS: ResponseHeaders = { get: () => null };
+
 export interface FetchedPage {
   /** The URL asked for. */
   url: string;
@@ -15,7 +27,7 @@ export interface FetchedPage {
   finalUrl: string;
   /** Status of the last response; 0 on a network error, timeout or vetoed hop. */
   status: number;
-  headers: Headers;
+  headers: ResponseHeaders;
   /** Each redirect response on the way, in order. */
   redirects: { url: string; status: number }[];
   /** Decoded text, at most `maxBytes` of it; empty for non-text responses and streamed bodies. */
@@ -36,7 +48,7 @@ export interface FetchedPage {
 /** The HTTP primitive the crawler needs; `fetch` is adapted to it, and a runtime may offer a lighter one. */
 export interface HttpResponse {
   status: number;
-  headers: Headers;
+  headers: ResponseHeaders;
   body: AsyncIterable<Uint8Array> | undefined;
   /** Drops the body unread (and its connection, if it cannot be reused). */
   cancel(): void;
@@ -98,7 +110,7 @@ export interface FetchPageOptions {
   /** Called before each redirect hop; a returned string stops the chain with that reason. */
   beforeHop?: (url: URL) => string | undefined | Promise<string | undefined>;
   /** For the final response: where its text should stream instead of being kept in `body`. */
-  textSink?: (status: number, headers: Headers) => TextSink | undefined;
+  textSink?: (status: number, headers: ResponseHeaders) => TextSink | undefined;
   /** Read bodies of any content type (sitemaps may be served gzipped as octet-stream). */
   anyContentType?: boolean;
 }
@@ -209,7 +221,7 @@ function result(hops: Hops, current: string, fields: Partial<FetchedPage>): Fetc
     url: hops.url,
     finalUrl: current,
     status: 0,
-    headers: new Headers(),
+    headers: NO_HEADERS,
     redirects: hops.redirects,
     body: "",
     truncated: false,

@@ -215,3 +215,27 @@ test("fetchPage streams a chunked loopback response through node:http into the e
     await site.close();
   }
 });
+
+test("the node:http client's headers read as fetch's Headers do: any case, repeated fields joined, absent null", async () => {
+  const site = await serveSite((_req, res) => {
+    res.setHeader("Content-Type", "text/html; charset=utf-8");
+    res.setHeader("X-Robots-Tag", ["noindex", "nofollow"]);
+    res.setHeader("Link", ['<https://example.com/a>; rel="canonical"', "<https://example.com/b>; rel=alternate"]);
+    res.end("<title>t</title>");
+  });
+  const http = nodeHttpRequest(2);
+  try {
+    const url = `${site.origin}/`;
+    const [light, whatwg] = await Promise.all([
+      fetchPage(url, { fetch, request: http.request }),
+      fetchPage(url, { fetch }),
+    ]);
+    assert.ok(!(light.headers instanceof Headers), "a light reader, not undici's Headers");
+    for (const name of ["content-type", "CONTENT-TYPE", "x-robots-tag", "Link", "retry-after", "location"])
+      assert.equal(light.headers.get(name), whatwg.headers.get(name), name);
+    assert.equal(light.headers.get("x-robots-tag"), "noindex, nofollow");
+  } finally {
+    http.close();
+    await site.close();
+  }
+});
