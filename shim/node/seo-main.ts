@@ -6,9 +6,8 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { auditCommand, exitCodeOf, SEO_SERVER_NAME as SERVER_NAME, VERSION } from "../../src/seo/mod.ts";
-import { fileReportStore } from "./report-store.ts";
-import { cacheDir } from "./seo-node.ts";
+import { auditCommand, exitCodeOf, SEO_SERVER_NAME as SERVER_NAME, VERSION } from "../../src/seo/commands.ts";
+import { cacheDir, fileReportStore } from "./report-store.ts";
 
 const USAGE = `${SERVER_NAME} ${VERSION}
 
@@ -42,7 +41,8 @@ async function audit(args: string[]): Promise<number> {
     return await auditCommand(args, {
       stdout: (s) => process.stdout.write(s),
       stderr: (s) => process.stderr.write(s),
-      fetch: globalThis.fetch,
+      // Read on first use: the global fetch getter loads undici, which a crawl over node:http never needs.
+      fetch: (input, init) => fetch(input, init),
       request: http.request,
       reports: fileReportStore(join(cacheDir(), "reports")),
       now: () => new Date(),
