@@ -10,6 +10,7 @@ import { type CheckId, SEVERITY_RANK } from "./catalogue.ts";
 import { type Finding, findingOf, type Hit } from "./finding.ts";
 import { analysePage } from "./page.ts";
 import type { PageSummary } from "./page-summary.ts";
+import { pathOfUrl } from "../fetch/url.ts";
 import { redirectHits } from "./page-checks.ts";
 
 /** URLs remembered per check (for re-audit comparison); examples shown are capped further. */
@@ -31,7 +32,7 @@ export interface CheckHits {
 
 /** The first path segment, the unit of "issues per section": /docs/ for /docs/intro, / for /about. */
 export function sectionOf(url: string): string {
-  const path = URL.canParse(url) ? new URL(url).pathname : "/";
+  const path = pathOfUrl(url) ?? "/";
   const second = path.indexOf("/", 1);
   return second < 0 ? "/" : path.slice(0, second + 1);
 }

@@ -4,7 +4,7 @@
  */
 import type { FetchedPage } from "../fetch/fetch-page.ts";
 import { toLocal, type Twin } from "../crawl/twin.ts";
-import { isLoopback, normaliseUrl } from "../fetch/url.ts";
+import { hostOfUrl, isLoopback, normaliseUrl, originOfUrl } from "../fetch/url.ts";
 import { type CheckId, THRESHOLDS } from "./catalogue.ts";
 import { isValidHreflang, isValidLang } from "./directives.ts";
 import type { HtmlFacts } from "./extract.ts";
@@ -62,7 +62,7 @@ function canonicalHits(s: PageSignals, hit: (id: CheckId, evidence: string) => v
 }
 
 function sameSiteHost(a: string, b: string): boolean {
-  const strip = (u: string) => new URL(u).host.replace(/^www\./, "");
+  const strip = (u: string) => hostOfUrl(u).replace(/^www\./, "");
   return strip(a) === strip(b);
 }
 
@@ -74,8 +74,9 @@ export function relationHits(s: PageSummary, twin: Twin | undefined): Hit[] {
   if (s.status !== 200 || !s.isHtml || s.clientRedirect) return [];
   const hits: Hit[] = [];
   const hit = (id: CheckId, evidence: string) => hits.push({ id, url: s.url, evidence });
-  const self = normaliseUrl(s.finalUrl);
-  const origin = new URL(s.finalUrl).origin;
+  // With itself as base, a URL already in canonical spelling is not parsed again.
+  const self = normaliseUrl(s.finalUrl, s.finalUrl);
+  const origin = originOfUrl(s.finalUrl);
   const local = (url: string) => toLocal(url, twin, origin);
   if (s.canonical) {
     const target = local(s.canonical);
