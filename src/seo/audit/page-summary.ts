@@ -1,8 +1,10 @@
 /**
  * What the crawl remembers of each page for the site-level checks, the cuts and the page
- * table, once the page itself is gone.
+ * table, once the page itself is gone, and the judgement several checks make of it: whether
+ * the page is meant to rank.
  * @module
  */
+import { normaliseUrl } from "../fetch/url.ts";
 
 /**
  * What the page is for the content checks: a client-side redirect stub, a hub (its content is
@@ -39,4 +41,15 @@ export interface PageSummary {
   clientRedirect?: ClientRedirect;
   /** Crawlable links on the page when there were more than the crawl follows per page. */
   linksFound?: number;
+}
+
+/** 200 HTML, not noindex, not a redirect stub, canonical to itself (or none): the pages meant to rank. */
+export function isIndexable(s: PageSummary, local: (url: string) => string = (url) => url): boolean {
+  return (
+    s.status === 200 &&
+    s.isHtml &&
+    !s.noindex &&
+    !s.clientRedirect &&
+    (s.canonical === undefined || local(s.canonical) === normaliseUrl(s.finalUrl, s.finalUrl))
+  );
 }
