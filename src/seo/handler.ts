@@ -188,20 +188,20 @@ type Peer = string | undefined;
 type RouteStep = (request: Request, peer: Peer) => Promise<Response | undefined>;
 
 /** Runs `step` for `route` (guarded unless open), converting its failure the route's way. */
-function guarded(routes: SeoRoutes, route: SeoRoute | undefined, step: (request: Request) => Promise<Response>): RouteStep {
+function guarded(routes: SeoRoutes, route: SeoRoute, step: (request: Request) => Promise<Response>): RouteStep {
   return async (request, peer) => {
     // itty matches a trailing slash too; the gateway's paths are exact.
-    if (route && new URL(request.url).pathname !== route.path) return undefined;
+    if (new URL(request.url).pathname !== route.path) return undefined;
     try {
-      if (!route?.open) await routes.guard(request, peer);
+      if (!route.open) await routes.guard(request, peer);
       return await step(request);
     } catch (err) {
-      return routes.failure(err, request, route?.jsonRpc);
+      return routes.failure(err, request, route.jsonRpc);
     }
   };
 }
 
-/** The table as an itty-router `Router`: each method of a row, then 405 for its other methods, then 404. */
+/** The table as an itty-router `Router`: each method of a row, then 405 for its other methods. */
 function routerOf(routes: SeoRoutes) {
   const router = Router<Request, [Peer], Response | undefined>();
   for (const route of SEO_ROUTES) {
@@ -219,13 +219,17 @@ function routerOf(routes: SeoRoutes) {
       }),
     );
   }
-  router.all(
-    "*",
-    guarded(routes, undefined, async () => {
-      throw new ApiError("NOT_FOUND", NO_ROUTE);
-    }),
-  );
   return router;
+}
+
+/** No row matched: still guarded (an unknown path tells nothing to a client without the token), then 404. */
+async function noRoute(routes: SeoRoutes, request: Request, peer: Peer): Promise<Response> {
+  try {
+    await routes.guard(request, peer);
+    throw new ApiError("NOT_FOUND", NO_ROUTE);
+  } catch (err) {
+    return routes.failure(err, request, false);
+  }
 }
 
 /**
@@ -237,7 +241,9 @@ export function createSeoHandler(options: SeoHandlerOptions): FetchHandler {
   const router = routerOf(routes);
   const cors = gatewayCors(options.allowedOrigins ?? "*");
   return async (request, context) => {
-    const response = cors.preflight(request) ?? (await router.fetch(request, context?.clientAddress));
-    return cors.apply(response ?? routes.failure(new ApiError("NOT_FOUND", NO_ROUTE), request, false), request);
+    const peer = context?.clientAddress;
+    const response =
+      cors.preflight(request) ?? (await router.fetch(request, peer)) ?? (await noRoute(routes, request, peer));
+    return cors.apply(response, request);
   };
 }
