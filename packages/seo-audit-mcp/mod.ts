@@ -7,5 +7,5 @@
  */
 export * from "../../src/shared/mod.ts";
 export * from "../../src/seo/mod.ts";
-export { runAudit } from "../../src/seo/audit/run-audit.ts";
+export { crawlAndAudit } from "../../src/seo/audit/crawl-and-audit.ts";
 export { createSeoTools } from "../../src/seo/tools/mod.ts";

@@ -8,7 +8,7 @@ import { Agent as HttpAgent, request as httpGet, type IncomingMessage } from "no
 import { Agent as HttpsAgent, request as httpsGet } from "node:https";
 import type { Readable } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
-import type { HttpRequest, HttpResponse } from "../../src/seo/mod.ts";
+import type { HttpRequest, HttpResponse, ResponseHeaders } from "../../src/seo/mod.ts";
 
 function decoded(res: IncomingMessage): Readable {
   const encoding = (res.headers["content-encoding"] ?? "").toLowerCase().trim();
@@ -25,17 +25,30 @@ function decoded(res: IncomingMessage): Readable {
   return res.pipe(decoder);
 }
 
-function headersOf(res: IncomingMessage): Headers {
-  const headers = new Headers();
-  const raw = res.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    try {
-      headers.append(raw[i] as string, raw[i + 1] as string);
-    } catch {
-      // a header value fetch would reject (invalid characters): skipped, as fetch would fail
-    }
+/**
+ * The response's headers as the crawl reads them (`get`, like WHATWG `Headers`: any case,
+ * repeated fields joined with ", "), scanned from the raw list on demand. A WHATWG `Headers`
+ * per response would load undici into every crawl and validate fields node's parser has
+ * already checked.
+ */
+class RawHeaders implements ResponseHeaders {
+  readonly #raw: string[];
+
+  constructor(raw: string[]) {
+    this.#raw = raw;
   }
-  return headers;
+
+  get(name: string): string | null {
+    const wanted = name.toLowerCase();
+    const raw = this.#raw;
+    let value: string | null = null;
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      const field = raw[i] as string;
+      if (field.length !== wanted.length || field.toLowerCase() !== wanted) continue;
+      value = value === null ? (raw[i + 1] as string) : `${value}, ${raw[i + 1]}`;
+    }
+    return value;
+  }
 }
 
 /** Stream events instead of async iteration: less machinery per chunk on every page of a crawl. */
@@ -86,7 +99,7 @@ export function nodeHttpRequest(maxSockets = 16): NodeHttp {
         };
         resolve({
           status: res.statusCode ?? 0,
-          headers: headersOf(res),
+          headers: new RawHeaders(res.rawHeaders),
           body,
           cancel,
           readChunks: (take) => readEvents(body, take, drop),

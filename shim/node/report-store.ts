@@ -6,7 +6,12 @@
 import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { type AuditReport, newReportId, REPORT_ID, type ReportStore } from "../../src/seo/mod.ts";
+import { type AuditReport, newReportId, REPORT_ID, type ReportStore, SEO_SERVER_NAME } from "../../src/seo/commands.ts";
+
+/** `SEO_CACHE_DIR`, else `$XDG_CACHE_HOME/seo-audit-mcp` (or `~/.cache/...`): reports and Tranco answers live under it. */
+export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.SEO_CACHE_DIR || join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), SEO_SERVER_NAME);
+}
 
 export function defaultReportDir(env: NodeJS.ProcessEnv = process.env): string {
   const cache = env.XDG_CACHE_HOME || join(homedir(), ".cache");

@@ -6,9 +6,8 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { exitCodeOf, SEO_SERVER_NAME as SERVER_NAME, VERSION } from "../../src/seo/mod.ts";
-import { fileReportStore } from "./report-store.ts";
-import { cacheDir } from "./seo-node.ts";
+import { auditCommand, exitCodeOf, SEO_SERVER_NAME as SERVER_NAME, VERSION } from "../../src/seo/commands.ts";
+import { cacheDir, fileReportStore } from "./report-store.ts";
 
 const USAGE = `${SERVER_NAME} ${VERSION}
 
@@ -33,19 +32,17 @@ async function runGateway(args: string[]): Promise<number> {
   return -1;
 }
 
-async function runAudit(args: string[]): Promise<number> {
-  const [{ runAuditCli }, { nodeHttpRequest }] = await Promise.all([
-    import("../../src/seo/cli/audit.ts"),
-    import("./crawl-request.ts"),
-  ]);
+async function audit(args: string[]): Promise<number> {
+  const { nodeHttpRequest } = await import("./crawl-request.ts");
   const http = nodeHttpRequest(16);
   const controller = new AbortController();
   process.once("SIGINT", () => controller.abort(new Error("interrupted")));
   try {
-    return await runAuditCli(args, {
+    return await auditCommand(args, {
       stdout: (s) => process.stdout.write(s),
       stderr: (s) => process.stderr.write(s),
-      fetch: globalThis.fetch,
+      // Read on first use: the global fetch getter loads undici, which a crawl over node:http never needs.
+      fetch: (input, init) => fetch(input, init),
       request: http.request,
       reports: fileReportStore(join(cacheDir(), "reports")),
       now: () => new Date(),
@@ -70,7 +67,7 @@ async function main(args: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
-  if (command === "audit") return runAudit(rest);
+  if (command === "audit") return audit(rest);
   if (command === "gateway") return runGateway(rest);
   if (command === "mcp" && rest.length === 0) {
     const { serveStdio } = await import("./seo-stdio.ts");

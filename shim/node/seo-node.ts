@@ -5,7 +5,6 @@
  * @module
  */
 import { readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import {
   sleep,
@@ -19,12 +18,8 @@ import {
   type SeoConfig,
 } from "../../src/seo/mod.ts";
 import type { NodeHttp } from "./crawl-request.ts";
-import { fileReportStore } from "./report-store.ts";
+import { cacheDir, fileReportStore } from "./report-store.ts";
 import { fileRankStore } from "./tranco-store.ts";
-
-export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.SEO_CACHE_DIR || join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), SEO_SERVER_NAME);
-}
 
 /** A stderr log that scrubs every configured key, and the configuration it was built with. */
 export function configuredLog(): { config: SeoConfig; log: (line: string) => void } {

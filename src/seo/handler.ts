@@ -1,11 +1,13 @@
 /**
  * The SEO service as one Fetch handler, whatever carries it: the stdio bridge of
  * `seo-audit-mcp mcp`, the Node gateway (`seo-audit-mcp gateway`) and the Workers gateway.
- * Routes: POST /mcp (stateless Streamable HTTP, the five tools), GET /api/v1/page-report?url=,
- * GET /api/v1/keyword-ideas?q=, GET /api/v1/openapi.json and GET /healthz.
+ * Routes (the table `SEO_ROUTES`, run by itty-router's plain `Router`; CORS and error
+ * conversion are ours): POST /mcp (stateless Streamable HTTP, the five tools),
+ * GET /api/v1/page-report?url=, GET /api/v1/keyword-ideas?q=, GET /api/v1/openapi.json and
+ * GET /healthz.
  *
  * Guards, in order: CORS preflight; /healthz (open); per-client rate limit; the optional
- * bearer token; the body cap. What differs between places is injected by the adapter: the
+ * bearer token; the route's methods; the body cap. What differs between places is injected by the adapter: the
  * crawl capability (without it seo_audit_site answers LOCAL_ONLY), the egress guard's DNS and
  * connect-time checks, the client address. BYOK headers replace the deployer's keys for one
  * request. Nothing throws out of it: errors are the typed envelope, or a JSON-RPC error on
@@ -18,18 +20,16 @@
  */
 import { STAGE } from "../shared/build-info.ts";
 import { ApiError, toErrorResponse } from "../shared/errors.ts";
-import { bearerToken, createKeyGate, type KeyGate } from "../shared/http/api-key.ts";
 import { withBodyCap } from "../shared/http/body-limit.ts";
-import { clientKey } from "../shared/http/client-ip.ts";
-import { type Cors, createCors } from "../shared/http/cors.ts";
-import { createRateLimiter } from "../shared/http/rate-limit.ts";
 import { type FetchHandler, json } from "../shared/http/respond.ts";
+import { Router } from "../../deps.ts";
 import { mcpHttpHandler, toJsonRpcError } from "../shared/mcp/http.ts";
 import type { ToolDef } from "../shared/mcp/tool.ts";
 import { once } from "../shared/once.ts";
 import { redact, type SeoConfig, withRequestKeys } from "./config.ts";
-import { BYOK_HEADER_NAMES, requestKeys } from "./http/byok.ts";
+import { requestKeys } from "./http/byok.ts";
 import { type GatewayEgress, gatewayPolicy, guardNetwork, guardUrlTool } from "./http/egress.ts";
+import { createGuards, gatewayCors } from "./http/guards.ts";
 import { REST_PATHS } from "./http/paths.ts";
 import { BUILT_LISTING, listSeoTool, SERVER_INFO } from "./mcp-info.ts";
 import type { RankStore } from "./providers/tranco.ts";
@@ -67,18 +67,6 @@ export interface SeoHandlerOptions {
 
 export const DEFAULT_MAX_BODY_BYTES = 65_536;
 
-const NO_ROUTE =
-  "No such route; the gateway has GET /healthz, POST /mcp, GET /api/v1/page-report?url=, GET /api/v1/keyword-ideas?q= and GET /api/v1/openapi.json";
-
-type Route = "health" | "mcp" | "openapi" | "rest";
-
-const ROUTES = new Map<string, Route>([
-  ["/healthz", "health"],
-  ["/mcp", "mcp"],
-  ["/api/v1/openapi.json", "openapi"],
-  ...Object.values(REST_PATHS).map((path): [string, Route] => [path, "rest"]),
-]);
-
 const toolTable = once(() => import("./tools/mod.ts"));
 const sdkServer = once(() => import("../shared/mcp/server.ts"));
 const restRoutes = once(() => import("./http/rest.ts"));
@@ -110,108 +98,152 @@ function toolBinder(options: SeoHandlerOptions, log: (line: string) => void): To
   return (request) => once(async () => bind((await toolTable()).createSeoTools, request));
 }
 
-function createGuards(options: SeoHandlerOptions) {
-  const { ratePerMinute = 0, trustedProxies = 0, now } = options;
-  const limiter =
-    ratePerMinute > 0
-      ? createRateLimiter({ limit: ratePerMinute, windowMs: 60_000, maxClients: 50_000, ...(now ? { now } : {}) })
-      : undefined;
-  const gate: KeyGate | undefined = options.authToken ? createKeyGate([options.authToken], bearerToken) : undefined;
+/** What answers a route: a method of `SeoRoutes`. */
+type Answer = "health" | "mcp" | "openapi" | "rest";
 
-  return async (request: Request, peer: string | undefined): Promise<void> => {
-    if (limiter) {
-      const decision = await limiter.hit(clientKey(request, peer, trustedProxies));
-      if (!decision.allowed) {
-        const wait = String(decision.retryAfterSeconds);
-        throw new ApiError("RATE_LIMITED", `Over ${ratePerMinute} requests per minute from your address; retry in ${wait} s`, {
-          headers: { "retry-after": wait },
-        });
-      }
-    }
-    const verdict = gate ? await gate(request) : "ok";
-    if (verdict !== "ok") {
-      throw new ApiError(
-        "UNAUTHORIZED",
-        verdict === "missing"
-          ? "This gateway needs its access token: send Authorization: Bearer <token>"
-          : "The access token is not valid: check the Authorization: Bearer header",
-        { headers: { "www-authenticate": 'Bearer realm="seo-gateway"' } },
-      );
-    }
-  };
+/** One row of the route table. */
+export interface SeoRoute {
+  /** The methods answered (others get 405 with an allow header); `ALL`: the route answers every method itself. */
+  methods: readonly ("GET" | "HEAD" | "POST")[] | "ALL";
+  path: string;
+  /** How the no-route message names it. */
+  shown: string;
+  answer: Answer;
+  /** Open routes skip the rate limit and the access token. */
+  open?: true;
+  /** /mcp answers failures as JSON-RPC errors; every other route as the typed envelope. */
+  jsonRpc?: true;
 }
 
-function gatewayCors(origins: "*" | readonly string[]): Cors {
-  return createCors({
-    origins,
-    allowMethods: ["GET", "POST", "OPTIONS"],
-    allowHeaders: [
-      "content-type",
-      "accept",
-      "authorization",
-      "mcp-protocol-version",
-      "mcp-session-id",
-      "last-event-id",
-      ...BYOK_HEADER_NAMES,
-    ],
-    exposeHeaders: ["retry-after", "www-authenticate", "mcp-protocol-version"],
+/** Every route of the SEO handler: adding one is a row here and a method of `SeoRoutes`. */
+export const SEO_ROUTES: readonly SeoRoute[] = [
+  { methods: ["GET", "HEAD"], path: "/healthz", shown: "GET /healthz", answer: "health", open: true },
+  { methods: "ALL", path: "/mcp", shown: "POST /mcp", answer: "mcp", jsonRpc: true },
+  { methods: ["GET"], path: REST_PATHS.pageReport, shown: `GET ${REST_PATHS.pageReport}?url=`, answer: "rest" },
+  { methods: ["GET"], path: REST_PATHS.keywordIdeas, shown: `GET ${REST_PATHS.keywordIdeas}?q=`, answer: "rest" },
+  { methods: ["GET", "HEAD"], path: "/api/v1/openapi.json", shown: "GET /api/v1/openapi.json", answer: "openapi" },
+];
+
+const shownRoutes = SEO_ROUTES.map((route) => route.shown);
+/** The 404 message: the table's routes, so it cannot fall behind them. */
+export const NO_ROUTE = `No such route; the gateway has ${shownRoutes.slice(0, -1).join(", ")} and ${shownRoutes.at(-1)}`;
+
+function methodNotAllowed(route: SeoRoute, methods: readonly string[]): ApiError {
+  const named = methods.filter((method) => method !== "HEAD").join(", ");
+  return new ApiError("METHOD_NOT_ALLOWED", `${route.path} answers ${named} only`, {
+    headers: { allow: methods.join(", ") },
   });
 }
 
-const onlyGet = (request: Request, path: string) => {
-  if (request.method !== "GET" && request.method !== "HEAD") {
-    throw new ApiError("METHOD_NOT_ALLOWED", `${path} answers GET only`, { headers: { allow: "GET, HEAD" } });
+/** The answers of one handler, with the state they share (loaded once, on first use). */
+class SeoRoutes {
+  readonly #options: SeoHandlerOptions;
+  readonly #log: (line: string) => void;
+  readonly #toolsFor: ToolsFor;
+  readonly #mcp: FetchHandler;
+  readonly #openapi: () => Promise<unknown>;
+  readonly guard: ReturnType<typeof createGuards>;
+
+  constructor(options: SeoHandlerOptions) {
+    this.#options = options;
+    const log = (this.#log = options.log ?? (() => {}));
+    this.#toolsFor = toolBinder(options, log);
+    const defined = once(async () => (await toolTable()).createSeoTools({ ...options, log }));
+    const listing = once(async () => BUILT_LISTING ?? (await defined()).map(listSeoTool));
+    const factory = once(async () => (await sdkServer()).defineLazyMcp(SERVER_INFO, { listing, load: defined }, log));
+    this.#mcp = mcpHttpHandler({ info: SERVER_INFO, listing, factory }, { toolsFor: this.#toolsFor });
+    this.#openapi = once(async () => (await openApi()).seoOpenApi(await defined(), Boolean(options.authToken)));
+    this.guard = createGuards(options);
   }
-};
 
-/** Creates the handler. */
-export function createSeoHandler(options: SeoHandlerOptions): FetchHandler {
-  const { maxBodyBytes = DEFAULT_MAX_BODY_BYTES, log = () => {} } = options;
-  const toolsFor = toolBinder(options, log);
-  const defined = once(async () => (await toolTable()).createSeoTools({ ...options, log }));
-  const listing = once(async () => BUILT_LISTING ?? (await defined()).map(listSeoTool));
-  const factory = once(async () => (await sdkServer()).defineLazyMcp(SERVER_INFO, { listing, load: defined }, log));
-  const mcp = mcpHttpHandler({ info: SERVER_INFO, listing, factory }, { toolsFor });
-  const guard = createGuards(options);
-  const cors = gatewayCors(options.allowedOrigins ?? "*");
-  const openapi = once(async () => (await openApi()).seoOpenApi(await defined(), Boolean(options.authToken)));
+  async health(): Promise<Response> {
+    return json({ ok: true, stage: STAGE });
+  }
 
-  const routeTo = async (route: Route, request: Request, url: URL): Promise<Response> => {
-    if (route === "mcp") return mcp(request.body ? await withBodyCap(request, maxBodyBytes) : request);
-    if (route === "health") return json({ ok: true, stage: STAGE });
-    if (route === "openapi") {
-      onlyGet(request, url.pathname);
-      return json(await openapi());
+  async mcp(request: Request): Promise<Response> {
+    const { maxBodyBytes = DEFAULT_MAX_BODY_BYTES } = this.#options;
+    return this.#mcp(request.body ? await withBodyCap(request, maxBodyBytes) : request);
+  }
+
+  async openapi(): Promise<Response> {
+    return json(await this.#openapi());
+  }
+
+  async rest(request: Request): Promise<Response> {
+    const [{ serveRest }, tools] = await Promise.all([restRoutes(), this.#toolsFor(request)()]);
+    return serveRest(request, new URL(request.url), tools);
+  }
+
+  /** A failure as its route answers it; anything but an `ApiError` is logged (keys scrubbed). */
+  failure(err: unknown, request: Request, jsonRpc: boolean | undefined): Response {
+    if (!(err instanceof ApiError) && !request.signal.aborted) {
+      const { secrets } = withRequestKeys(this.#options.config, requestKeys(request.headers));
+      this.#log(`seo: unexpected ${redact(err instanceof Error ? err.message : String(err), secrets)}`);
     }
-    const [{ serveRest }, tools] = await Promise.all([restRoutes(), toolsFor(request)()]);
-    return serveRest(request, url, tools);
-  };
+    return jsonRpc ? toJsonRpcError(err) : toErrorResponse(err);
+  }
+}
 
-  const serve = async (request: Request, peer: string | undefined, url: URL, route: Route | undefined) => {
-    const preflight = cors.preflight(request);
-    if (preflight) return preflight;
-    if (route === "health") {
-      onlyGet(request, url.pathname);
-      return routeTo(route, request, url);
-    }
-    await guard(request, peer);
-    if (route === undefined) throw new ApiError("NOT_FOUND", NO_ROUTE);
-    return routeTo(route, request, url);
-  };
+type Peer = string | undefined;
+type RouteStep = (request: Request, peer: Peer) => Promise<Response | undefined>;
 
-  return async (request, context) => {
-    const url = new URL(request.url);
-    const route = ROUTES.get(url.pathname);
-    let response: Response;
+/** Runs `step` for `route` (guarded unless open), converting its failure the route's way. */
+function guarded(routes: SeoRoutes, route: SeoRoute, step: (request: Request) => Promise<Response>): RouteStep {
+  return async (request, peer) => {
+    // itty matches a trailing slash too; the gateway's paths are exact.
+    if (new URL(request.url).pathname !== route.path) return undefined;
     try {
-      response = await serve(request, context?.clientAddress, url, route);
+      if (!route.open) await routes.guard(request, peer);
+      return await step(request);
     } catch (err) {
-      if (!(err instanceof ApiError) && !request.signal.aborted) {
-        const { secrets } = withRequestKeys(options.config, requestKeys(request.headers));
-        log(`seo: unexpected ${redact(err instanceof Error ? err.message : String(err), secrets)}`);
-      }
-      response = route === "mcp" ? toJsonRpcError(err) : toErrorResponse(err);
+      return routes.failure(err, request, route.jsonRpc);
     }
+  };
+}
+
+/** The table as an itty-router `Router`: each method of a row, then 405 for its other methods. */
+function routerOf(routes: SeoRoutes) {
+  const router = Router<Request, [Peer], Response | undefined>();
+  for (const route of SEO_ROUTES) {
+    const answer = guarded(routes, route, (request) => routes[route.answer](request));
+    if (route.methods === "ALL") {
+      router.all(route.path, answer);
+      continue;
+    }
+    const methods = route.methods;
+    for (const method of methods) router[method.toLowerCase() as "get" | "head" | "post"](route.path, answer);
+    router.all(
+      route.path,
+      guarded(routes, route, async () => {
+        throw methodNotAllowed(route, methods);
+      }),
+    );
+  }
+  return router;
+}
+
+/** No row matched: still guarded (an unknown path tells nothing to a client without the token), then 404. */
+async function noRoute(routes: SeoRoutes, request: Request, peer: Peer): Promise<Response> {
+  try {
+    await routes.guard(request, peer);
+    throw new ApiError("NOT_FOUND", NO_ROUTE);
+  } catch (err) {
+    return routes.failure(err, request, false);
+  }
+}
+
+/**
+ * Creates the handler. Guards, in order: CORS preflight; the route's methods (open routes);
+ * rate limit and token (every other route, and unknown paths); the route's methods; the route.
+ */
+export function createSeoHandler(options: SeoHandlerOptions): FetchHandler {
+  const routes = new SeoRoutes(options);
+  const router = routerOf(routes);
+  const cors = gatewayCors(options.allowedOrigins ?? "*");
+  return async (request, context) => {
+    const peer = context?.clientAddress;
+    const response =
+      cors.preflight(request) ?? (await router.fetch(request, peer)) ?? (await noRoute(routes, request, peer));
     return cors.apply(response, request);
   };
 }

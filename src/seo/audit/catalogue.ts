@@ -1,13 +1,46 @@
 /**
  * The check catalogue: every check the audit runs, with its category, severity, fix and the
- * basis of its judgement. Thresholds are tools' rules of thumb (Google publishes none for
+ * basis of its judgement, and the vocabulary it is written in (severities in order, categories).
+ * Thresholds are tools' rules of thumb (Google publishes none for
  * lengths or word counts) and say which tool they come from.
  * @module
  */
-import type { Category, Severity, Threshold } from "./finding.ts";
+import { ApiError } from "../../shared/errors.ts";
+
+/** Every severity, most severe first: the one place their order is spelled out. */
+export const SEVERITIES = ["critical", "high", "medium", "low", "info"] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+/** 0 for the most severe; for sorting by severity. */
+export const SEVERITY_RANK = Object.fromEntries(SEVERITIES.map((severity, i) => [severity, i])) as Record<
+  Severity,
+  number
+>;
+
+export const CATEGORIES = [
+  "crawlability",
+  "indexability",
+  "content",
+  "links",
+  "international",
+  "sitemaps",
+  "structured-data",
+  "social",
+  "accessibility",
+  "security",
+  "performance",
+] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+/** A threshold taken from common tool practice, with the tool it comes from. */
+export interface Threshold {
+  value: number;
+  unit: string;
+  source: string;
+}
 
 export interface CheckDef {
-  id: string;
+  id: CheckId;
   category: Category;
   severity: Severity;
   title: string;
@@ -15,7 +48,7 @@ export interface CheckDef {
   threshold?: Threshold;
 }
 
-type Row = [
+type Row = readonly [
   id: string,
   category: Category,
   severity: Severity,
@@ -45,7 +78,7 @@ export const THRESHOLDS = {
 } as const;
 
 // biome-ignore format: a table reads best one check per line
-const ROWS: Row[] = [
+const ROWS = [
   ["http-4xx", "crawlability", "high", "Page answers 4xx", "Restore the page or 301-redirect it to its replacement, and update links that point here"],
   ["http-5xx", "crawlability", "critical", "Page answers 5xx", "Fix the server error; crawlers drop pages that keep failing"],
   ["fetch-failed", "crawlability", "high", "Page could not be fetched (network error or timeout)", "Check that the server answers within the request timeout and the host resolves"],
@@ -121,17 +154,26 @@ const ROWS: Row[] = [
   ["slow-response", "performance", "medium", "Slow server response", "Cache or speed up the page's server response", THRESHOLDS.slowTtfb],
   ["heavy-page", "performance", "medium", "Very large HTML document", "Reduce the HTML size (inline data, repeated markup)", THRESHOLDS.heavyHtml],
   ["page-truncated", "performance", "high", "HTML larger than the read cap; the rest was not audited", "Reduce the page size well below the cap"],
-];
+] as const satisfies readonly Row[];
 
-export const CHECKS: ReadonlyMap<string, CheckDef> = new Map(
-  ROWS.map(([id, category, severity, title, fix, threshold]) => [
-    id,
-    { id, category, severity, title, fix, ...(threshold ? { threshold } : {}) },
-  ]),
+/** Every check's id: a hit, finding or fix naming an id outside the catalogue is a compile error. */
+export type CheckId = (typeof ROWS)[number][0];
+
+export const CHECKS: ReadonlyMap<CheckId, CheckDef> = new Map(
+  ROWS.map((row): [CheckId, CheckDef] => {
+    const id = row[0];
+    const [, category, severity, title, fix, threshold] = row as Row;
+    return [id, { id, category, severity, title, fix, ...(threshold ? { threshold } : {}) }];
+  }),
 );
 
-export function checkOf(id: string): CheckDef {
+/**
+ * The catalogue entry of `id`. The id type makes a miss impossible from typed code; one that
+ * still arrives (an id cast from outside) is a bug, answered as INTERNAL wherever it surfaces,
+ * by the site audit and the page report alike.
+ */
+export function checkOf(id: CheckId): CheckDef {
   const check = CHECKS.get(id);
-  if (!check) throw new Error(`unknown check ${id}`);
+  if (!check) throw new ApiError("INTERNAL", `The check catalogue has no check ${JSON.stringify(id)}`);
   return check;
 }

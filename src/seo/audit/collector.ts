@@ -4,10 +4,13 @@
  * @module
  */
 import type { PageVisit } from "../crawl/crawler.ts";
-import type { FetchedPage } from "../crawl/fetch-page.ts";
+import type { FetchedPage } from "../fetch/fetch-page.ts";
 import type { UrlEntry } from "../crawl/frontier.ts";
-import type { Hit } from "./finding.ts";
-import { analysePage, type PageSummary } from "./page.ts";
+import { type CheckId, SEVERITY_RANK } from "./catalogue.ts";
+import { type Finding, findingOf, type Hit } from "./finding.ts";
+import { analysePage } from "./page.ts";
+import type { PageSummary } from "./page-summary.ts";
+import { pathOfUrl } from "../fetch/url.ts";
 import { redirectHits } from "./page-checks.ts";
 
 /** URLs remembered per check (for re-audit comparison); examples shown are capped further. */
@@ -29,14 +32,14 @@ export interface CheckHits {
 
 /** The first path segment, the unit of "issues per section": /docs/ for /docs/intro, / for /about. */
 export function sectionOf(url: string): string {
-  const path = URL.canParse(url) ? new URL(url).pathname : "/";
+  const path = pathOfUrl(url) ?? "/";
   const second = path.indexOf("/", 1);
   return second < 0 ? "/" : path.slice(0, second + 1);
 }
 
 export class Collector {
   readonly summaries = new Map<string, PageSummary>();
-  readonly byCheck = new Map<string, CheckHits>();
+  readonly byCheck = new Map<CheckId, CheckHits>();
   /** Problems (hits) per URL, for the page table. */
   readonly issuesByUrl = new Map<string, number>();
 
@@ -50,6 +53,18 @@ export class Collector {
     slot.count++;
     if (slot.hits.length < URLS_PER_CHECK)
       slot.hits.push({ id: hit.id, url: hit.url, evidence: detach(hit.evidence) });
+  }
+
+  /**
+   * One finding per check hit, most severe first, then most URLs, then by id. An id outside
+   * the catalogue throws INTERNAL here exactly as in the page report (both go through `findingOf`).
+   */
+  findings(cap: number): Finding[] {
+    const findings: Finding[] = [];
+    for (const [id, slot] of this.byCheck) findings.push(findingOf(id, slot.hits, slot.count, cap));
+    return findings.sort(
+      (a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.count - a.count || a.id.localeCompare(b.id),
+    );
   }
 
   /** The crawler's visitor. */

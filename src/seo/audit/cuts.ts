@@ -7,7 +7,8 @@
 import type { CrawlBounds } from "../crawl/bounds.ts";
 import type { CrawlResult } from "../crawl/crawler.ts";
 import type { CheckHits } from "./collector.ts";
-import type { PageSummary } from "./page.ts";
+import type { CheckId } from "./catalogue.ts";
+import type { PageSummary } from "./page-summary.ts";
 
 export interface Cut {
   /** The bound that cut: max_pages, max_depth, max_seconds, cancelled, frontier_full, max_bytes, timeout_ms, max_redirects, links_per_page, sitemap_files, sitemap_bytes, robots_bytes, host_stopped. */
@@ -71,14 +72,14 @@ function countSitemapDrawn(crawl: CrawlResult): number {
   return drawn;
 }
 
-function hitCut(byCheck: Map<string, CheckHits>, id: string, match: RegExp | undefined, cut: Omit<Cut, "urls" | "examples">, out: Cut[]): void {
+function hitCut(byCheck: ReadonlyMap<CheckId, CheckHits>, id: CheckId, match: RegExp | undefined, cut: Omit<Cut, "urls" | "examples">, out: Cut[]): void {
   const hits = (byCheck.get(id)?.hits ?? []).filter((h) => !match || match.test(h.evidence));
   if (hits.length === 0) return;
   const count = match ? hits.length : (byCheck.get(id)?.count ?? hits.length);
   out.push({ ...cut, urls: count, examples: hits.slice(0, 3).map((h) => `${h.url}: ${h.evidence}`) });
 }
 
-function pageCuts(byCheck: Map<string, CheckHits>, bounds: CrawlBounds, out: Cut[]): void {
+function pageCuts(byCheck: ReadonlyMap<CheckId, CheckHits>, bounds: CrawlBounds, out: Cut[]): void {
   const mib = (bounds.maxBytes / 1048576).toFixed(0);
   hitCut(byCheck, "page-truncated", undefined, { bound: "max_bytes", detail: `pages larger than ${mib} MiB: reading stopped at the cap, the rest was not audited` }, out);
   hitCut(byCheck, "fetch-failed", /timeout/, { bound: "timeout_ms", detail: `requests that took longer than ${n(bounds.timeoutMs)} ms (slow or dripping servers) were given up` }, out);
@@ -128,7 +129,7 @@ function fileCuts(crawl: CrawlResult, bounds: CrawlBounds, out: Cut[]): void {
 export function cutsOf(
   crawl: CrawlResult,
   bounds: CrawlBounds,
-  byCheck: Map<string, CheckHits>,
+  byCheck: ReadonlyMap<CheckId, CheckHits>,
   summaries: Map<string, PageSummary>,
 ): Cut[] {
   const out: Cut[] = [];

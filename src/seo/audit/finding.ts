@@ -4,31 +4,7 @@
  * @module
  */
 import type { Provenance } from "../provenance.ts";
-
-export const SEVERITIES = ["critical", "high", "medium", "low", "info"] as const;
-export type Severity = (typeof SEVERITIES)[number];
-
-export const CATEGORIES = [
-  "crawlability",
-  "indexability",
-  "content",
-  "links",
-  "international",
-  "sitemaps",
-  "structured-data",
-  "social",
-  "accessibility",
-  "security",
-  "performance",
-] as const;
-export type Category = (typeof CATEGORIES)[number];
-
-/** A threshold taken from common tool practice, with the tool it comes from. */
-export interface Threshold {
-  value: number;
-  unit: string;
-  source: string;
-}
+import { type Category, type CheckId, checkOf, type Severity, type Threshold } from "./catalogue.ts";
 
 export interface Example {
   url: string;
@@ -36,7 +12,7 @@ export interface Example {
 }
 
 export interface Finding {
-  id: string;
+  id: CheckId;
   category: Category;
   severity: Severity;
   title: string;
@@ -52,7 +28,28 @@ export interface Finding {
 
 /** One check's hit on one URL, before aggregation. */
 export interface Hit {
-  id: string;
+  id: CheckId;
   url: string;
   evidence: string;
+}
+
+/** Turns hits of one check into a finding (count = distinct URLs, examples capped). */
+export function findingOf(id: CheckId, hits: Hit[], count: number, cap: number): Finding {
+  const check = checkOf(id);
+  return {
+    id,
+    category: check.category,
+    severity: check.severity,
+    title: check.title,
+    count,
+    examples: hits.slice(0, cap).map((h) => ({ url: h.url, evidence: h.evidence })),
+    fix: check.fix,
+    provenance: check.threshold
+      ? {
+          kind: "rule-of-thumb",
+          basis: `${check.threshold.value} ${check.threshold.unit} (${check.threshold.source})`,
+        }
+      : { kind: "measured" },
+    ...(check.threshold ? { threshold: check.threshold } : {}),
+  };
 }

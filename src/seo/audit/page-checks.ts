@@ -2,14 +2,14 @@
  * Page-level checks: everything that can be judged from one fetched page and its HTML facts.
  * @module
  */
-import type { FetchedPage } from "../crawl/fetch-page.ts";
+import type { FetchedPage } from "../fetch/fetch-page.ts";
 import { toLocal, type Twin } from "../crawl/twin.ts";
-import { isLoopback, normaliseUrl } from "../crawl/url.ts";
-import { THRESHOLDS } from "./catalogue.ts";
+import { hostOfUrl, isLoopback, normaliseUrl, originOfUrl } from "../fetch/url.ts";
+import { type CheckId, THRESHOLDS } from "./catalogue.ts";
 import { isValidHreflang, isValidLang } from "./directives.ts";
 import type { HtmlFacts } from "./extract.ts";
 import type { Hit } from "./finding.ts";
-import type { ClientRedirect, PageSummary, PageType } from "./page.ts";
+import type { ClientRedirect, PageSummary, PageType } from "./page-summary.ts";
 
 /** What page checks need beyond the raw HTML facts. */
 export interface PageSignals {
@@ -28,7 +28,7 @@ export interface PageSignals {
 
 const short = (text: string, max = 120) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
-function statusHits(s: PageSignals, hit: (id: string, evidence: string) => void): void {
+function statusHits(s: PageSignals, hit: (id: CheckId, evidence: string) => void): void {
   const { page } = s;
   if (page.status === 0) hit("fetch-failed", page.error ?? "no response");
   else if (page.error && page.status >= 200 && page.status < 300)
@@ -46,7 +46,7 @@ function statusHits(s: PageSignals, hit: (id: string, evidence: string) => void)
     hit("url-too-long", `${page.finalUrl.length} characters`);
 }
 
-function canonicalHits(s: PageSignals, hit: (id: string, evidence: string) => void): void {
+function canonicalHits(s: PageSignals, hit: (id: CheckId, evidence: string) => void): void {
   const { canonicalHrefs: hrefs } = s;
   if (hrefs.length === 0) {
     hit("canonical-missing", "no <link rel=canonical> and no Link header canonical");
@@ -62,7 +62,7 @@ function canonicalHits(s: PageSignals, hit: (id: string, evidence: string) => vo
 }
 
 function sameSiteHost(a: string, b: string): boolean {
-  const strip = (u: string) => new URL(u).host.replace(/^www\./, "");
+  const strip = (u: string) => hostOfUrl(u).replace(/^www\./, "");
   return strip(a) === strip(b);
 }
 
@@ -73,9 +73,10 @@ function sameSiteHost(a: string, b: string): boolean {
 export function relationHits(s: PageSummary, twin: Twin | undefined): Hit[] {
   if (s.status !== 200 || !s.isHtml || s.clientRedirect) return [];
   const hits: Hit[] = [];
-  const hit = (id: string, evidence: string) => hits.push({ id, url: s.url, evidence });
-  const self = normaliseUrl(s.finalUrl);
-  const origin = new URL(s.finalUrl).origin;
+  const hit = (id: CheckId, evidence: string) => hits.push({ id, url: s.url, evidence });
+  // With itself as base, a URL already in canonical spelling is not parsed again.
+  const self = normaliseUrl(s.finalUrl, s.finalUrl);
+  const origin = originOfUrl(s.finalUrl);
   const local = (url: string) => toLocal(url, twin, origin);
   if (s.canonical) {
     const target = local(s.canonical);
@@ -87,7 +88,7 @@ export function relationHits(s: PageSummary, twin: Twin | undefined): Hit[] {
   return hits;
 }
 
-function contentHits(s: PageSignals, html: HtmlFacts, hit: (id: string, evidence: string) => void): void {
+function contentHits(s: PageSignals, html: HtmlFacts, hit: (id: CheckId, evidence: string) => void): void {
   const title = html.titles[0] ?? "";
   if (html.titles.length === 0 || title === "")
     hit("title-missing", html.titles.length === 0 ? "no <title>" : "empty <title>");
@@ -115,7 +116,7 @@ function contentHits(s: PageSignals, html: HtmlFacts, hit: (id: string, evidence
 }
 
 /** Hubs and redirect stubs are not judged; reference pages (code, tables) have a lower bar. */
-function thinHit(s: PageSignals, html: HtmlFacts, hit: (id: string, evidence: string) => void): void {
+function thinHit(s: PageSignals, html: HtmlFacts, hit: (id: CheckId, evidence: string) => void): void {
   if (s.metaNoindex || s.headerNoindex || s.pageType === "hub" || s.pageType === "redirect") return;
   const reference = s.pageType === "reference";
   const bar = reference ? THRESHOLDS.thinWordsReference.value : THRESHOLDS.thinWords.value;
@@ -126,7 +127,7 @@ function thinHit(s: PageSignals, html: HtmlFacts, hit: (id: string, evidence: st
     );
 }
 
-function markupHits(s: PageSignals, html: HtmlFacts, hit: (id: string, evidence: string) => void): void {
+function markupHits(s: PageSignals, html: HtmlFacts, hit: (id: CheckId, evidence: string) => void): void {
   if (html.uncrawlableLinks.length > 0)
     hit(
       "uncrawlable-link",
@@ -178,7 +179,7 @@ function unknownCharset(contentType: string | null): string | undefined {
   }
 }
 
-function encodingHits(s: PageSignals, html: HtmlFacts, hit: (id: string, evidence: string) => void): void {
+function encodingHits(s: PageSignals, html: HtmlFacts, hit: (id: CheckId, evidence: string) => void): void {
   const unknown = unknownCharset(s.page.headers.get("content-type"));
   if (unknown !== undefined) hit("encoding-invalid", `unknown charset "${short(unknown, 40)}" in Content-Type, so browsers ignore it`);
   else if (html.replacementChars > 0)
@@ -192,7 +193,7 @@ export function redirectHits(page: FetchedPage): Hit[] {
     ...page.redirects.map((r) => `${r.url} (${r.status})`),
     `${page.finalUrl} (${page.status || page.error})`,
   ].join(" → ");
-  const hit = (id: string, evidence: string): Hit => ({ id, url: page.url, evidence });
+  const hit = (id: CheckId, evidence: string): Hit => ({ id, url: page.url, evidence });
   if (page.error && /loop|more than/.test(page.error))
     return [hit("redirect-loop", `${page.error}: ${chain}`)];
   const hits: Hit[] = [];
@@ -206,7 +207,7 @@ export function redirectHits(page: FetchedPage): Hit[] {
 export function pageHits(s: PageSignals): Hit[] {
   const hits: Hit[] = [];
   const url = s.page.url;
-  const hit = (id: string, evidence: string) => hits.push({ id, url, evidence });
+  const hit = (id: CheckId, evidence: string) => hits.push({ id, url, evidence });
   statusHits(s, hit);
   if (s.metaNoindex) hit("noindex-meta", "meta robots noindex");
   if (s.headerNoindex) hit("noindex-header", `X-Robots-Tag: ${s.page.headers.get("x-robots-tag")}`);

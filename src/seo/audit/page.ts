@@ -4,51 +4,14 @@
  * its provenance for tools that report a single page.
  * @module
  */
-import type { FetchedPage } from "../crawl/fetch-page.ts";
-import { normaliseUrl } from "../crawl/url.ts";
+import type { FetchedPage, ResponseHeaders } from "../fetch/fetch-page.ts";
+import { normaliseUrl } from "../fetch/url.ts";
 import { type Labelled, measured } from "../provenance.ts";
-import { checkOf } from "./catalogue.ts";
 import { canonicalsFromLinkHeader, robotsDirectives } from "./directives.ts";
 import { extractHtml, HtmlExtractor, type HtmlFacts, type JsonLdItem } from "./extract.ts";
-import type { Finding, Hit } from "./finding.ts";
+import { type Finding, findingOf, type Hit } from "./finding.ts";
 import { type PageSignals, pageHits, relationHits } from "./page-checks.ts";
-
-/**
- * What the page is for the content checks: a client-side redirect stub, a hub (its content is
- * mostly links: indexes, categories), a reference page (code or tables carry its content), or
- * an article.
- */
-export type PageType = "redirect" | "hub" | "reference" | "article";
-
-/** A redirect done by the page instead of the server. */
-export interface ClientRedirect {
-  kind: "meta refresh" | "script";
-  /** Resolved absolute URL. */
-  target: string;
-}
-
-/** What the site-level checks need to remember of a page. */
-export interface PageSummary {
-  url: string;
-  finalUrl: string;
-  status: number;
-  redirectHops: number;
-  error?: string;
-  isHtml: boolean;
-  noindex: boolean;
-  /** Resolved canonical target when there is exactly one. */
-  canonical?: string;
-  title?: string;
-  description?: string;
-  simhash?: [number, number];
-  hreflang: { lang: string; url: string }[];
-  /** Words of main content (0 when not HTML). */
-  words: number;
-  pageType?: PageType;
-  clientRedirect?: ClientRedirect;
-  /** Crawlable links on the page when there were more than the crawl follows per page. */
-  linksFound?: number;
-}
+import type { ClientRedirect, PageSummary, PageType } from "./page-summary.ts";
 
 export interface PageAnalysis {
   summary: PageSummary;
@@ -66,7 +29,7 @@ export interface PageAnalysis {
 const isHtmlType = (type: string | null) => type === null || /html/i.test(type);
 
 /** A streaming extractor for a response whose markup will be audited, so its body need not be kept. */
-export function htmlSink(status: number, headers: Headers): HtmlExtractor | undefined {
+export function htmlSink(status: number, headers: ResponseHeaders): HtmlExtractor | undefined {
   return status === 200 && isHtmlType(headers.get("content-type")) ? new HtmlExtractor() : undefined;
 }
 
@@ -254,27 +217,6 @@ function factsOf(a: PageAnalysis, at: string): PageFacts {
     mixedContent: m(
       page.finalUrl.startsWith("https:") ? (html?.resources ?? []).filter((r) => /^http:\/\//i.test(r)) : [],
     ),
-  };
-}
-
-/** Turns hits of one check into a finding (count = distinct URLs, examples capped). */
-export function findingOf(id: string, hits: Hit[], count: number, cap: number): Finding {
-  const check = checkOf(id);
-  return {
-    id,
-    category: check.category,
-    severity: check.severity,
-    title: check.title,
-    count,
-    examples: hits.slice(0, cap).map((h) => ({ url: h.url, evidence: h.evidence })),
-    fix: check.fix,
-    provenance: check.threshold
-      ? {
-          kind: "rule-of-thumb",
-          basis: `${check.threshold.value} ${check.threshold.unit} (${check.threshold.source})`,
-        }
-      : { kind: "measured" },
-    ...(check.threshold ? { threshold: check.threshold } : {}),
   };
 }
 

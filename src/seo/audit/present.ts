@@ -8,8 +8,10 @@
 import { derived, type Labelled, measured } from "../provenance.ts";
 import type { ResponseFormat } from "../tool-input.ts";
 import type { Comparison } from "./compare.ts";
+import { SEVERITIES } from "./catalogue.ts";
 import type { Finding } from "./finding.ts";
 import type { AuditReport } from "./report.ts";
+import { IMPACT_TEXT } from "./score.ts";
 
 const SCORE_BASIS = "100 × Π(1 − severity weight × (0.5 + 0.5 × share of pages affected)); see AUDIT.md";
 export const TWIN_VIA = {
@@ -20,12 +22,57 @@ export const TWIN_VIA = {
 const TWIN_BASIS =
   "canonical, hreflang, link and sitemap URLs on the production origin are read as the same paths here (production_url, or the start page's canonical)";
 const OVERALL_BASIS = `mean of the category scores (0 when no page answered 200 HTML); categories: ${SCORE_BASIS}`;
-const PRIORITY_BASIS =
-  "severity impact (critical 16, high 8, medium 4, low 1) × pages affected (every page crawled for robots.txt unreachable or a stopped host)";
+const PRIORITY_BASIS = `severity impact (${IMPACT_TEXT}) × pages affected (every page crawled for robots.txt unreachable or a stopped host)`;
 const CONCISE_FIXES = 10;
 const CONCISE_EXAMPLES = 3;
 /** Page rows in a detailed answer: the stored report and the HTML report keep more. */
 const DETAILED_ROWS = 1000;
+
+type Measure = <T>(value: T) => Labelled<T>;
+
+/** The ranked fixes with their findings' examples (the first few in a concise answer). */
+function topFixes(report: AuditReport, detailed: boolean) {
+  const examples = detailed ? Number.POSITIVE_INFINITY : CONCISE_EXAMPLES;
+  const byId = new Map(report.findings.map((f) => [f.id, f]));
+  return (detailed ? report.fixes : report.fixes.slice(0, CONCISE_FIXES)).map((fix) => ({
+    ...fix,
+    examples: (byId.get(fix.check_id)?.examples ?? []).slice(0, examples),
+    provenance: { kind: "derived", basis: PRIORITY_BASIS },
+  }));
+}
+
+function summaryOf(report: AuditReport, m: Measure, detailed: boolean) {
+  const s = report.stats;
+  return {
+    truncated: m(report.truncated),
+    truncation_reasons: m(report.truncation_reasons),
+    pages_crawled: m(s.pages_crawled),
+    html_pages_audited: m(s.html_pages),
+    resources_checked: m(s.resources_checked),
+    urls_discovered: m(s.urls_discovered),
+    blocked_by_robots: m(s.blocked_by_robots),
+    not_crawled: m(s.not_crawled),
+    duration_ms: m(s.duration_ms),
+    findings: derived(report.findings.length),
+    cuts: m(report.cuts.map((c) => ({ ...c, examples: c.examples.slice(0, detailed ? 10 : 1) }))),
+    ...(report.twin ? { production_twin: derived(report.twin, TWIN_BASIS) } : {}),
+  };
+}
+
+/** What a detailed answer adds: crawl facts, page rows and charts. */
+function detailOf(report: AuditReport, m: Measure) {
+  return {
+    crawl: {
+      bounds: derived(report.bounds, "input within documented caps"),
+      requests: m(report.stats.requests),
+      robots: m(report.robots),
+      sitemaps: m(report.sitemaps),
+      sitemap_urls: m(report.stats.sitemap_urls),
+    },
+    pages: m(report.pages.slice(0, DETAILED_ROWS)),
+    charts: m(report.charts),
+  };
+}
 
 export function presentReport(
   report: AuditReport,
@@ -33,64 +80,27 @@ export function presentReport(
   comparison?: Comparison,
 ): Record<string, unknown> {
   const at = report.finished_at;
-  const m = <T>(value: T): Labelled<T> => measured(value, at);
+  const m: Measure = (value) => measured(value, at);
   const detailed = format === "detailed";
-  const examples = detailed ? Number.POSITIVE_INFINITY : CONCISE_EXAMPLES;
-  const byId = new Map(report.findings.map((f) => [f.id, f]));
-  const fixes = (detailed ? report.fixes : report.fixes.slice(0, CONCISE_FIXES)).map((fix) => ({
-    ...fix,
-    examples: (byId.get(fix.check_id)?.examples ?? []).slice(0, examples),
-    provenance: { kind: "derived", basis: PRIORITY_BASIS },
-  }));
-  const s = report.stats;
   const out: Record<string, unknown> = {
     report_id: report.id ?? "",
     target: report.target,
     generated_at: at,
-    summary: {
-      truncated: m(report.truncated),
-      truncation_reasons: m(report.truncation_reasons),
-      pages_crawled: m(s.pages_crawled),
-      html_pages_audited: m(s.html_pages),
-      resources_checked: m(s.resources_checked),
-      urls_discovered: m(s.urls_discovered),
-      blocked_by_robots: m(s.blocked_by_robots),
-      not_crawled: m(s.not_crawled),
-      duration_ms: m(s.duration_ms),
-      findings: derived(report.findings.length),
-      cuts: m(report.cuts.map((c) => ({ ...c, examples: c.examples.slice(0, detailed ? 10 : 1) }))),
-      ...(report.twin ? { production_twin: derived(report.twin, TWIN_BASIS) } : {}),
-    },
+    summary: summaryOf(report, m, detailed),
     scores: {
       overall: derived(report.scores.overall, OVERALL_BASIS),
       categories: Object.fromEntries(
         Object.entries(report.scores.categories).map(([c, v]) => [c, derived(v, SCORE_BASIS)]),
       ),
     },
-    top_fixes: fixes,
+    top_fixes: topFixes(report, detailed),
     // concise: what each finding is and how many URLs; the ranked fixes above carry the detail
     findings: detailed
       ? report.findings
-      : report.findings.map((f) => ({
-          id: f.id,
-          severity: f.severity,
-          count: f.count,
-          provenance: f.provenance,
-        })),
+      : report.findings.map((f) => ({ id: f.id, severity: f.severity, count: f.count, provenance: f.provenance })),
   };
   if (comparison) out.comparison = derived(comparison, "by check id and URL against the earlier report");
-  if (detailed) {
-    out.crawl = {
-      bounds: derived(report.bounds, "input within documented caps"),
-      requests: m(s.requests),
-      robots: m(report.robots),
-      sitemaps: m(report.sitemaps),
-      sitemap_urls: m(s.sitemap_urls),
-    };
-    out.pages = m(report.pages.slice(0, DETAILED_ROWS));
-    out.charts = m(report.charts);
-  }
-  return out;
+  return detailed ? { ...out, ...detailOf(report, m) } : out;
 }
 
 const LABELLED = {
@@ -119,7 +129,7 @@ export const REPORT_OUTPUT_SCHEMA = {
         properties: {
           rank: { type: "integer" },
           check_id: { type: "string" },
-          severity: { enum: ["critical", "high", "medium", "low", "info"] },
+          severity: { enum: [...SEVERITIES] },
           urls_affected: { type: "integer" },
           priority: { type: "number" },
           fix: { type: "string" },

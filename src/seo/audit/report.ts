@@ -8,8 +8,9 @@ import type { CrawlResult } from "../crawl/crawler.ts";
 import type { SitemapFile } from "../sitemap/discover.ts";
 import { sectionOf } from "./collector.ts";
 import type { Cut } from "./cuts.ts";
-import type { Category, Finding } from "./finding.ts";
-import type { PageSummary, PageType } from "./page.ts";
+import type { Category } from "./catalogue.ts";
+import type { Finding } from "./finding.ts";
+import type { PageSummary, PageType } from "./page-summary.ts";
 import type { RankedFix } from "./score.ts";
 
 /** Rows kept in the page table of a report (the crawl's first pages, in crawl order). */

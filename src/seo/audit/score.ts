@@ -10,10 +10,16 @@
  * affects every page crawled.
  * @module
  */
-import { CATEGORIES, type Category, type Finding, type Severity } from "./finding.ts";
+import { CATEGORIES, type Category, type CheckId, SEVERITIES, type Severity } from "./catalogue.ts";
+import type { Finding } from "./finding.ts";
 
 const SCORE_WEIGHT: Record<Severity, number> = { critical: 0.5, high: 0.3, medium: 0.15, low: 0.05, info: 0 };
 export const IMPACT: Record<Severity, number> = { critical: 16, high: 8, medium: 4, low: 1, info: 0 };
+
+/** "critical 16, high 8, medium 4, low 1": the impact weights in severity order, for provenance text. */
+export const IMPACT_TEXT = SEVERITIES.filter((s) => IMPACT[s] > 0)
+  .map((s) => `${s} ${IMPACT[s]}`)
+  .join(", ");
 
 /** Findings about the whole site rather than the URLs they name. */
 const SITE_WIDE = new Set(["robots-txt-unreachable", "host-stopped"]);
@@ -39,7 +45,7 @@ export function overallScore(scores: Record<Category, number>): number {
 
 export interface RankedFix {
   rank: number;
-  check_id: string;
+  check_id: CheckId;
   title: string;
   severity: Severity;
   category: Category;

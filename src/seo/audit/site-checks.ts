@@ -7,11 +7,11 @@
 import type { CrawlResult } from "../crawl/crawler.ts";
 import type { UrlEntry } from "../crawl/frontier.ts";
 import { toLocal, type Twin, twinFromPages } from "../crawl/twin.ts";
-import { normaliseUrl } from "../crawl/url.ts";
+import { hostOfUrl, normaliseUrl } from "../fetch/url.ts";
 import { THRESHOLDS } from "./catalogue.ts";
 import type { Hit } from "./finding.ts";
-import { isIndexable, statusText } from "./indexable.ts";
-import type { PageSummary } from "./page.ts";
+import { statusText } from "./entry-status.ts";
+import { isIndexable, type PageSummary } from "./page-summary.ts";
 import { relationHits } from "./page-checks.ts";
 import { nearDuplicateGroups } from "./simhash.ts";
 import { sitemapChecks } from "./sitemap-checks.ts";
@@ -91,7 +91,8 @@ function canonicalChecks(crawl: CrawlResult, pages: Map<string, PageSummary>, tw
     for (const hit of relationHits(s, twin)) add(hit);
     if (!s.canonical || s.clientRedirect) continue;
     const canonical = local(s.canonical);
-    if (canonical === normaliseUrl(s.finalUrl) || new URL(canonical).host.replace(/^www\./, "") !== site) continue;
+    if (canonical === normaliseUrl(s.finalUrl, s.finalUrl) || hostOfUrl(canonical).replace(/^www\./, "") !== site)
+      continue;
     const target = crawl.entries.get(canonical);
     if (target?.state !== "done")
       add({ id: "canonical-unresolved", url: s.url, evidence: `canonical ${s.canonical}: ${notCrawledWhy(target)}` });

@@ -6,8 +6,8 @@
 import type { CrawlResult } from "../crawl/crawler.ts";
 import type { SitemapFile } from "../sitemap/discover.ts";
 import type { Hit } from "./finding.ts";
-import type { PageSummary } from "./page.ts";
-import { isIndexable, statusText } from "./indexable.ts";
+import { isIndexable, type PageSummary } from "./page-summary.ts";
+import { statusText } from "./entry-status.ts";
 
 type Add = (hit: Hit) => void;
 

@@ -8,12 +8,13 @@ import { v } from "../../../deps.ts";
 import { type OptionSpec, type ParsedArgs, parseArgs, valueOf } from "../../shared/cli/args.ts";
 import { cliFailure } from "../../shared/cli/failure.ts";
 import { ApiError } from "../../shared/errors.ts";
-import { type AuditRequest, performAudit } from "../audit/perform.ts";
+import { type AuditRequest, handleAuditRequest } from "../audit/audit-request.ts";
 import { presentReport, reportText } from "../audit/present.ts";
 import type { ReportStore } from "../audit/report-store.ts";
 import { REPORT_ID } from "../audit/report-store.ts";
-import { CAPS, cliBoundsInput, DEFAULTS, REMOTE_LIMITS } from "../crawl/bounds.ts";
-import type { HttpRequest } from "../crawl/fetch-page.ts";
+import { cliBoundsInput } from "../audit/bounds-input.ts";
+import { CAPS, DEFAULTS, REMOTE_LIMITS } from "../crawl/bounds.ts";
+import type { HttpRequest } from "../fetch/fetch-page.ts";
 import { renderReportHtml } from "../report-html/render.ts";
 
 export interface CliIo {
@@ -174,7 +175,7 @@ async function writeHtml(path: string, html: string, io: CliIo): Promise<number>
 
 async function auditAndPrint(parsed: Parsed, io: CliIo): Promise<number> {
   io.stderr(`auditing ${parsed.request.url} (robots.txt honoured; Ctrl-C stops)\n`);
-  const { report, comparison } = await performAudit(parsed.request, {
+  const { report, comparison } = await handleAuditRequest(parsed.request, {
     fetch: io.fetch,
     ...(io.request ? { request: io.request } : {}),
     now: io.now,
@@ -197,7 +198,8 @@ async function auditAndPrint(parsed: Parsed, io: CliIo): Promise<number> {
   return parsed.html === undefined ? 0 : await writeHtml(parsed.html, renderReportHtml(report, comparison), io);
 }
 
-export async function runAuditCli(args: string[], io: CliIo): Promise<number> {
+/** The `seo-audit-mcp audit` command line: parses `args`, audits, writes the report; returns the exit code. */
+export async function auditCommand(args: string[], io: CliIo): Promise<number> {
   try {
     const parsed = parseAuditArgs(args);
     if (parsed.help) {

@@ -1,7 +1,7 @@
 /**
  * Crawl bounds: documented defaults per host class and hard caps per front end. Inputs are
- * validated against the caps at the edge (tool, CLI); the crawl core trusts what it is given,
- * so the benchmark can go wider.
+ * validated against the caps at the edge (tool and CLI, `audit/bounds-input.ts`); the crawl
+ * core trusts what it is given, so the benchmark can go wider.
  *
  * Defaults depend on where the site runs: a site on the user's own machine or private network
  * (`isOwnMachine`) gets no politeness gap, more parallel requests and budgets that finish a
@@ -9,8 +9,6 @@
  * end: an MCP tool call answers an agent within a client's timeout, the CLI may run for hours.
  * @module
  */
-import { v } from "../../../deps.ts";
-
 export interface CrawlBounds {
   /** HTML pages fetched (each URL requested counts once, redirects included). */
   maxPages: number;
@@ -37,7 +35,7 @@ export interface CrawlBounds {
 export type HostClass = "own-machine" | "remote";
 export type FrontEnd = "tool" | "cli";
 
-type Tunable = "maxPages" | "maxDepth" | "maxSeconds" | "concurrency" | "minIntervalMs" | "timeoutMs";
+export type Tunable = "maxPages" | "maxDepth" | "maxSeconds" | "concurrency" | "minIntervalMs" | "timeoutMs";
 
 const REMOTE: Record<Tunable, number> = {
   maxPages: 100,
@@ -87,7 +85,8 @@ export const CAPS: Record<FrontEnd, Record<Tunable, number>> = {
 /** Politeness a remote site always gets, whatever the input asks. */
 export const REMOTE_LIMITS = { maxConcurrency: 4, minIntervalMs: 100 } as const;
 
-const MINIMUM: Record<Tunable, number> = {
+/** The smallest value each tunable accepts. */
+export const MINIMUM: Record<Tunable, number> = {
   maxPages: 1,
   maxDepth: 0,
   maxSeconds: 5,
@@ -95,14 +94,6 @@ const MINIMUM: Record<Tunable, number> = {
   minIntervalMs: 0,
   timeoutMs: 1000,
 };
-
-/** Remote defaults and tool caps, in the shape tool descriptions read them. */
-export const LIMITS = Object.fromEntries(
-  (Object.keys(REMOTE) as Tunable[]).map((key) => [
-    key,
-    { default: REMOTE[key], min: MINIMUM[key], cap: CAPS.tool[key] },
-  ]),
-) as Record<Tunable, { default: number; min: number; cap: number }>;
 
 /** Fixed policy (not inputs). */
 export const POLICY = {
@@ -142,116 +133,4 @@ export function defaultBounds(overrides: Partial<CrawlBounds> = {}): CrawlBounds
     sitemaps: true,
     ...overrides,
   };
-}
-
-const whole = (key: Tunable, front: FrontEnd, what: string) => {
-  const remote = DEFAULTS[front].remote[key];
-  const own = DEFAULTS[front]["own-machine"][key];
-  const defaults = remote === own ? `default ${remote}` : `default ${remote}, ${own} on your own machine`;
-  return v.optional(
-    v.pipe(
-      v.number(),
-      v.integer(),
-      v.minValue(MINIMUM[key]),
-      v.maxValue(CAPS[front][key]),
-      v.description(`${what} (${defaults}; ${MINIMUM[key]}–${CAPS[front][key]})`),
-    ),
-  );
-};
-
-const PRODUCTION_URL = v.optional(
-  v.pipe(
-    v.string(),
-    v.maxLength(2000),
-    v.regex(/^(none|[Hh][Tt][Tt][Pp][Ss]?:\/\/[^/].*)$/, 'an absolute http(s) URL, or "none"'),
-    v.description(
-      'The production URL of the start page, when auditing a staging or local copy: canonical, hreflang, link and sitemap URLs under it are read as the same paths on the audited site. Detected from the start page\'s canonical when not given; "none" turns that off',
-    ),
-  ),
-);
-
-function inputFor(front: FrontEnd) {
-  return {
-    max_pages: whole("maxPages", front, "HTML pages to fetch"),
-    max_depth: whole("maxDepth", front, "clicks from the start URL to follow"),
-    max_seconds: whole(
-      "maxSeconds",
-      front,
-      "wall-clock budget in seconds; a partial report comes back when it runs out",
-    ),
-    concurrency: whole(
-      "concurrency",
-      front,
-      `parallel requests per host (at most ${REMOTE_LIMITS.maxConcurrency} for remote sites)`,
-    ),
-    min_interval_ms: whole(
-      "minIntervalMs",
-      front,
-      `minimum gap between requests per host in ms (at least ${REMOTE_LIMITS.minIntervalMs} for remote sites; raised to robots.txt Crawl-delay)`,
-    ),
-    timeout_ms: whole("timeoutMs", front, "per-request timeout in ms"),
-    check_resources: v.optional(
-      v.pipe(v.boolean(), v.description("check images, scripts and stylesheets for breakage (default true)")),
-    ),
-    use_sitemaps: v.optional(
-      v.pipe(
-        v.boolean(),
-        v.description(
-          "discover URLs from sitemaps: robots.txt Sitemap: lines, /sitemap.xml, /sitemap_index.xml, the start directory's sitemap.xml, <link rel=sitemap> (default true)",
-        ),
-      ),
-    ),
-    production_url: PRODUCTION_URL,
-  };
-}
-
-/** Input fields of the MCP tool, snake_case, with the tool's caps. */
-export const boundsInput = inputFor("tool");
-/** The same fields with the CLI's caps. */
-export const cliBoundsInput = inputFor("cli");
-
-export interface BoundsInput {
-  max_pages?: number | undefined;
-  max_depth?: number | undefined;
-  max_seconds?: number | undefined;
-  concurrency?: number | undefined;
-  min_interval_ms?: number | undefined;
-  timeout_ms?: number | undefined;
-  check_resources?: boolean | undefined;
-  use_sitemaps?: boolean | undefined;
-  production_url?: string | undefined;
-}
-
-/** Why validated input is still refused for this host class, or undefined. */
-export function politenessProblem(input: BoundsInput, hosts: HostClass): string | undefined {
-  if (hosts === "own-machine") return undefined;
-  if (input.min_interval_ms !== undefined && input.min_interval_ms < REMOTE_LIMITS.minIntervalMs)
-    return `min_interval_ms below ${REMOTE_LIMITS.minIntervalMs} is allowed only for sites on your own machine or network (localhost, private addresses, .local/.test/.internal names); use ${REMOTE_LIMITS.minIntervalMs} or more`;
-  if (input.concurrency !== undefined && input.concurrency > REMOTE_LIMITS.maxConcurrency)
-    return `concurrency above ${REMOTE_LIMITS.maxConcurrency} is allowed only for sites on your own machine or network; use ${REMOTE_LIMITS.maxConcurrency} or less`;
-  return undefined;
-}
-
-/** Resolves validated input against the defaults for this host class and front end. */
-export function boundsFrom(input: BoundsInput, hosts: HostClass, front: FrontEnd = "tool"): CrawlBounds {
-  const d = DEFAULTS[front][hosts];
-  const maxPages = input.max_pages ?? d.maxPages;
-  return defaultBounds({
-    maxPages,
-    maxDepth: input.max_depth ?? d.maxDepth,
-    maxSeconds: input.max_seconds ?? d.maxSeconds,
-    concurrency: input.concurrency ?? d.concurrency,
-    minIntervalMs: input.min_interval_ms ?? d.minIntervalMs,
-    timeoutMs: input.timeout_ms ?? d.timeoutMs,
-    maxResources: input.check_resources === false ? 0 : maxPages,
-    sitemaps: input.use_sitemaps !== false,
-  });
-}
-
-/** One sentence on the tool's bounds, for its description. */
-export function describeToolBounds(): string {
-  const r = DEFAULTS.tool.remote;
-  const o = DEFAULTS.tool["own-machine"];
-  const c = CAPS.tool;
-  return `remote sites: ${r.maxPages} pages, depth ${r.maxDepth}, ${r.maxSeconds} s, ${r.concurrency} parallel requests ${r.minIntervalMs} ms apart; sites on your own machine or network (localhost, private addresses): ${o.maxPages} pages, depth ${o.maxDepth}, ${o.maxSeconds} s, ${o.concurrency} parallel, no gap; caps ${c.maxPages} pages, depth ${c.maxDepth}, ${c.maxSeconds} s (the seo-audit-mcp audit CLI goes to ${CAPS.cli.maxPages.toLocaleString("en")} pages)`;
 }

@@ -4,7 +4,7 @@
  */
 import type { RobotsInfo } from "../robots/robots-cache.ts";
 import type { SitemapResult } from "../sitemap/discover.ts";
-import type { FetchedPage, HttpRequest, TextSink } from "./fetch-page.ts";
+import type { FetchedPage, HttpRequest, ResponseHeaders, TextSink } from "../fetch/fetch-page.ts";
 import type { CutPattern, UrlEntry } from "./frontier.ts";
 import type { Twin } from "./twin.ts";
 
@@ -22,7 +22,7 @@ export interface CrawlDeps {
   /** No gap between requests: refused unless the target is on the user's own machine or network. */
   politenessOff?: boolean;
   /** Where a page's text streams as it is read, so no body is kept; the visitor finds it as `page.sink`. */
-  textSink?(status: number, headers: Headers): TextSink | undefined;
+  textSink?(status: number, headers: ResponseHeaders): TextSink | undefined;
   /** The production twin: given (production_url), null (detection off) or undefined (detect). */
   twin?: Twin | null;
 }

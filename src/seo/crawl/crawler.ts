@@ -12,12 +12,12 @@ import { ApiError, ERRORS } from "../../shared/errors.ts";
 import { discoverSitemaps } from "../sitemap/discover.ts";
 import { type CrawlBounds, POLICY } from "./bounds.ts";
 import type { CrawlDeps, CrawlResult, PageVisit, Visitor } from "./crawl-types.ts";
-import type { FetchedPage } from "./fetch-page.ts";
+import type { FetchedPage } from "../fetch/fetch-page.ts";
 import { Frontier, type QueueName, type UrlEntry } from "./frontier.ts";
 import { PoliteClient } from "./polite-client.ts";
 import { toLocal, type Twin, twinFromCanonical } from "./twin.ts";
 import { reachNextStep } from "./unreachable.ts";
-import { isOwnMachine, isSameSite, normaliseUrl, sitePrefixes } from "./url.ts";
+import { isOwnMachine, isSameSite, normaliseUrl, sitePrefixes } from "../fetch/url.ts";
 
 export type { CrawlCuts, CrawlDeps, CrawlProgress, CrawlResult, PageVisit, Visitor } from "./crawl-types.ts";
 

@@ -13,8 +13,10 @@ import {
   fetchBytes,
   fetchPage,
   type HttpRequest,
+  NO_HEADERS,
+  type ResponseHeaders,
   type TextSink,
-} from "./fetch-page.ts";
+} from "../fetch/fetch-page.ts";
 import { HostGate, retryAfterMs } from "./host-gate.ts";
 
 export interface PoliteClientOptions {
@@ -27,7 +29,7 @@ export interface PoliteClientOptions {
   politenessOff: boolean;
   inScope(url: URL): boolean;
   /** Where a page's text streams as it is read (pages only, not subresources). */
-  textSink?: (status: number, headers: Headers) => TextSink | undefined;
+  textSink?: (status: number, headers: ResponseHeaders) => TextSink | undefined;
 }
 
 const retriable = (status: number) => status === 0 || status === 429 || status >= 500;
@@ -93,7 +95,7 @@ export class PoliteClient {
         url,
         finalUrl: url,
         status: 0,
-        headers: new Headers(),
+        headers: NO_HEADERS,
         redirects: [],
         body: "",
         truncated: false,

@@ -6,7 +6,7 @@
  * go silent. The twin maps the production origin (and path prefix) onto the audited one.
  * @module
  */
-import { normaliseUrl } from "./url.ts";
+import { normaliseUrl, originOfUrl } from "../fetch/url.ts";
 
 export interface Twin {
   /** Production origin, e.g. https://example.com */
@@ -79,12 +79,14 @@ export function toLocal(url: string, twin: Twin | undefined, localOrigin: string
  * pages' canonicals point at with their own path, if it is at least half of the foreign
  * canonicals and at least two pages.
  */
+const originIfUrl = (url: string) => (URL.canParse(url) ? originOfUrl(url) : undefined);
+
 export function twinFromPages(pairs: Iterable<{ url: string; canonical: string }>): Twin | undefined {
   const votes = new Map<string, { twin: Twin; count: number }>();
   let foreign = 0;
   for (const { url, canonical } of pairs) {
-    if (!URL.canParse(url) || !URL.canParse(canonical) || new URL(url).origin === new URL(canonical).origin)
-      continue;
+    const origin = originIfUrl(url);
+    if (origin === undefined || !URL.canParse(canonical) || originOfUrl(canonical) === origin) continue;
     foreign++;
     const twin = twinFromCanonical(url, canonical, "canonicals");
     if (!twin) continue;

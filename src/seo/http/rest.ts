@@ -84,13 +84,10 @@ export const REST_ROUTES: readonly RestRoute[] = [
   },
 ];
 
-/** Answers the REST route at `url` with the tool from this request's `tools`. */
+/** Answers the REST route at `url` with the tool from this request's `tools` (the handler's route table has checked the method). */
 export async function serveRest(request: Request, url: URL, tools: readonly ToolDef[]): Promise<Response> {
   const route = REST_ROUTES.find((r) => r.path === url.pathname);
   if (!route) throw new ApiError("NOT_FOUND", `${url.pathname} is not a REST route`);
-  if (request.method !== "GET") {
-    throw new ApiError("METHOD_NOT_ALLOWED", `${route.path} answers GET only`, { headers: { allow: "GET" } });
-  }
   const query = parseQuery(route.query, url.searchParams) as Record<string, unknown>;
   const tool = tools.find((t) => t.name === route.tool);
   if (!tool) throw new ApiError("INTERNAL", `${route.tool} is not available`);

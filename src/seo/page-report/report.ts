@@ -7,9 +7,9 @@
 
 import type { Finding } from "../audit/finding.ts";
 import { auditPage, type PageFacts } from "../audit/page.ts";
-import { USER_AGENT } from "../audit/run-audit.ts";
+import { USER_AGENT } from "../audit/crawl-and-audit.ts";
 import type { SeoConfig } from "../config.ts";
-import { fetchPage } from "../crawl/fetch-page.ts";
+import { fetchPage } from "../fetch/fetch-page.ts";
 import { derived, fromProvider, type Labelled, unavailable } from "../provenance.ts";
 import { queryCrux } from "../providers/crux.ts";
 import { mergeStatuses, type SourceStatus, statusOf } from "../providers/labels.ts";

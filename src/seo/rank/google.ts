@@ -8,7 +8,7 @@
 import type { SeoConfig } from "../config.ts";
 import { type Labelled, type UnavailableCode, unavailable } from "../provenance.ts";
 import { type SourceStatus, statusOf } from "../providers/labels.ts";
-import { dateRange, listSites, propertiesFor, searchAnalytics } from "../providers/search-console.ts";
+import { dateRange, type GscRow, listSites, propertiesFor, searchAnalytics } from "../providers/search-console.ts";
 import { fail, type ProviderDeps } from "../providers/types.ts";
 
 export interface EngineRank {
@@ -28,6 +28,36 @@ export const noRank = (reason: string, code: UnavailableCode = "no-data"): Engin
 
 type Deps = { provider: ProviderDeps; config: SeoConfig };
 
+const tenths = (value: number) => Math.round(value * 10) / 10;
+
+function topPagesOf(rows: GscRow[]): Pick<EngineRank, "topPages"> {
+  if (rows.length === 0) return {};
+  return {
+    topPages: rows.map((p) => ({
+      page: p.keys[0] ?? "",
+      position: tenths(p.position),
+      impressions: p.impressions,
+      clicks: p.clicks,
+    })),
+  };
+}
+
+/** The rank from the query's one row over `range`, with the pages it ranks with when known. */
+function rankOf(row: GscRow, property: string, range: { startDate: string; endDate: string }, pages: GscRow[]): EngineRank {
+  const provenance = {
+    kind: "provider" as const,
+    source: "search-console" as const,
+    at: `${range.startDate}/${range.endDate}`,
+  };
+  return {
+    position: { value: tenths(row.position), provenance: { ...provenance, basis: "average position over the period" } },
+    clicks: { value: row.clicks, provenance },
+    impressions: { value: row.impressions, provenance },
+    property,
+    ...topPagesOf(pages),
+  };
+}
+
 export async function googleRank(
   deps: Deps,
   keyword: string,
@@ -45,53 +75,14 @@ export async function googleRank(
   }
   const range = dateRange(deps.provider.now());
   const filters = [{ dimension: "query", operator: "equals" as const, expression: keyword }];
-  const [overall, pages] = await Promise.all([
-    searchAnalytics(
-      deps.provider,
-      deps.config,
-      property,
-      { ...range, dimensions: ["query"], filters, rowLimit: 1 },
-      signal,
-    ),
-    searchAnalytics(
-      deps.provider,
-      deps.config,
-      property,
-      { ...range, dimensions: ["page"], filters, rowLimit: 5 },
-      signal,
-    ),
-  ]);
+  const query = (dimension: "query" | "page", rowLimit: number) =>
+    searchAnalytics(deps.provider, deps.config, property, { ...range, dimensions: [dimension], filters, rowLimit }, signal);
+  const [overall, pages] = await Promise.all([query("query", 1), query("page", 5)]);
   if (!overall.ok) return { rank: noRank(overall.reason, overall.code), status: statusOf(overall) };
   const row = overall.value[0];
   if (!row) {
     const reason = `"${keyword}" had no Google impressions for ${property} from ${range.startDate} to ${range.endDate} (not ranking, or below Search Console's anonymisation floor)`;
     return { rank: { ...noRank(reason), property }, status: statusOf(overall) };
   }
-  const provenance = {
-    kind: "provider" as const,
-    source: "search-console" as const,
-    at: `${range.startDate}/${range.endDate}`,
-  };
-  return {
-    rank: {
-      position: {
-        value: Math.round(row.position * 10) / 10,
-        provenance: { ...provenance, basis: "average position over the period" },
-      },
-      clicks: { value: row.clicks, provenance },
-      impressions: { value: row.impressions, provenance },
-      property,
-      ...(pages.ok && pages.value.length > 0
-        ? {
-            topPages: pages.value.map((p) => ({
-              page: p.keys[0] ?? "",
-              position: Math.round(p.position * 10) / 10,
-              impressions: p.impressions,
-              clicks: p.clicks,
-            })),
-          }
-        : {}),
-    },
-    status: statusOf(overall),
-  };
+  return { rank: rankOf(row, property, range, pages.ok ? pages.value : []), status: statusOf(overall) };
 }

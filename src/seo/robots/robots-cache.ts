@@ -4,7 +4,7 @@
  * disallow all, and up to 5 redirects are followed.
  * @module
  */
-import type { FetchedPage } from "../crawl/fetch-page.ts";
+import type { FetchedPage } from "../fetch/fetch-page.ts";
 import {
   allowAll,
   disallowAll,

@@ -5,8 +5,8 @@
  * is kept for the sitemap checks, with the entries that name another host.
  * @module
  */
-import type { FetchedBytes } from "../crawl/fetch-page.ts";
-import { normaliseUrl } from "../crawl/url.ts";
+import type { FetchedBytes } from "../fetch/fetch-page.ts";
+import { normaliseUrl } from "../fetch/url.ts";
 import { parseSitemap } from "./sitemap.ts";
 
 export interface SitemapFile {

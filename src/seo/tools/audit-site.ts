@@ -10,11 +10,11 @@ import { v } from "../../../deps.ts";
 import { ApiError } from "../../shared/errors.ts";
 import { defineTool, type ToolDef } from "../../shared/mcp/tool.ts";
 import { CHECKS } from "../audit/catalogue.ts";
-import { performAudit } from "../audit/perform.ts";
+import { handleAuditRequest } from "../audit/audit-request.ts";
 import { presentReport, REPORT_OUTPUT_SCHEMA, reportText } from "../audit/present.ts";
 import type { ReportStore } from "../audit/report-store.ts";
-import { boundsInput, describeToolBounds } from "../crawl/bounds.ts";
-import type { HttpRequest } from "../crawl/fetch-page.ts";
+import { boundsInput, describeToolBounds } from "../audit/bounds-input.ts";
+import type { HttpRequest } from "../fetch/fetch-page.ts";
 import { responseFormat } from "../tool-input.ts";
 
 export interface AuditSiteDeps {
@@ -82,7 +82,7 @@ export function createAuditSiteTool(deps: AuditSiteDeps): ToolDef {
     ...SPEC,
     async run(input, context) {
       let last = 0;
-      const { report, comparison } = await performAudit(input, {
+      const { report, comparison } = await handleAuditRequest(input, {
         fetch: deps.fetch,
         ...(deps.request ? { request: deps.request } : {}),
         now: deps.now,

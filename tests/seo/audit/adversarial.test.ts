@@ -14,7 +14,7 @@ import { nodeHttpRequest } from "../../../shim/node/crawl-request.ts";
 import { Collector } from "../../../src/seo/audit/collector.ts";
 import { htmlSink } from "../../../src/seo/audit/page.ts";
 import type { AuditReport } from "../../../src/seo/audit/report.ts";
-import { runAudit } from "../../../src/seo/audit/run-audit.ts";
+import { crawlAndAudit } from "../../../src/seo/audit/crawl-and-audit.ts";
 import { type CrawlBounds, defaultBounds } from "../../../src/seo/crawl/bounds.ts";
 import { crawlSite } from "../../../src/seo/crawl/crawler.ts";
 import { serveSite } from "../crawl/site-server.ts";
@@ -39,7 +39,7 @@ async function auditSite(routes: Record<string, Handler>, bounds: Partial<CrawlB
     html(res, "not found", 404);
   });
   try {
-    const report = await runAudit(`${site.origin}/`, {
+    const report = await crawlAndAudit(`${site.origin}/`, {
       fetch,
       request: http.request,
       now: () => new Date(),

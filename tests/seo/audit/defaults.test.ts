@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { nodeHttpRequest } from "../../../shim/node/crawl-request.ts";
 import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";
-import { runAuditCli } from "../../../src/seo/cli/audit.ts";
+import { auditCommand } from "../../../src/seo/cli/audit.ts";
 import { serveSite, type TestSite } from "../crawl/site-server.ts";
 import { generatedSiteHandler } from "../fakes/generated-site.ts";
 import { ensureBundle, spawnServer } from "../fakes/stdio.ts";
@@ -35,7 +35,7 @@ test("CLI with no flags on http://localhost audits all 1,000 pages of a local si
   const http = nodeHttpRequest(16);
   const port = new URL(site.origin).port;
   try {
-    const code = await runAuditCli([`http://localhost:${port}/`, "--json"], {
+    const code = await auditCommand([`http://localhost:${port}/`, "--json"], {
       stdout: (s) => void out.push(s),
       stderr: (s) => void err.push(s),
       fetch,

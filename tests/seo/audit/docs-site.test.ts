@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { nodeHttpRequest } from "../../../shim/node/crawl-request.ts";
-import { performAudit } from "../../../src/seo/audit/perform.ts";
+import { handleAuditRequest } from "../../../src/seo/audit/audit-request.ts";
 import type { AuditReport } from "../../../src/seo/audit/report.ts";
 import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";
 import type { TestSite } from "../crawl/site-server.ts";
@@ -17,7 +17,7 @@ let site: TestSite;
 let report: AuditReport;
 
 async function audit(target: TestSite, extra: Record<string, unknown> = {}): Promise<AuditReport> {
-  const { report } = await performAudit(
+  const { report } = await handleAuditRequest(
     { url: `${target.origin}/docs/`, ...extra },
     { fetch, request: http.request, now: () => new Date(), reports: memoryReportStore() },
   );

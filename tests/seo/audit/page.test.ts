@@ -9,7 +9,7 @@ import {
 import { extractHtml } from "../../../src/seo/audit/extract.ts";
 import { auditPage } from "../../../src/seo/audit/page.ts";
 import { hammingDistance, nearDuplicateGroups, SimHasher } from "../../../src/seo/audit/simhash.ts";
-import type { FetchedPage } from "../../../src/seo/crawl/fetch-page.ts";
+import type { FetchedPage } from "../../../src/seo/fetch/fetch-page.ts";
 
 function page(
   url: string,
@@ -121,7 +121,7 @@ test("status-level findings: 4xx, 5xx, fetch failure, truncation, slow and heavy
 
 test("an empty 200 HTML page is audited as a blank page, not skipped", () => {
   const blank = ids(page("https://example.com/", ""));
-  for (const id of ["title-missing", "h1-missing", "thin-content", "meta-description-missing"])
+  for (const id of ["title-missing", "h1-missing", "thin-content", "meta-description-missing"] as const)
     assert.ok(blank.includes(id), `${id} in ${blank.join(",")}`);
   assert.deepEqual(ids(page("https://example.com/", "", {}, { error: "timeout" })), ["fetch-failed"]);
   assert.deepEqual(ids(page("https://example.com/f.pdf", "", { "content-type": "application/pdf" })), []);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { AuditReport } from "../../../src/seo/audit/report.ts";
-import { runAudit } from "../../../src/seo/audit/run-audit.ts";
+import { crawlAndAudit } from "../../../src/seo/audit/crawl-and-audit.ts";
 import { defaultBounds } from "../../../src/seo/crawl/bounds.ts";
 import { serveFixtureSite, type TestSite } from "../crawl/site-server.ts";
 
@@ -10,7 +10,7 @@ let report: AuditReport;
 
 before(async () => {
   site = await serveFixtureSite("problems");
-  report = await runAudit(`${site.origin}/`, {
+  report = await crawlAndAudit(`${site.origin}/`, {
     fetch,
     now: () => new Date(),
     bounds: defaultBounds({ minIntervalMs: 0, concurrency: 4 }),

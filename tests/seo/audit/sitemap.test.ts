@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { gzipSync } from "node:zlib";
-import type { FetchedBytes } from "../../../src/seo/crawl/fetch-page.ts";
+import type { FetchedBytes } from "../../../src/seo/fetch/fetch-page.ts";
 import { discoverSitemaps } from "../../../src/seo/sitemap/discover.ts";
 import { gunzip } from "../../../src/shared/stream/bytes.ts";
 import { parseSitemap } from "../../../src/seo/sitemap/sitemap.ts";

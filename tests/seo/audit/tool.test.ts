@@ -6,7 +6,7 @@ import { after, before, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { fileReportStore } from "../../../shim/node/report-store.ts";
-import { performAudit } from "../../../src/seo/audit/perform.ts";
+import { handleAuditRequest } from "../../../src/seo/audit/audit-request.ts";
 import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";
 import { createAuditSiteTool } from "../../../src/seo/tools/audit-site.ts";
 import { defineMcp } from "../../../src/shared/mcp/server.ts";
@@ -219,7 +219,7 @@ test("an untrusted HTTPS certificate is answered with how to trust it, not 'is t
       throw new TypeError("fetch failed", { cause: Object.assign(new Error(message), { code }) });
     };
     await assert.rejects(
-      performAudit(
+      handleAuditRequest(
         { url: "https://localhost:3443/" },
         { fetch: tlsFailure, now: () => new Date(), reports: memoryReportStore() },
       ),

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { nodeHttpRequest } from "../../../shim/node/crawl-request.ts";
 import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";
-import { runAuditCli } from "../../../src/seo/cli/audit.ts";
+import { auditCommand } from "../../../src/seo/cli/audit.ts";
 import { serveFixtureSite, type TestSite } from "../crawl/site-server.ts";
 
 let site: TestSite;
@@ -43,7 +43,7 @@ test("audit <url> prints the readable report on stdout and progress on stderr", 
   const c = io(true);
   const http = nodeHttpRequest(4);
   try {
-    const code = await runAuditCli(
+    const code = await auditCommand(
       [`${site.origin}/`, "--min-interval-ms", "0", "--concurrency=4", "--max-pages", "60", "--detailed"],
       { ...c.io, request: http.request },
     );
@@ -63,7 +63,7 @@ test("audit <url> prints the readable report on stdout and progress on stderr", 
 test("--json writes a report that --compare accepts as a file; --detailed keeps every URL", async () => {
   const first = io();
   assert.equal(
-    await runAuditCli(
+    await auditCommand(
       [`${site.origin}/`, "--min-interval-ms=0", "--json", "--detailed", "--no-resources"],
       first.io,
     ),
@@ -80,7 +80,7 @@ test("--json writes a report that --compare accepts as a file; --detailed keeps 
   writeFileSync(file, first.out.join(""));
   const second = io();
   assert.equal(
-    await runAuditCli(
+    await auditCommand(
       [`${site.origin}/`, "--min-interval-ms=0", "--no-sitemaps", "--compare", file, "--json"],
       second.io,
     ),
@@ -108,20 +108,20 @@ test("bad usage exits 2 with the usage; audit failures exit 1; --help exits 0", 
   ];
   for (const [args, pattern] of cases) {
     const c = io();
-    assert.equal(await runAuditCli(args, c.io), 2, args.join(" "));
+    assert.equal(await auditCommand(args, c.io), 2, args.join(" "));
     assert.match(c.err.join(""), pattern);
     assert.match(c.err.join(""), /Usage: seo-audit-mcp audit <url>/);
   }
   const notJson = join(dir, "not.json");
   writeFileSync(notJson, "nope");
   const c = io();
-  assert.equal(await runAuditCli(["http://x/", "--compare", notJson], c.io), 2);
+  assert.equal(await auditCommand(["http://x/", "--compare", notJson], c.io), 2);
   assert.match(c.err.join(""), /is not JSON/);
   const failed = io();
-  assert.equal(await runAuditCli(["notaurl"], failed.io), 1);
+  assert.equal(await auditCommand(["notaurl"], failed.io), 1);
   assert.match(failed.err.join(""), /INVALID_URL/);
   const help = io();
-  assert.equal(await runAuditCli(["--help"], help.io), 0);
+  assert.equal(await auditCommand(["--help"], help.io), 0);
   assert.match(help.out.join(""), /--max-pages N/);
 });
 
@@ -135,7 +135,7 @@ test("--compare with a JSON file that is not a report exits 1 with what to pass,
     writeFileSync(file, text);
     const c = io();
     const requestsBefore = site.paths().length;
-    assert.equal(await runAuditCli([`${site.origin}/`, "--compare", file], c.io), 1, name);
+    assert.equal(await auditCommand([`${site.origin}/`, "--compare", file], c.io), 1, name);
     assert.match(c.err.join(""), /INVALID_ARGUMENTS: compare_to must be a report id or an earlier audit report/);
     assert.equal(site.paths().length, requestsBefore, `${name}: nothing crawled`);
   }

@@ -3,17 +3,16 @@ import { test } from "node:test";
 import fc from "fast-check";
 import {
   boundsFrom,
-  CAPS,
-  cliBoundsInput,
   boundsInput,
-  DEFAULTS,
+  cliBoundsInput,
   describeToolBounds,
   politenessProblem,
-} from "../../../src/seo/crawl/bounds.ts";
+} from "../../../src/seo/audit/bounds-input.ts";
+import { CAPS, DEFAULTS } from "../../../src/seo/crawl/bounds.ts";
 import { urlPattern } from "../../../src/seo/crawl/frontier.ts";
 import { SeenSet } from "../../../src/seo/crawl/seen-set.ts";
 import { toLocal, twinFromCanonical, twinFromOption, twinFromPages } from "../../../src/seo/crawl/twin.ts";
-import { isOwnMachine, normaliseUrl } from "../../../src/seo/crawl/url.ts";
+import { isOwnMachine, normaliseUrl } from "../../../src/seo/fetch/url.ts";
 import { v } from "../../../deps.ts";
 
 test("host classes: the user's own machine or network gets own-machine defaults, the rest is remote", () => {

@@ -4,7 +4,7 @@ import { nodeHttpRequest } from "../../../shim/node/crawl-request.ts";
 import { defaultBounds } from "../../../src/seo/crawl/bounds.ts";
 import { crawlSite, type PageVisit } from "../../../src/seo/crawl/crawler.ts";
 import { isApiError } from "../../../src/shared/errors.ts";
-import type { FetchedPage } from "../../../src/seo/crawl/fetch-page.ts";
+import type { FetchedPage } from "../../../src/seo/fetch/fetch-page.ts";
 import { serveSite, type TestSite } from "./site-server.ts";
 
 const deps = { fetch, userAgent: "SeoAuditMcp/test", productToken: "SeoAuditMcp" };

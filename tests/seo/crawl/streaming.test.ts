@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { extractHtml, HtmlExtractor } from "../../../src/seo/audit/extract.ts";
 import { analysePage, htmlSink } from "../../../src/seo/audit/page.ts";
-import { StreamDecoder } from "../../../src/seo/crawl/charset.ts";
-import { type FetchedPage, fetchPage, type HttpRequest } from "../../../src/seo/crawl/fetch-page.ts";
+import { StreamDecoder } from "../../../src/seo/fetch/charset.ts";
+import { type FetchedPage, fetchPage, type HttpRequest } from "../../../src/seo/fetch/fetch-page.ts";
 import { nodeHttpRequest } from "../../../shim/node/crawl-request.ts";
 import { serveSite } from "./site-server.ts";
 
@@ -210,6 +210,30 @@ test("fetchPage streams a chunked loopback response through node:http into the e
     assert.equal(page.bytes, body.byteLength);
     assert.ok(page.sink instanceof HtmlExtractor);
     assert.deepEqual(page.sink.facts, extractHtml(PAGE));
+  } finally {
+    http.close();
+    await site.close();
+  }
+});
+
+test("the node:http client's headers read as fetch's Headers do: any case, repeated fields joined, absent null", async () => {
+  const site = await serveSite((_req, res) => {
+    res.setHeader("Content-Type", "text/html; charset=utf-8");
+    res.setHeader("X-Robots-Tag", ["noindex", "nofollow"]);
+    res.setHeader("Link", ['<https://example.com/a>; rel="canonical"', "<https://example.com/b>; rel=alternate"]);
+    res.end("<title>t</title>");
+  });
+  const http = nodeHttpRequest(2);
+  try {
+    const url = `${site.origin}/`;
+    const [light, whatwg] = await Promise.all([
+      fetchPage(url, { fetch, request: http.request }),
+      fetchPage(url, { fetch }),
+    ]);
+    assert.ok(!(light.headers instanceof Headers), "a light reader, not undici's Headers");
+    for (const name of ["content-type", "CONTENT-TYPE", "x-robots-tag", "Link", "retry-after", "location"])
+      assert.equal(light.headers.get(name), whatwg.headers.get(name), name);
+    assert.equal(light.headers.get("x-robots-tag"), "noindex, nofollow");
   } finally {
     http.close();
     await site.close();

@@ -278,7 +278,7 @@ test("every tool, input, result field, check id and error code the skill names e
     } else if (/^[a-z0-9]+(-[a-z0-9]+)*-\*$/.test(token)) {
       assert.ok([...CHECKS.keys()].some((id) => id.startsWith(token.slice(0, -1))), `checks ${token}`);
     } else if (/^[a-z0-9]+(-[a-z0-9]+)+$/.test(token)) {
-      assert.ok(CHECKS.has(token), `check ${token}`);
+      assert.ok((CHECKS as ReadonlyMap<string, unknown>).has(token), `check ${token}`);
     } else if (/^[a-z]+$/.test(token)) {
       assert.ok(inputs.has(token) || fields.has(token) || NOT_API.has(token), `field ${token}`);
     } else if (/^[A-Z]+(_[A-Z]+)*$/.test(token)) {

@@ -14,7 +14,7 @@ import { after, before, test } from "node:test";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { nodeHttpRequest } from "../../../shim/node/crawl-request.ts";
 import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";
-import { runAuditCli } from "../../../src/seo/cli/audit.ts";
+import { auditCommand } from "../../../src/seo/cli/audit.ts";
 import { serveSite, type TestSite } from "../crawl/site-server.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -67,7 +67,7 @@ async function cli(args: string[]): Promise<{ code: number; out: string; err: st
   const err: string[] = [];
   const http = nodeHttpRequest(4);
   try {
-    const code = await runAuditCli(args, {
+    const code = await auditCommand(args, {
       stdout: (s) => void out.push(s),
       stderr: (s) => void err.push(s),
       fetch,

@@ -41,7 +41,7 @@ test("start-up of `mcp` loads neither the MCP SDK's server nor any tool code (bo
     zod: "// node_modules/zod/",
     "the tools": "// src/seo/tools/",
     "the crawler": "// src/seo/crawl/crawler.ts",
-    "the audit": "// src/seo/audit/perform.ts",
+    "the audit": "// src/seo/audit/audit-request.ts",
     "node:https": '"node:https"',
   };
   const everything = readdirSync(CHUNKS)

@@ -6,18 +6,19 @@
  */
 import { v } from "../../../deps.ts";
 import { ApiError, ERRORS } from "../../shared/errors.ts";
-import { type BoundsInput, boundsFrom, type FrontEnd, politenessProblem } from "../crawl/bounds.ts";
+import type { FrontEnd } from "../crawl/bounds.ts";
+import { type BoundsInput, boundsFrom, politenessProblem } from "./bounds-input.ts";
 import type { CrawlProgress } from "../crawl/crawler.ts";
-import type { HttpRequest } from "../crawl/fetch-page.ts";
+import type { HttpRequest } from "../fetch/fetch-page.ts";
 import { type Twin, twinFromOption } from "../crawl/twin.ts";
 import { reachNextStep } from "../crawl/unreachable.ts";
-import { isOwnMachine, isSameSite, normaliseUrl } from "../crawl/url.ts";
+import { isOwnMachine, isSameSite, normaliseUrl } from "../fetch/url.ts";
 import { type Comparison, compareReports } from "./compare.ts";
 import type { AuditReport } from "./report.ts";
 import type { ReportStore } from "./report-store.ts";
-import { runAudit } from "./run-audit.ts";
+import { crawlAndAudit } from "./crawl-and-audit.ts";
 
-export interface PerformDeps {
+export interface AuditRequestDeps {
   fetch: typeof fetch;
   request?: HttpRequest;
   now(): Date;
@@ -112,7 +113,11 @@ function twinOption(start: string, productionUrl: string | undefined): Twin | nu
   return twin;
 }
 
-export async function performAudit(request: AuditRequest, deps: PerformDeps): Promise<AuditOutcome> {
+/**
+ * Answers one audit request of either front end: the URL and options checked, the baseline
+ * loaded, the site crawled and audited (`crawlAndAudit`), the report stored and compared.
+ */
+export async function handleAuditRequest(request: AuditRequest, deps: AuditRequestDeps): Promise<AuditOutcome> {
   const start = normaliseUrl(request.url);
   if (!start || !/^https?:\/\//i.test(request.url.trim())) {
     throw new ApiError(
@@ -133,7 +138,7 @@ export async function performAudit(request: AuditRequest, deps: PerformDeps): Pr
   if (refused) throw new ApiError("INVALID_ARGUMENTS", refused);
   const twin = twinOption(start, request.production_url);
   const baseline = await loadBaseline(request.compare_to, deps.reports);
-  const report = await runAudit(start, {
+  const report = await crawlAndAudit(start, {
     fetch: deps.fetch,
     ...(deps.request ? { request: deps.request } : {}),
     now: deps.now,

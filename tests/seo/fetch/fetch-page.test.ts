@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { fetchBytes, fetchPage } from "../../../src/seo/crawl/fetch-page.ts";
-import { isLoopback, isPrivateAddress, isSameSite, normaliseUrl } from "../../../src/seo/crawl/url.ts";
-import { serveSite } from "./site-server.ts";
+import { fetchBytes, fetchPage } from "../../../src/seo/fetch/fetch-page.ts";
+import { isLoopback, isPrivateAddress, isSameSite, normaliseUrl } from "../../../src/seo/fetch/url.ts";
+import { serveSite } from "../crawl/site-server.ts";
 
 test("fetchPage: redirect chain recorded, loops and hop limits stop, vetoes, bad Location", async () => {
   const site = await serveSite((req, res) => {

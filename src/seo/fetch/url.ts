@@ -29,6 +29,40 @@ function originOf(base: string): string | undefined {
   return lastOrigin;
 }
 
+/**
+ * The origin of an absolute URL, read off the string when it is in canonical spelling (as every
+ * URL the crawl keeps is), parsed otherwise: the site checks ask it of every page.
+ */
+export function originOfUrl(url: string): string {
+  return spelledOrigin(url) ?? new URL(url).origin;
+}
+
+/** The origin as written when it is already canonical (a default port is not). */
+function spelledOrigin(url: string): string | undefined {
+  const origin = CANONICAL_ORIGIN.exec(url)?.[0];
+  if (origin === undefined || /^http:\/\/[^/]*:80$|^https:\/\/[^/]*:443$/.test(origin)) return undefined;
+  return origin;
+}
+
+/** The host (with port) of an absolute URL, as `URL.host` gives it. */
+export function hostOfUrl(url: string): string {
+  const origin = originOfUrl(url);
+  return origin.slice(origin.indexOf("//") + 2);
+}
+
+/** Path characters WHATWG URL keeps as written (escapes included). */
+const SPELLED_PATH = /^\/[A-Za-z0-9\-_~!$&'()*+,;=:@/%]*$/;
+
+/** The path of an absolute URL as `URL.pathname` gives it (read off a canonical spelling), or undefined when it does not parse. */
+export function pathOfUrl(url: string): string | undefined {
+  const origin = spelledOrigin(url);
+  if (origin === undefined) return URL.canParse(url) ? new URL(url).pathname : undefined;
+  const rest = url.slice(origin.length);
+  const end = rest.search(/[?#]/);
+  const path = (end < 0 ? rest : rest.slice(0, end)) || "/";
+  return SPELLED_PATH.test(path) && !path.includes("/.") ? path : new URL(url).pathname;
+}
+
 const isPlain = (path: string) => PLAIN_PATH.test(path) && !path.includes("/.");
 
 /**

@@ -8,6 +8,18 @@
 import { StreamDecoder } from "./charset.ts";
 import { concatBytes } from "../../shared/stream/bytes.ts";
 
+/**
+ * The one thing the crawl and the audit read of response headers. WHATWG `Headers` is one; the
+ * Node adapter passes a lighter reader over the raw header list, so a crawl never loads undici.
+ */
+export interface ResponseHeaders {
+  /** The value of `name` (any case), repeated fields joined with ", "; null when absent. */
+  get(name: string): string | null;
+}
+
+/** Headers of a response that never came. */
+export const NO_HEADERS: ResponseHeaders = { get: () => null };
+
 export interface FetchedPage {
   /** The URL asked for. */
   url: string;
@@ -15,7 +27,7 @@ export interface FetchedPage {
   finalUrl: string;
   /** Status of the last response; 0 on a network error, timeout or vetoed hop. */
   status: number;
-  headers: Headers;
+  headers: ResponseHeaders;
   /** Each redirect response on the way, in order. */
   redirects: { url: string; status: number }[];
   /** Decoded text, at most `maxBytes` of it; empty for non-text responses and streamed bodies. */
@@ -36,7 +48,7 @@ export interface FetchedPage {
 /** The HTTP primitive the crawler needs; `fetch` is adapted to it, and a runtime may offer a lighter one. */
 export interface HttpResponse {
   status: number;
-  headers: Headers;
+  headers: ResponseHeaders;
   body: AsyncIterable<Uint8Array> | undefined;
   /** Drops the body unread (and its connection, if it cannot be reused). */
   cancel(): void;
@@ -98,7 +110,7 @@ export interface FetchPageOptions {
   /** Called before each redirect hop; a returned string stops the chain with that reason. */
   beforeHop?: (url: URL) => string | undefined | Promise<string | undefined>;
   /** For the final response: where its text should stream instead of being kept in `body`. */
-  textSink?: (status: number, headers: Headers) => TextSink | undefined;
+  textSink?: (status: number, headers: ResponseHeaders) => TextSink | undefined;
   /** Read bodies of any content type (sitemaps may be served gzipped as octet-stream). */
   anyContentType?: boolean;
 }
@@ -195,6 +207,38 @@ export async function fetchPage(url: string, options: FetchPageOptions): Promise
   }
 }
 
+/** One fetch's state across its redirect hops. */
+interface Hops {
+  readonly url: string;
+  readonly started: number;
+  readonly redirects: FetchedPage["redirects"];
+  readonly seen: Set<string>;
+  readonly maxRedirects: number;
+}
+
+function result(hops: Hops, current: string, fields: Partial<FetchedPage>): FetchedPage {
+  return {
+    url: hops.url,
+    finalUrl: current,
+    status: 0,
+    headers: NO_HEADERS,
+    redirects: hops.redirects,
+    body: "",
+    truncated: false,
+    bytes: 0,
+    timingMs: performance.now() - hops.started,
+    ...fields,
+  };
+}
+
+function requestHeaders(options: FetchPageOptions): Record<string, string> {
+  const headers: Record<string, string> = {
+    accept: options.accept ?? "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
+  };
+  if (options.userAgent) headers["user-agent"] = options.userAgent;
+  return headers;
+}
+
 async function follow(
   url: string,
   options: FetchPageOptions,
@@ -203,79 +247,75 @@ async function follow(
   started: number,
 ): Promise<FetchedBytes> {
   const maxRedirects = options.maxRedirects ?? FETCH_DEFAULTS.maxRedirects;
-  const headers: Record<string, string> = {
-    accept: options.accept ?? "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
-  };
-  if (options.userAgent) headers["user-agent"] = options.userAgent;
-  const redirects: FetchedPage["redirects"] = [];
+  const hops: Hops = { url, started, redirects: [], seen: new Set(), maxRedirects };
+  const headers = requestHeaders(options);
   const send = options.request ?? fetchAsHttpRequest(options.fetch);
-  const result = (current: string, fields: Partial<FetchedPage>): FetchedPage => ({
-    url,
-    finalUrl: current,
-    status: 0,
-    headers: new Headers(),
-    redirects,
-    body: "",
-    truncated: false,
-    bytes: 0,
-    timingMs: performance.now() - started,
-    ...fields,
-  });
   let current = url;
-  const seen = new Set<string>();
   for (;;) {
-    seen.add(current);
+    hops.seen.add(current);
     let response: HttpResponse;
     const sent = performance.now();
     try {
       response = await send(current, { headers, signal });
     } catch (err) {
-      return result(current, { error: describe(err, timedOut()) });
+      return result(hops, current, { error: describe(err, timedOut()) });
     }
     const ttfbMs = performance.now() - sent;
     const location = response.headers.get("location");
-    if (response.status >= 300 && response.status < 400 && location !== null) {
-      response.cancel();
-      redirects.push({ url: current, status: response.status });
-      let next: URL;
-      try {
-        next = new URL(location, current);
-      } catch {
-        return result(current, {
-          status: response.status,
-          headers: response.headers,
-          error: `invalid Location "${location}"`,
-        });
-      }
-      next.hash = "";
-      const stop =
-        (seen.has(next.href) && "redirect loop") ||
-        (redirects.length > maxRedirects && `more than ${maxRedirects} redirects`) ||
-        (await options.beforeHop?.(next));
-      if (stop)
-        return result(next.href, { status: response.status, headers: response.headers, error: stop, ttfbMs });
-      current = next.href;
-      continue;
+    if (response.status < 300 || response.status >= 400 || location === null) {
+      return answer(hops, current, response, ttfbMs, options, timedOut);
     }
-    const type = response.headers.get("content-type");
-    if (!response.body || (!options.anyContentType && type !== null && !TEXTUAL.test(type))) {
-      response.cancel();
-      return result(current, { status: response.status, headers: response.headers, ttfbMs });
-    }
-    try {
-      const sink = options.anyContentType
-        ? undefined
-        : options.textSink?.(response.status, response.headers);
-      const read = await readBody(response, type, options, sink);
-      return result(current, { status: response.status, headers: response.headers, ttfbMs, ...read });
-    } catch (err) {
-      return result(current, {
-        status: response.status,
-        headers: response.headers,
-        ttfbMs,
-        error: describe(err, timedOut()),
-      });
-    }
+    const next = await nextHop(hops, current, response, location, ttfbMs, options);
+    if (typeof next !== "string") return next;
+    current = next;
+  }
+}
+
+/** The URL a redirect leads to, or the result when the chain stops here. */
+async function nextHop(
+  hops: Hops,
+  current: string,
+  response: HttpResponse,
+  location: string,
+  ttfbMs: number,
+  options: FetchPageOptions,
+): Promise<string | FetchedPage> {
+  response.cancel();
+  hops.redirects.push({ url: current, status: response.status });
+  const answered = { status: response.status, headers: response.headers };
+  if (!URL.canParse(location, current)) {
+    return result(hops, current, { ...answered, error: `invalid Location "${location}"` });
+  }
+  const next = new URL(location, current);
+  next.hash = "";
+  const stop =
+    (hops.seen.has(next.href) && "redirect loop") ||
+    (hops.redirects.length > hops.maxRedirects && `more than ${hops.maxRedirects} redirects`) ||
+    (await options.beforeHop?.(next));
+  return stop ? result(hops, next.href, { ...answered, error: stop, ttfbMs }) : next.href;
+}
+
+/** The final answer: its body read when it is text (or any type is wanted), else headers only. */
+async function answer(
+  hops: Hops,
+  current: string,
+  response: HttpResponse,
+  ttfbMs: number,
+  options: FetchPageOptions,
+  timedOut: () => boolean,
+): Promise<FetchedBytes> {
+  const answered = { status: response.status, headers: response.headers, ttfbMs };
+  const type = response.headers.get("content-type");
+  if (!response.body || (!options.anyContentType && type !== null && !TEXTUAL.test(type))) {
+    response.cancel();
+    return result(hops, current, answered);
+  }
+  try {
+    const sink = options.anyContentType ? undefined : options.textSink?.(response.status, response.headers);
+    const read = await readBody(response, type, options, sink);
+    return result(hops, current, { ...answered, ...read });
+  } catch (err) {
+    return result(hops, current, { ...answered, error: describe(err, timedOut()) });
   }
 }
 

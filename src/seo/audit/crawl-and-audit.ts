@@ -5,13 +5,11 @@
  */
 import type { CrawlBounds } from "../crawl/bounds.ts";
 import { type CrawlProgress, type CrawlResult, crawlSite } from "../crawl/crawler.ts";
-import type { HttpRequest } from "../crawl/fetch-page.ts";
+import type { HttpRequest } from "../fetch/fetch-page.ts";
 import { describeTwin, type Twin } from "../crawl/twin.ts";
-import { CHECKS } from "./catalogue.ts";
 import { Collector } from "./collector.ts";
 import { cutsOf } from "./cuts.ts";
-import type { Finding } from "./finding.ts";
-import { findingOf, htmlSink } from "./page.ts";
+import { htmlSink } from "./page.ts";
 import { type AuditReport, chartsOf, PAGE_ROWS, pageRows } from "./report.ts";
 import { categoryScores, overallScore, rankFixes } from "./score.ts";
 import { siteHits, twinOf } from "./site-checks.ts";
@@ -32,21 +30,6 @@ export interface AuditOptions {
   exampleCap?: number;
   /** The production twin of a staging copy: given, null (no detection) or undefined (detect). */
   twin?: Twin | null;
-}
-
-const SEVERITY_ORDER = { critical: 0, high: 1, medium: 2, low: 3, info: 4 } as const;
-
-function findingsOf(collector: Collector, cap: number): Finding[] {
-  const findings: Finding[] = [];
-  for (const [id, slot] of collector.byCheck) {
-    if (CHECKS.has(id)) findings.push(findingOf(id, slot.hits, slot.count, cap));
-  }
-  return findings.sort(
-    (a, b) =>
-      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
-      b.count - a.count ||
-      a.id.localeCompare(b.id),
-  );
 }
 
 function stats(crawl: CrawlResult) {
@@ -70,7 +53,7 @@ function stats(crawl: CrawlResult) {
 }
 
 /** Crawls `url` within `bounds` and audits what it finds. Throws `ApiError` (UNREACHABLE, ROBOTS_DISALLOWED) when it cannot start. */
-export async function runAudit(url: string, options: AuditOptions): Promise<AuditReport> {
+export async function crawlAndAudit(url: string, options: AuditOptions): Promise<AuditReport> {
   const startedAt = options.now().toISOString();
   const collector = new Collector();
   const crawl = await crawlSite(
@@ -92,7 +75,7 @@ export async function runAudit(url: string, options: AuditOptions): Promise<Audi
   );
   const twin = twinOf(crawl, collector.summaries, options.twin !== null);
   siteHits(crawl, collector.summaries, twin, (hit) => collector.add(hit));
-  const findings = findingsOf(collector, options.exampleCap ?? 50);
+  const findings = collector.findings(options.exampleCap ?? 50);
   const categories = categoryScores(findings, Math.max(1, crawl.pages));
   let htmlPages = 0;
   for (const summary of collector.summaries.values()) if (summary.isHtml) htmlPages++;

@@ -1,0 +1,130 @@
+/**
+ * The crawl bounds as the edge takes them: the snake_case input fields of the MCP tool and the
+ * CLI (valibot, each with its front end's caps), the politeness a remote site keeps whatever the
+ * input asks, and the resolution of validated input against the defaults of its host class.
+ * @module
+ */
+import { v } from "../../../deps.ts";
+import {
+  CAPS,
+  type CrawlBounds,
+  DEFAULTS,
+  defaultBounds,
+  type FrontEnd,
+  type HostClass,
+  MINIMUM,
+  REMOTE_LIMITS,
+  type Tunable,
+} from "../crawl/bounds.ts";
+
+const whole = (key: Tunable, front: FrontEnd, what: string) => {
+  const remote = DEFAULTS[front].remote[key];
+  const own = DEFAULTS[front]["own-machine"][key];
+  const defaults = remote === own ? `default ${remote}` : `default ${remote}, ${own} on your own machine`;
+  return v.optional(
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(MINIMUM[key]),
+      v.maxValue(CAPS[front][key]),
+      v.description(`${what} (${defaults}; ${MINIMUM[key]}–${CAPS[front][key]})`),
+    ),
+  );
+};
+
+const PRODUCTION_URL = v.optional(
+  v.pipe(
+    v.string(),
+    v.maxLength(2000),
+    v.regex(/^(none|[Hh][Tt][Tt][Pp][Ss]?:\/\/[^/].*)$/, 'an absolute http(s) URL, or "none"'),
+    v.description(
+      'The production URL of the start page, when auditing a staging or local copy: canonical, hreflang, link and sitemap URLs under it are read as the same paths on the audited site. Detected from the start page\'s canonical when not given; "none" turns that off',
+    ),
+  ),
+);
+
+function inputFor(front: FrontEnd) {
+  return {
+    max_pages: whole("maxPages", front, "HTML pages to fetch"),
+    max_depth: whole("maxDepth", front, "clicks from the start URL to follow"),
+    max_seconds: whole(
+      "maxSeconds",
+      front,
+      "wall-clock budget in seconds; a partial report comes back when it runs out",
+    ),
+    concurrency: whole(
+      "concurrency",
+      front,
+      `parallel requests per host (at most ${REMOTE_LIMITS.maxConcurrency} for remote sites)`,
+    ),
+    min_interval_ms: whole(
+      "minIntervalMs",
+      front,
+      `minimum gap between requests per host in ms (at least ${REMOTE_LIMITS.minIntervalMs} for remote sites; raised to robots.txt Crawl-delay)`,
+    ),
+    timeout_ms: whole("timeoutMs", front, "per-request timeout in ms"),
+    check_resources: v.optional(
+      v.pipe(v.boolean(), v.description("check images, scripts and stylesheets for breakage (default true)")),
+    ),
+    use_sitemaps: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description(
+          "discover URLs from sitemaps: robots.txt Sitemap: lines, /sitemap.xml, /sitemap_index.xml, the start directory's sitemap.xml, <link rel=sitemap> (default true)",
+        ),
+      ),
+    ),
+    production_url: PRODUCTION_URL,
+  };
+}
+
+/** Input fields of the MCP tool, snake_case, with the tool's caps. */
+export const boundsInput = inputFor("tool");
+/** The same fields with the CLI's caps. */
+export const cliBoundsInput = inputFor("cli");
+
+export interface BoundsInput {
+  max_pages?: number | undefined;
+  max_depth?: number | undefined;
+  max_seconds?: number | undefined;
+  concurrency?: number | undefined;
+  min_interval_ms?: number | undefined;
+  timeout_ms?: number | undefined;
+  check_resources?: boolean | undefined;
+  use_sitemaps?: boolean | undefined;
+  production_url?: string | undefined;
+}
+
+/** Why validated input is still refused for this host class, or undefined. */
+export function politenessProblem(input: BoundsInput, hosts: HostClass): string | undefined {
+  if (hosts === "own-machine") return undefined;
+  if (input.min_interval_ms !== undefined && input.min_interval_ms < REMOTE_LIMITS.minIntervalMs)
+    return `min_interval_ms below ${REMOTE_LIMITS.minIntervalMs} is allowed only for sites on your own machine or network (localhost, private addresses, .local/.test/.internal names); use ${REMOTE_LIMITS.minIntervalMs} or more`;
+  if (input.concurrency !== undefined && input.concurrency > REMOTE_LIMITS.maxConcurrency)
+    return `concurrency above ${REMOTE_LIMITS.maxConcurrency} is allowed only for sites on your own machine or network; use ${REMOTE_LIMITS.maxConcurrency} or less`;
+  return undefined;
+}
+
+/** Resolves validated input against the defaults for this host class and front end. */
+export function boundsFrom(input: BoundsInput, hosts: HostClass, front: FrontEnd = "tool"): CrawlBounds {
+  const d = DEFAULTS[front][hosts];
+  const maxPages = input.max_pages ?? d.maxPages;
+  return defaultBounds({
+    maxPages,
+    maxDepth: input.max_depth ?? d.maxDepth,
+    maxSeconds: input.max_seconds ?? d.maxSeconds,
+    concurrency: input.concurrency ?? d.concurrency,
+    minIntervalMs: input.min_interval_ms ?? d.minIntervalMs,
+    timeoutMs: input.timeout_ms ?? d.timeoutMs,
+    maxResources: input.check_resources === false ? 0 : maxPages,
+    sitemaps: input.use_sitemaps !== false,
+  });
+}
+
+/** One sentence on the tool's bounds, for its description. */
+export function describeToolBounds(): string {
+  const r = DEFAULTS.tool.remote;
+  const o = DEFAULTS.tool["own-machine"];
+  const c = CAPS.tool;
+  return `remote sites: ${r.maxPages} pages, depth ${r.maxDepth}, ${r.maxSeconds} s, ${r.concurrency} parallel requests ${r.minIntervalMs} ms apart; sites on your own machine or network (localhost, private addresses): ${o.maxPages} pages, depth ${o.maxDepth}, ${o.maxSeconds} s, ${o.concurrency} parallel, no gap; caps ${c.maxPages} pages, depth ${c.maxDepth}, ${c.maxSeconds} s (the seo-audit-mcp audit CLI goes to ${CAPS.cli.maxPages.toLocaleString("en")} pages)`;
+}

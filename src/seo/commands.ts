@@ -1,0 +1,22 @@
+/**
+ * The SEO service's public entry for its command lines: the `audit` command (its code, the
+ * crawler and the checks, loads on the first call), exit codes, the names, and the report ids
+ * the Node report store files reports under. It imports nothing of the HTTP handler, so
+ * `seo-audit-mcp audit` starts without the gateway, the MCP plumbing or their dependencies;
+ * `mod.ts` re-exports it with the rest of the service.
+ * @module
+ */
+import type { CliIo } from "./cli/audit.ts";
+
+export { exitCodeOf } from "../shared/cli/failure.ts";
+export { VERSION } from "../shared/build-info.ts";
+export type { AuditReport } from "./audit/report.ts";
+export { newReportId, REPORT_ID, type ReportStore } from "./audit/report-store.ts";
+export { SERVER_NAME as SEO_SERVER_NAME } from "./mcp-info.ts";
+export type { CliIo as AuditCommandIo } from "./cli/audit.ts";
+
+/** The `seo-audit-mcp audit` command line (exit code out). */
+export async function auditCommand(args: string[], io: CliIo): Promise<number> {
+  const cli = await import("./cli/audit.ts");
+  return cli.auditCommand(args, io);
+}

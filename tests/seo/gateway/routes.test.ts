@@ -1,0 +1,57 @@
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { NO_ROUTE, SEO_ROUTES } from "../../../src/seo/handler.ts";
+import { REST_ROUTES } from "../../../src/seo/http/rest.ts";
+import { gatewayHandler, startWorld, type World } from "./harness.ts";
+
+const BASE = "http://gw.test";
+let world: World;
+
+before(async () => {
+  world = await startWorld();
+});
+after(() => world.close());
+
+const errorOf = async (response: Response) => ((await response.json()) as { error: { code: string; message: string } }).error;
+
+test("the route table: every REST route is a row, and the no-route message names every row", async () => {
+  for (const rest of REST_ROUTES)
+    assert.ok(
+      SEO_ROUTES.some((route) => route.path === rest.path && route.answer === "rest"),
+      `${rest.path} in the table`,
+    );
+  for (const route of SEO_ROUTES) assert.ok(NO_ROUTE.includes(route.shown), route.shown);
+  const handler = gatewayHandler(world);
+  const missing = await handler(new Request(`${BASE}/nope`));
+  assert.equal(missing.status, 404);
+  assert.equal((await errorOf(missing)).message, NO_ROUTE);
+});
+
+test("every row refuses the methods it does not list with 405 and an allow header naming them", async () => {
+  const handler = gatewayHandler(world);
+  for (const route of SEO_ROUTES) {
+    if (route.methods === "ALL") continue;
+    const answer = await handler(new Request(`${BASE}${route.path}`, { method: "DELETE" }));
+    assert.equal(answer.status, 405, route.path);
+    assert.equal(answer.headers.get("allow"), route.methods.join(", "), route.path);
+    assert.equal(answer.headers.get("access-control-allow-origin"), null, "no origin sent, none reflected");
+    const error = await errorOf(answer);
+    assert.equal(error.code, "METHOD_NOT_ALLOWED");
+    assert.equal(error.message, `${route.path} answers GET only`);
+  }
+});
+
+test("paths are exact: a trailing slash or a longer path is no route, after the guards", async () => {
+  const handler = gatewayHandler(world, { authToken: "gateway-token-0123456789abcdef" });
+  for (const path of ["/healthz/", "/mcp/", "/api/v1/openapi.json/x", "/api/v1/page-report/"]) {
+    const unauthorised = await handler(new Request(`${BASE}${path}`));
+    assert.equal(unauthorised.status, 401, `${path} is guarded like any unknown path`);
+    const answer = await handler(
+      new Request(`${BASE}${path}`, { headers: { authorization: "Bearer gateway-token-0123456789abcdef" } }),
+    );
+    assert.equal(answer.status, 404, path);
+    assert.equal((await errorOf(answer)).code, "NOT_FOUND");
+  }
+  const health = await handler(new Request(`${BASE}/healthz`, { method: "HEAD" }));
+  assert.equal(health.status, 200, "/healthz is open, HEAD included");
+});
