@@ -10,7 +10,7 @@ import { ApiError, toErrorResponse } from "../shared/errors.ts";
 import { createKeyGate, type KeyGate } from "../shared/http/api-key.ts";
 import { withBodyCap } from "../shared/http/body-limit.ts";
 import { clientKey } from "../shared/http/client-ip.ts";
-import type { Encoding } from "../shared/http/compress.ts";
+import type { Encoding } from "./compress.ts";
 import { type Cors, createCors } from "../shared/http/cors.ts";
 import { createRateLimiter, type RateLimiter } from "../shared/http/rate-limit.ts";
 import type { FetchHandler } from "../shared/http/respond.ts";
