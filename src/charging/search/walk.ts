@@ -106,6 +106,75 @@ class CellPool {
 }
 
 /**
+ * One best-first walk: the heap holds points (key = row) and cells (key = -(pool number + 1))
+ * by distance from the origin; `child` is scratch space for the cell being offered.
+ */
+class NearestWalk {
+  readonly heap = new DistanceHeap();
+  readonly #pool = new CellPool();
+  readonly #child: Cell = { minLng: -180, minLat: -90, maxLng: 180, maxLat: 90 };
+  readonly #tree: Tree;
+  readonly #lng: number;
+  readonly #lat: number;
+  readonly #cosLat: number;
+  readonly #region: Region;
+  readonly #filter: RowFilter;
+
+  constructor(tree: Tree, origin: { lng: number; lat: number }, region: Region, filter: RowFilter) {
+    this.#tree = tree;
+    this.#lng = origin.lng;
+    this.#lat = origin.lat;
+    this.#cosLat = Math.cos((origin.lat * Math.PI) / 180);
+    this.#region = region;
+    this.#filter = filter;
+    this.heap.push(0, -(this.#pool.add(0, tree.ids.length - 1, 0, this.#child) + 1));
+  }
+
+  /** Replaces cell `n` in the heap by its points (a leaf) or its middle point and two halves. */
+  expand(n: number): void {
+    const pool = this.#pool;
+    const left = pool.left[n] as number;
+    const right = pool.right[n] as number;
+    if (right - left <= this.#tree.nodeSize) {
+      for (let k = left; k <= right; k++) this.#offerPoint(k);
+      return;
+    }
+    const m = (left + right) >> 1;
+    this.#offerPoint(m);
+    const axis = pool.axis[n] as number;
+    const { coords } = this.#tree;
+    const x = coords[2 * m] as number;
+    const y = coords[2 * m + 1] as number;
+    const child = this.#child;
+    pool.read(n, child);
+    if (axis === 0) child.maxLng = x;
+    else child.maxLat = y;
+    this.#offerCell(left, m - 1, 1 - axis);
+    pool.read(n, child);
+    if (axis === 0) child.minLng = x;
+    else child.minLat = y;
+    this.#offerCell(m + 1, right, 1 - axis);
+  }
+
+  #offerPoint(k: number): void {
+    const { coords, ids } = this.#tree;
+    const x = coords[2 * k] as number;
+    const y = coords[2 * k + 1] as number;
+    const row = ids[k] as number;
+    if (this.#region.has(x, y) && (!this.#filter || this.#filter(row))) {
+      this.heap.push(haverDist(this.#lng, this.#lat, this.#cosLat, x, y), row);
+    }
+  }
+
+  #offerCell(left: number, right: number, axis: number): void {
+    const child = this.#child;
+    if (left > right || this.#region.relate(child) === OUTSIDE) return;
+    const bound = cellLowerBound(this.#lng, this.#lat, this.#cosLat, child);
+    this.heap.push(bound, -(this.#pool.add(left, right, axis, child) + 1));
+  }
+}
+
+/**
  * The first `want` sites of `region` passing `filter`, nearest to (lng, lat) first; ties by
  * row (id order). `size` sites are indexed.
  */
@@ -120,26 +189,8 @@ export async function nearestIn(
 ): Promise<Nearest> {
   const found: Nearest = { rows: [], dists: [] };
   if (size === 0 || want <= 0) return found;
-  const { ids, coords, nodeSize } = treeOf(index);
-  const { lng, lat } = origin;
-  const cosLat = Math.cos((lat * Math.PI) / 180);
-  const heap = new DistanceHeap();
-  const pool = new CellPool();
-  const world: Cell = { minLng: -180, minLat: -90, maxLng: 180, maxLat: 90 };
-  const child: Cell = { ...world };
-
-  const offerPoint = (k: number) => {
-    const x = coords[2 * k] as number;
-    const y = coords[2 * k + 1] as number;
-    const row = ids[k] as number;
-    if (region.has(x, y) && (!filter || filter(row))) heap.push(haverDist(lng, lat, cosLat, x, y), row);
-  };
-  const offerCell = (left: number, right: number, axis: number) => {
-    if (left > right || region.relate(child) === OUTSIDE) return;
-    heap.push(cellLowerBound(lng, lat, cosLat, child), -(pool.add(left, right, axis, child) + 1));
-  };
-
-  heap.push(0, -(pool.add(0, ids.length - 1, 0, world) + 1));
+  const walk = new NearestWalk(treeOf(index), origin, region, filter);
+  const { heap } = walk;
   while (heap.size > 0 && found.rows.length < want) {
     if (pacer.due()) await pacer.pause();
     const dist = heap.peekDistance();
@@ -147,28 +198,7 @@ export async function nearestIn(
     if (key >= 0) {
       found.rows.push(key);
       found.dists.push(dist);
-      continue;
-    }
-    const n = -key - 1;
-    const left = pool.left[n] as number;
-    const right = pool.right[n] as number;
-    if (right - left <= nodeSize) {
-      for (let k = left; k <= right; k++) offerPoint(k);
-      continue;
-    }
-    const m = (left + right) >> 1;
-    offerPoint(m);
-    const axis = pool.axis[n] as number;
-    const x = coords[2 * m] as number;
-    const y = coords[2 * m + 1] as number;
-    pool.read(n, child);
-    if (axis === 0) child.maxLng = x;
-    else child.maxLat = y;
-    offerCell(left, m - 1, 1 - axis);
-    pool.read(n, child);
-    if (axis === 0) child.minLng = x;
-    else child.minLat = y;
-    offerCell(m + 1, right, 1 - axis);
+    } else walk.expand(-key - 1);
   }
   return found;
 }
