@@ -3,15 +3,16 @@
  * `duplex: "half"`; a body the handler refuses unread is drained, not reset), the client's
  * disconnect aborts `request.signal`, JSON bodies built by
  * `json()` or `preparedJson()` are written without a stream round-trip (prepared ones as the
- * bytes they already are), and SIGINT/SIGTERM drain in-flight work. Service-agnostic: the
- * charging API and the SEO gateway both run on it.
+ * bytes they already are), and SIGINT/SIGTERM drain in-flight work (`closeOnSignals`).
+ * Requests node's parser keeps from the handler get the envelope too (raw-answers.ts).
+ * Service-agnostic: the charging API and the SEO gateway both run on it.
  * @module
  */
-import { createServer, type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Duplex } from "node:stream";
-import { envelope, type ErrorCode, errorResponse, statusOf, toErrorResponse } from "../../src/shared/errors.ts";
+import { errorResponse, toErrorResponse } from "../../src/shared/errors.ts";
 import { bodyOf, type FetchHandler } from "../../src/shared/http/respond.ts";
+import { answerClientError, answerConnect, answerExpectation } from "./raw-answers.ts";
 
 export interface ServeOptions {
   port?: number;
@@ -140,58 +141,6 @@ async function writeResponse(response: Response, res: ServerResponse, isHead: bo
     if (!res.write(value)) await new Promise((resolve) => res.once("drain", resolve));
   }
   res.end();
-}
-
-/**
- * A complete envelope answer written straight to a socket (for requests node keeps from the
- * handler), with the code's status unless HTTP names a more precise one (431, 417).
- */
-function rawAnswer(code: ErrorCode, message: string, { status = statusOf(code), extra = "" } = {}): string {
-  const body = JSON.stringify(envelope(code, message));
-  return (
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n${extra}` +
-    `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
-  );
-}
-
-/**
- * Requests node's parser refuses (garbage, bad headers, both content-length and chunked, a
- * 16 KiB header overflow) never reach the handler; they still get the JSON envelope.
- */
-function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
-  if (err.code === "ECONNRESET" || !socket.writable) {
-    socket.destroy();
-    return;
-  }
-  if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") {
-    socket.end("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n");
-    return;
-  }
-  socket.end(
-    err.code === "HPE_HEADER_OVERFLOW"
-      ? rawAnswer("PAYLOAD_TOO_LARGE", "Request headers are over the 16 KiB limit", { status: 431 })
-      : rawAnswer("INVALID_ARGUMENTS", "Malformed HTTP request"),
-  );
-}
-
-/**
- * CONNECT never reaches the request handler (node emits "connect", and closes the socket when
- * nobody listens); it gets the envelope: this is no proxy.
- */
-function answerConnect(_req: IncomingMessage, socket: Duplex): void {
-  socket.on("error", () => socket.destroy());
-  socket.end(
-    rawAnswer("METHOD_NOT_ALLOWED", "CONNECT is not supported: this server is not a proxy", {
-      extra: "allow: GET, HEAD, POST, OPTIONS\r\n",
-    }),
-  );
-}
-
-/** An `expect` other than 100-continue (node would answer a bare 417). */
-function answerExpectation(_req: IncomingMessage, res: ServerResponse): void {
-  const body = JSON.stringify(envelope("INVALID_ARGUMENTS", "Only the 100-continue expectation is supported"));
-  res.writeHead(417, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), connection: "close" });
-  res.end(body);
 }
 
 /** Starts serving `handler`; resolves once the socket listens. */
