@@ -115,16 +115,15 @@ class Guards {
 
   /** The request to route: `request` itself, or with its body capped. */
   async pass(request: Request, url: URL, peer: string | undefined): Promise<Request> {
-    await this.#limit(request, peer);
+    const decision = await this.#limiter.hit(clientKey(request, peer, this.#trustedProxies));
+    if (!decision.allowed) throw this.#overLimit(decision.retryAfterSeconds);
     if (this.#gate && !this.#openPaths.has(url.pathname)) await this.#checkKey(this.#gate, request);
     return request.body ? withBodyCap(request, this.#maxBodyBytes) : request;
   }
 
-  async #limit(request: Request, peer: string | undefined): Promise<void> {
-    const decision = await this.#limiter.hit(clientKey(request, peer, this.#trustedProxies));
-    if (decision.allowed) return;
-    const wait = String(decision.retryAfterSeconds);
-    throw new ApiError(
+  #overLimit(retryAfterSeconds: number): ApiError {
+    const wait = String(retryAfterSeconds);
+    return new ApiError(
       "RATE_LIMITED",
       `Over ${this.#ratePerMinute} requests per minute from your address; retry in ${wait} s`,
       { headers: { "retry-after": wait } },

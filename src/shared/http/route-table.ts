@@ -1,24 +1,25 @@
 /**
- * A handler's routes as one table (method, path, handler), dispatched by itty-router's plain
- * `Router`. Everything around the match stays ours: CORS, entity tags, compression and the
- * error conversion live in the handler, and a wrong method or an unknown path is an `ApiError`
- * thrown to its one conversion point.
+ * A handler's routes as one table (method, path, handler) and its dispatcher. Everything
+ * around the match stays in the handler: CORS, entity tags, compression and the error
+ * conversion; a wrong method or an unknown path is an `ApiError` thrown to its one conversion
+ * point.
  *
- * Two rules on top of itty's matching, so a table answers exactly the paths it lists:
- * - a fixed path (no `:param`) matches only as written; itty alone would also take trailing
- *   slashes (`/healthz/`), which these APIs answer 404;
- * - a path the table knows, asked with a method none of its routes answers, is 405
- *   METHOD_NOT_ALLOWED with `allow` (a GET route also answers HEAD).
+ * Paths use itty-router's pattern syntax (`/fixed`, `/items/:id`, `/files/:path+`), matched
+ * here by a plain loop rather than by itty-router's `Router`: on the charging API's hottest
+ * request (a cached search answer) the Router doubled the handler's own time, since it parses
+ * the URL a second time, builds a query object and tests a regular expression per route
+ * (scripts/bench-charging.ts, ARCHITECTURE.md). Matching is exact: a fixed path only as
+ * written (no trailing-slash variants), and a path the table knows asked with a method none of
+ * its routes answers is 405 METHOD_NOT_ALLOWED with `allow` (a GET route also answers HEAD).
  * @module
  */
-import { Router } from "../../../deps.ts";
 import { ApiError } from "../errors.ts";
 
-/** One route: `params` are itty's raw (still percent-encoded) captures of `path`. */
+/** One route: `params` are the raw (still percent-encoded) captures of `path`. */
 export interface Route<C = undefined> {
   /** `GET` also answers HEAD. */
   method: "GET" | "POST";
-  /** itty-router pattern: `/fixed`, `/items/:id` (one segment) or `/items/:id+` (the rest). */
+  /** `/fixed`, `/items/:id` (one segment) or `/items/:id+` (the rest), as itty-router writes them. */
   path: string;
   handle: (request: Request, params: Readonly<Record<string, string>>, context: C) => Response | Promise<Response>;
   /**
@@ -31,16 +32,41 @@ export interface Route<C = undefined> {
 }
 
 /** Dispatches one request: its response, or undefined when no route has its path. */
-export type Dispatch<C> = (request: Request, url: URL, context: C) => Promise<Response | undefined>;
+export type Dispatch<C> = (request: Request, url: URL, context: C) => Response | Promise<Response> | undefined;
 
-type Step<C> = (request: Request & { params: Record<string, string> }, url: URL, context: C) => unknown;
+/** A compiled path: the params of `pathname`, or undefined when it does not match. */
+type Matcher = (pathname: string) => Record<string, string> | undefined;
 
-const isFixed = (path: string) => !path.includes(":") && !path.includes("*");
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 
-/** Lets a fixed path through only as written; a parameterised one as itty matched it. */
-function exactly<C>(path: string, step: Step<C>): Step<C> {
-  if (!isFixed(path)) return step;
-  return (request, url, context) => (url.pathname === path ? step(request, url, context) : undefined);
+/**
+ * Compiles an itty-style pattern. A fixed path compares as a string; `:name` takes one
+ * non-empty segment and `:name+` (last) the non-empty rest, both still percent-encoded.
+ */
+export function compilePath(path: string): Matcher {
+  if (!path.includes(":")) return (pathname) => (pathname === path ? NO_PARAMS : undefined);
+  const parts = path.split("/");
+  return (pathname) => {
+    const segments = pathname.split("/");
+    const params: Record<string, string> = {};
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i] as string;
+      const segment = segments[i];
+      if (segment === undefined) return undefined;
+      if (!part.startsWith(":")) {
+        if (segment !== part) return undefined;
+      } else if (part.endsWith("+")) {
+        const rest = segments.slice(i).join("/");
+        if (rest === "") return undefined;
+        params[part.slice(1, -1)] = rest;
+        return params;
+      } else {
+        if (segment === "") return undefined;
+        params[part.slice(1)] = segment;
+      }
+    }
+    return segments.length === parts.length ? params : undefined;
+  };
 }
 
 /** The methods a path answers, as the `allow` header lists them. */
@@ -69,26 +95,31 @@ export function describeRoutes<C>(routes: readonly Route<C>[]): string {
   return parts.join(" and ");
 }
 
+interface Compiled<C> {
+  route: Route<C>;
+  match: Matcher;
+  /** What the route answers: its method, HEAD with GET, or undefined for every method. */
+  methods: ReadonlySet<string> | undefined;
+}
+
+function compile<C>(route: Route<C>): Compiled<C> {
+  const methods = route.everyMethod ? undefined : new Set(route.method === "GET" ? ["GET", "HEAD"] : [route.method]);
+  return { route, match: compilePath(route.path), methods };
+}
+
 /** Builds the dispatcher of `routes` (first match wins, in table order). */
 export function routeTable<C>(routes: readonly Route<C>[]): Dispatch<C> {
-  const router = Router<Request & { params: Record<string, string> }, [URL, C]>();
-  for (const route of routes) {
-    const step: Step<C> = (request, _url, context) => route.handle(request, request.params, context);
-    const guarded = exactly(route.path, step);
-    if (route.everyMethod) router.all(route.path, guarded);
-    else if (route.method === "GET") router.get(route.path, guarded).head(route.path, guarded);
-    else router.post(route.path, guarded);
-  }
-  // Registered after every route, so they only see what no route of the path answered.
-  const refusing = new Set(routes.filter((r) => !r.everyMethod).map((r) => r.path));
-  for (const path of refusing) {
-    const allow = allowedMethods(routes, path);
-    router.all(
-      path,
-      exactly<C>(path, () => {
-        throw methodNotAllowed(allow);
-      }),
-    );
-  }
-  return (request, url, context) => router.fetch(request, url, context) as Promise<Response | undefined>;
+  const compiled = routes.map(compile);
+  const allow = new Map(routes.map((r) => [r.path, allowedMethods(routes, r.path)]));
+  return (request, url, context) => {
+    let known: string | undefined;
+    for (const { route, match, methods } of compiled) {
+      const params = match(url.pathname);
+      if (params === undefined) continue;
+      if (methods === undefined || methods.has(request.method)) return route.handle(request, params, context);
+      known ??= route.path;
+    }
+    if (known !== undefined) throw methodNotAllowed(allow.get(known) ?? []);
+    return undefined;
+  };
 }
