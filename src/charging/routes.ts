@@ -21,12 +21,10 @@ import { type AnswerFormat, parseSiteQuery, parseSitesQuery, parseStatusQuery } 
 import type { ChargingServices } from "./services.ts";
 import { siteIdOf } from "./site-id.ts";
 
-export { siteIdOf };
-
 /** Search answers kept (text and bytes of at most 100 sites each: well under 50 MB). */
 const ANSWER_CACHE_ENTRIES = 128;
 
-export const GEOJSON_TYPE = "application/geo+json";
+const GEOJSON_TYPE = "application/geo+json";
 
 function notFound(id: string): ApiError {
   return new ApiError(
