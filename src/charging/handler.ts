@@ -14,7 +14,7 @@ import type { Encoding } from "./compress.ts";
 import { type Cors, createCors } from "../shared/http/cors.ts";
 import { createRateLimiter, type RateLimiter } from "../shared/http/rate-limit.ts";
 import type { FetchHandler } from "../shared/http/respond.ts";
-import { describeRoutes, type Route, routeTable } from "../shared/http/route-table.ts";
+import { describeRoutes, openPaths, type Route, routeTable } from "../shared/http/route-table.ts";
 import { mcpHttpHandler } from "../shared/mcp/http.ts";
 import { defineMcp } from "../shared/mcp/server.ts";
 import { chargingTools } from "./mcp-tools.ts";
@@ -97,27 +97,23 @@ class Guards {
   readonly #trustedProxies: number;
   readonly #maxBodyBytes: number;
   readonly #gate: KeyGate | undefined;
-  readonly #openPaths: ReadonlySet<string>;
+  readonly #isOpen: (pathname: string) => boolean;
 
-  constructor(options: ChargingHandlerOptions, openPaths: ReadonlySet<string>) {
+  constructor(options: ChargingHandlerOptions, isOpen: (pathname: string) => boolean) {
     const { ratePerMinute = DEFAULT_RATE_PER_MINUTE, apiKeys = [] } = options;
     this.#ratePerMinute = ratePerMinute;
     this.#limiter = limiterOf(options, ratePerMinute);
     this.#trustedProxies = options.trustedProxies ?? 0;
     this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.#gate = apiKeys.length > 0 ? createKeyGate(apiKeys) : undefined;
-    this.#openPaths = openPaths;
-  }
-
-  get gated(): boolean {
-    return this.#gate !== undefined;
+    this.#isOpen = isOpen;
   }
 
   /** The request to route: `request` itself, or with its body capped. */
   async pass(request: Request, url: URL, peer: string | undefined): Promise<Request> {
     const decision = await this.#limiter.hit(clientKey(request, peer, this.#trustedProxies));
     if (!decision.allowed) throw this.#overLimit(decision.retryAfterSeconds);
-    if (this.#gate && !this.#openPaths.has(url.pathname)) await this.#checkKey(this.#gate, request);
+    if (this.#gate && !this.#isOpen(url.pathname)) await this.#checkKey(this.#gate, request);
     return request.body ? withBodyCap(request, this.#maxBodyBytes) : request;
   }
 
@@ -151,7 +147,7 @@ export function createChargingHandler(options: ChargingHandlerOptions): FetchHan
   const table = routesOf(options, gated, log);
   // Liveness probes carry no key: /healthz stays open (it reveals only the stage number), and
   // so does the OpenAPI document, which says how to authenticate.
-  const guards = new Guards(options, new Set(table.filter((r) => r.open).map((r) => r.path)));
+  const guards = new Guards(options, openPaths(table));
   const dispatch = routeTable(table);
   const noRoute = `No such route; the API has ${describeRoutes(table)}`;
 

@@ -95,6 +95,12 @@ export function describeRoutes<C>(routes: readonly Route<C>[]): string {
   return parts.join(" and ");
 }
 
+/** Whether a path belongs to a route marked `open` (the one a key gate lets through). */
+export function openPaths<C>(routes: readonly Route<C>[]): (pathname: string) => boolean {
+  const matchers = routes.filter((r) => r.open).map((r) => compilePath(r.path));
+  return (pathname) => matchers.some((match) => match(pathname) !== undefined);
+}
+
 interface Compiled<C> {
   route: Route<C>;
   match: Matcher;
