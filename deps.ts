@@ -16,9 +16,6 @@ export type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/
 // --- shared: Server-Sent Events (the stdio bridge reads the handler's streamed answers)
 export { createParser as createEventSourceParser } from "eventsource-parser";
 
-// --- shared: HTTP route tables (the plain Router; CORS and errors stay ours) ---
-export { Router } from "itty-router";
-
 // --- shared: IP address ranges (egress guard, private-address checks) ---
 export { default as ipaddr } from "ipaddr.js";
 

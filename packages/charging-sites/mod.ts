@@ -6,13 +6,24 @@
  * @module
  */
 export * from "../../src/shared/mod.ts";
-export { type ChargingConfig, parseChargingEnv } from "../../src/charging/config.ts";
-export { type ChargingHandlerOptions, createChargingHandler } from "../../src/charging/handler.ts";
-export { chargingTools } from "../../src/charging/mcp-tools.ts";
-export { type ChargingServices, createChargingServices } from "../../src/charging/services.ts";
-export { isSnapshot, openSnapshot, type Snapshot } from "../../src/charging/snapshot/read.ts";
-export { SnapshotBuilder, snapshotOf } from "../../src/charging/snapshot/write.ts";
-export { createStore, type SiteQuery, type Store, storeOfSites } from "../../src/charging/store.ts";
+export {
+  type ChargingConfig,
+  type ChargingHandlerOptions,
+  type ChargingServices,
+  chargingTools,
+  createChargingHandler,
+  createChargingServices,
+  createStore,
+  isSnapshot,
+  openSnapshot,
+  parseChargingEnv,
+  type SiteQuery,
+  type Snapshot,
+  SnapshotBuilder,
+  type Store,
+  snapshotOf,
+  storeOfSites,
+} from "../../src/charging/mod.ts";
 
 /**
  * The embedded real data (Open Charge Map and OpenStreetMap sites, the data `charging serve`

@@ -6,8 +6,7 @@
  * @module
  */
 import embedded from "../../fixtures/charging/sites.json" with { type: "json" };
-import { parseDatasetFile } from "../../src/charging/dataset.ts";
-import { snapshotOf } from "../../src/charging/snapshot/write.ts";
+import { parseDatasetFile, snapshotOf } from "../../src/charging/mod.ts";
 
 let bytes: Uint8Array | undefined;
 

@@ -7,17 +7,7 @@
 import { lookup } from "node:dns/promises";
 import { readFile } from "node:fs/promises";
 import { crc32 } from "node:zlib";
-import { type ChargingConfig, parseChargingEnv } from "../../src/charging/config.ts";
-import { parseDatasetFile } from "../../src/charging/dataset.ts";
-import { createChargingHandler } from "../../src/charging/handler.ts";
-import { type ChargingServices, createChargingServices } from "../../src/charging/services.ts";
-import { isSnapshot, openSnapshot } from "../../src/charging/snapshot/read.ts";
-import { createStore, type Store, storeOfSites } from "../../src/charging/store.ts";
-import { createOcpiFeed } from "../../src/charging/status/ocpi-feed.ts";
-import type { LiveFeed } from "../../src/charging/status/service.ts";
-import { ApiError, isApiError } from "../../src/shared/errors.ts";
-import { createSharedRateLimiter, type RateLimiter } from "../../src/shared/http/rate-limit.ts";
-import { createGuardedLookup } from "../../src/shared/net/lookup.ts";
+import { ApiError, type ChargingConfig, type ChargingServices, createChargingHandler, createChargingServices, createGuardedLookup, createOcpiFeed, createSharedRateLimiter, createStore, isApiError, isSnapshot, type LiveFeed, openSnapshot, parseChargingEnv, parseDatasetFile, type RateLimiter, type Store, storeOfSites } from "../../src/charging/mod.ts";
 import { pinnedFetch } from "./pinned-fetch.ts";
 import { embeddedSnapshot } from "../embedded/charging-snapshot.ts";
 import { createRedisRateStore } from "./redis-rate-store.ts";

@@ -4,11 +4,7 @@
  * Node: stdio, the environment, the local dataset, the server and the importer.
  * @module
  */
-import { parseChargingEnv } from "../../src/charging/config.ts";
-import { runCli } from "../../src/charging/cli/run.ts";
-import { createChargingHandler } from "../../src/charging/handler.ts";
-import { runImport } from "../../src/charging/import/command.ts";
-import { exitCodeOf } from "../../src/shared/cli/failure.ts";
+import { createChargingHandler, exitCodeOf, parseChargingEnv, runCli, runImport } from "../../src/charging/mod.ts";
 import { loadStore, servicesFor, startChargingServer } from "./charging-app.ts";
 import { nodeImportIo } from "./import-io.ts";
 

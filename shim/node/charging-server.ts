@@ -5,7 +5,7 @@
  * start-up failures.
  * @module
  */
-import { exitCodeOf } from "../../src/shared/cli/failure.ts";
+import { exitCodeOf } from "../../src/charging/mod.ts";
 import { startChargingServer } from "./charging-app.ts";
 
 const log = (line: string) => process.stderr.write(`${line}\n`);

@@ -3,15 +3,17 @@
  * `duplex: "half"`; a body the handler refuses unread is drained, not reset), the client's
  * disconnect aborts `request.signal`, JSON bodies built by
  * `json()` or `preparedJson()` are written without a stream round-trip (prepared ones as the
- * bytes they already are), and SIGINT/SIGTERM drain in-flight work. Service-agnostic: the
- * charging API and the SEO gateway both run on it.
+ * bytes they already are), and SIGINT/SIGTERM drain in-flight work (`closeOnSignals`).
+ * Requests node's parser keeps from the handler get the envelope too (raw-answers.ts).
+ * Service-agnostic: the charging API and the SEO gateway both run on it.
  * @module
  */
-import { createServer, type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Duplex } from "node:stream";
-import { envelope, type ErrorCode, errorResponse, statusOf, toErrorResponse } from "../../src/shared/errors.ts";
+import { errorResponse, toErrorResponse } from "../../src/shared/errors.ts";
 import { bodyOf, type FetchHandler } from "../../src/shared/http/respond.ts";
+import { originOf, toRequest } from "./node-request.ts";
+import { answerClientError, answerConnect, answerExpectation } from "./raw-answers.ts";
 
 export interface ServeOptions {
   port?: number;
@@ -24,87 +26,6 @@ export interface Serving {
   server: Server;
   url: string;
   close(): Promise<void>;
-}
-
-/** A body left unread past this is not worth draining: the connection is dropped instead. */
-const DRAIN_LIMIT_BYTES = 1024 * 1024;
-
-/**
- * Reads the rest of a body nobody wants (a cap refused it) and throws it away, so the answer
- * reaches the client: closing a socket with unread bytes in it sends a TCP reset, and the
- * client loses the 413 it was about to read. Past the drain limit the socket is dropped.
- */
-function discard(req: IncomingMessage): void {
-  let drained = 0;
-  req.removeAllListeners("data");
-  req.on("data", (chunk: Buffer) => {
-    drained += chunk.byteLength;
-    if (drained > DRAIN_LIMIT_BYTES) req.destroy();
-  });
-  req.resume();
-}
-
-/** The request body as a web stream that reads on demand, and drains (not resets) when cancelled. */
-function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
-  let cancelled = false;
-  return new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        req.pause();
-        req.on("data", (chunk: Buffer) => {
-          if (cancelled) return;
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if ((controller.desiredSize ?? 0) <= 0) req.pause();
-        });
-        req.once("end", () => {
-          if (!cancelled) controller.close();
-        });
-        req.once("error", (err) => {
-          if (!cancelled) controller.error(err);
-        });
-      },
-      pull() {
-        req.resume();
-      },
-      cancel() {
-        cancelled = true;
-        discard(req);
-      },
-    },
-    { highWaterMark: 1 },
-  );
-}
-
-function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): Request {
-  const headers = new Headers();
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
-  const method = req.method ?? "GET";
-  const init: RequestInit & { duplex?: "half" } = { method, headers };
-  if (method !== "GET" && method !== "HEAD") {
-    init.body = bodyStream(req);
-    init.duplex = "half";
-  }
-  // RFC 9112 3.2: an HTTP/1.1 request without Host is answered 400 (node's own check would
-  // answer without the JSON envelope, so it is off and this one applies).
-  if (req.headers.host === undefined && req.httpVersion === "1.1") throw new Error("no Host header");
-  const target = req.url ?? "/";
-  // Absolute-form targets (`GET http://host/path`) keep their path; the origin stays ours.
-  const path = target.startsWith("/") ? target : new URL(target).pathname + new URL(target).search;
-  const request = new Request(origin + path, init);
-  // `new Request(url, {signal})` makes undici follow the signal through listeners and a
-  // finalization registry, the costliest step of the conversion (about a third of the
-  // adapter's time). Handlers read `request.signal`, so it is set as an own property
-  // instead; only a clone of the request would miss the disconnect.
-  Object.defineProperty(request, "signal", { value: signal });
-  return request;
-}
-
-const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
-
-/** The request's own origin when its Host header is well-formed, else the listening one. */
-function originOf(host: string | undefined, fallback: string): string {
-  return host !== undefined && HOST.test(host) ? `http://${host}` : fallback;
 }
 
 function headersOf(response: Response): Record<string, string | string[]> {
@@ -140,58 +61,6 @@ async function writeResponse(response: Response, res: ServerResponse, isHead: bo
     if (!res.write(value)) await new Promise((resolve) => res.once("drain", resolve));
   }
   res.end();
-}
-
-/**
- * A complete envelope answer written straight to a socket (for requests node keeps from the
- * handler), with the code's status unless HTTP names a more precise one (431, 417).
- */
-function rawAnswer(code: ErrorCode, message: string, { status = statusOf(code), extra = "" } = {}): string {
-  const body = JSON.stringify(envelope(code, message));
-  return (
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n${extra}` +
-    `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
-  );
-}
-
-/**
- * Requests node's parser refuses (garbage, bad headers, both content-length and chunked, a
- * 16 KiB header overflow) never reach the handler; they still get the JSON envelope.
- */
-function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
-  if (err.code === "ECONNRESET" || !socket.writable) {
-    socket.destroy();
-    return;
-  }
-  if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") {
-    socket.end("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n");
-    return;
-  }
-  socket.end(
-    err.code === "HPE_HEADER_OVERFLOW"
-      ? rawAnswer("PAYLOAD_TOO_LARGE", "Request headers are over the 16 KiB limit", { status: 431 })
-      : rawAnswer("INVALID_ARGUMENTS", "Malformed HTTP request"),
-  );
-}
-
-/**
- * CONNECT never reaches the request handler (node emits "connect", and closes the socket when
- * nobody listens); it gets the envelope: this is no proxy.
- */
-function answerConnect(_req: IncomingMessage, socket: Duplex): void {
-  socket.on("error", () => socket.destroy());
-  socket.end(
-    rawAnswer("METHOD_NOT_ALLOWED", "CONNECT is not supported: this server is not a proxy", {
-      extra: "allow: GET, HEAD, POST, OPTIONS\r\n",
-    }),
-  );
-}
-
-/** An `expect` other than 100-continue (node would answer a bare 417). */
-function answerExpectation(_req: IncomingMessage, res: ServerResponse): void {
-  const body = JSON.stringify(envelope("INVALID_ARGUMENTS", "Only the 100-continue expectation is supported"));
-  res.writeHead(417, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), connection: "close" });
-  res.end(body);
 }
 
 /** Starts serving `handler`; resolves once the socket listens. */

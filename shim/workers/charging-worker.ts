@@ -12,13 +12,7 @@
  * `PORT`, `HOST` and `CHARGING_DATA` mean nothing here and are ignored.
  * @module
  */
-import { parseChargingEnv } from "../../src/charging/config.ts";
-import { createChargingHandler } from "../../src/charging/handler.ts";
-import { createChargingServices } from "../../src/charging/services.ts";
-import { openSnapshot } from "../../src/charging/snapshot/read.ts";
-import { createStore } from "../../src/charging/store.ts";
-import { ApiError, errorResponse } from "../../src/shared/errors.ts";
-import { bodyOf, type FetchHandler } from "../../src/shared/http/respond.ts";
+import { ApiError, bodyOf, createChargingHandler, createChargingServices, createStore, errorResponse, type FetchHandler, openSnapshot, parseChargingEnv } from "../../src/charging/mod.ts";
 import { embeddedSnapshot } from "../embedded/charging-snapshot.ts";
 
 type Env = Record<string, unknown>;

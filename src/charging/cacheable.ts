@@ -6,8 +6,8 @@
  * kept per key in a bounded LRU so a repeated query is compressed once.
  * @module
  */
-import { chooseEncoding, compress, type Encoding, MIN_COMPRESS_BYTES } from "../shared/http/compress.ts";
-import { fnv1a, noneMatch } from "../shared/http/conditional.ts";
+import { chooseEncoding, compress, type Encoding, MIN_COMPRESS_BYTES } from "./compress.ts";
+import { fnv1a, noneMatch } from "./conditional.ts";
 import { Lru } from "../shared/http/lru.ts";
 import { type PreparedJson, preparedJson } from "../shared/http/respond.ts";
 

@@ -1,8 +1,7 @@
 /**
  * The SEO service as one Fetch handler, whatever carries it: the stdio bridge of
  * `seo-audit-mcp mcp`, the Node gateway (`seo-audit-mcp gateway`) and the Workers gateway.
- * Routes (the table `SEO_ROUTES`, run by itty-router's plain `Router`; CORS and error
- * conversion are ours): POST /mcp (stateless Streamable HTTP, the five tools),
+ * Routes (the table `SEO_ROUTES`, run by the shared `routeTable`, as the charging API's): POST /mcp (stateless Streamable HTTP, the five tools),
  * GET /api/v1/page-report?url=, GET /api/v1/keyword-ideas?q=, GET /api/v1/openapi.json and
  * GET /healthz.
  *
@@ -22,7 +21,7 @@ import { STAGE } from "../shared/build-info.ts";
 import { ApiError, toErrorResponse } from "../shared/errors.ts";
 import { withBodyCap } from "../shared/http/body-limit.ts";
 import { type FetchHandler, json } from "../shared/http/respond.ts";
-import { Router } from "../../deps.ts";
+import { openPaths, type Route, routeTable } from "../shared/http/route-table.ts";
 import { mcpHttpHandler, toJsonRpcError } from "../shared/mcp/http.ts";
 import type { ToolDef } from "../shared/mcp/tool.ts";
 import { once } from "../shared/once.ts";
@@ -103,37 +102,38 @@ type Answer = "health" | "mcp" | "openapi" | "rest";
 
 /** One row of the route table. */
 export interface SeoRoute {
-  /** The methods answered (others get 405 with an allow header); `ALL`: the route answers every method itself. */
-  methods: readonly ("GET" | "HEAD" | "POST")[] | "ALL";
+  /** GET also answers HEAD; others get 405 with an allow header. */
+  method: "GET" | "POST";
   path: string;
   /** How the no-route message names it. */
   shown: string;
   answer: Answer;
   /** Open routes skip the rate limit and the access token. */
   open?: true;
-  /** /mcp answers failures as JSON-RPC errors; every other route as the typed envelope. */
-  jsonRpc?: true;
+  /** The route answers every method itself (/mcp refuses the others as a JSON-RPC error). */
+  everyMethod?: true;
 }
+
+const MCP_PATH = "/mcp";
 
 /** Every route of the SEO handler: adding one is a row here and a method of `SeoRoutes`. */
 export const SEO_ROUTES: readonly SeoRoute[] = [
-  { methods: ["GET", "HEAD"], path: "/healthz", shown: "GET /healthz", answer: "health", open: true },
-  { methods: "ALL", path: "/mcp", shown: "POST /mcp", answer: "mcp", jsonRpc: true },
-  { methods: ["GET"], path: REST_PATHS.pageReport, shown: `GET ${REST_PATHS.pageReport}?url=`, answer: "rest" },
-  { methods: ["GET"], path: REST_PATHS.keywordIdeas, shown: `GET ${REST_PATHS.keywordIdeas}?q=`, answer: "rest" },
-  { methods: ["GET", "HEAD"], path: "/api/v1/openapi.json", shown: "GET /api/v1/openapi.json", answer: "openapi" },
+  { method: "GET", path: "/healthz", shown: "GET /healthz", answer: "health", open: true },
+  { method: "POST", path: MCP_PATH, shown: "POST /mcp", answer: "mcp", everyMethod: true },
+  { method: "GET", path: REST_PATHS.pageReport, shown: `GET ${REST_PATHS.pageReport}?url=`, answer: "rest" },
+  { method: "GET", path: REST_PATHS.keywordIdeas, shown: `GET ${REST_PATHS.keywordIdeas}?q=`, answer: "rest" },
+  { method: "GET", path: "/api/v1/openapi.json", shown: "GET /api/v1/openapi.json", answer: "openapi" },
 ];
 
 const shownRoutes = SEO_ROUTES.map((route) => route.shown);
 /** The 404 message: the table's routes, so it cannot fall behind them. */
 export const NO_ROUTE = `No such route; the gateway has ${shownRoutes.slice(0, -1).join(", ")} and ${shownRoutes.at(-1)}`;
 
-function methodNotAllowed(route: SeoRoute, methods: readonly string[]): ApiError {
-  const named = methods.filter((method) => method !== "HEAD").join(", ");
-  return new ApiError("METHOD_NOT_ALLOWED", `${route.path} answers ${named} only`, {
-    headers: { allow: methods.join(", ") },
-  });
-}
+/** The table as the shared dispatcher runs it: each row answered by its method of `SeoRoutes`. */
+const TABLE: readonly Route<SeoRoutes>[] = SEO_ROUTES.map((row) => ({
+  ...row,
+  handle: (request: Request, _params: unknown, routes: SeoRoutes) => routes[row.answer](request),
+}));
 
 /** The answers of one handler, with the state they share (loaded once, on first use). */
 class SeoRoutes {
@@ -185,65 +185,38 @@ class SeoRoutes {
 }
 
 type Peer = string | undefined;
-type RouteStep = (request: Request, peer: Peer) => Promise<Response | undefined>;
 
-/** Runs `step` for `route` (guarded unless open), converting its failure the route's way. */
-function guarded(routes: SeoRoutes, route: SeoRoute, step: (request: Request) => Promise<Response>): RouteStep {
-  return async (request, peer) => {
-    // itty matches a trailing slash too; the gateway's paths are exact.
-    if (new URL(request.url).pathname !== route.path) return undefined;
-    try {
-      if (!route.open) await routes.guard(request, peer);
-      return await step(request);
-    } catch (err) {
-      return routes.failure(err, request, route.jsonRpc);
-    }
-  };
-}
+const dispatch = routeTable(TABLE);
+const isOpen = openPaths(TABLE);
 
-/** The table as an itty-router `Router`: each method of a row, then 405 for its other methods. */
-function routerOf(routes: SeoRoutes) {
-  const router = Router<Request, [Peer], Response | undefined>();
-  for (const route of SEO_ROUTES) {
-    const answer = guarded(routes, route, (request) => routes[route.answer](request));
-    if (route.methods === "ALL") {
-      router.all(route.path, answer);
-      continue;
-    }
-    const methods = route.methods;
-    for (const method of methods) router[method.toLowerCase() as "get" | "head" | "post"](route.path, answer);
-    router.all(
-      route.path,
-      guarded(routes, route, async () => {
-        throw methodNotAllowed(route, methods);
-      }),
-    );
-  }
-  return router;
-}
-
-/** No row matched: still guarded (an unknown path tells nothing to a client without the token), then 404. */
-async function noRoute(routes: SeoRoutes, request: Request, peer: Peer): Promise<Response> {
+/**
+ * One request through the table: guarded unless its path is open (an unknown path tells nothing
+ * to a client without the token), then its route, 405 or 404. A failure is converted once, the
+ * way its path answers: a JSON-RPC error on /mcp, the typed envelope elsewhere.
+ */
+async function answer(routes: SeoRoutes, request: Request, peer: Peer): Promise<Response> {
+  const url = new URL(request.url);
   try {
-    await routes.guard(request, peer);
-    throw new ApiError("NOT_FOUND", NO_ROUTE);
+    if (!isOpen(url.pathname)) await routes.guard(request, peer);
+    return (await dispatch(request, url, routes)) ?? notFound();
   } catch (err) {
-    return routes.failure(err, request, false);
+    return routes.failure(err, request, url.pathname === MCP_PATH);
   }
+}
+
+function notFound(): never {
+  throw new ApiError("NOT_FOUND", NO_ROUTE);
 }
 
 /**
- * Creates the handler. Guards, in order: CORS preflight; the route's methods (open routes);
- * rate limit and token (every other route, and unknown paths); the route's methods; the route.
+ * Creates the handler. Guards, in order: CORS preflight; rate limit and token (every route but
+ * the open ones, and unknown paths); the route's methods; the route.
  */
 export function createSeoHandler(options: SeoHandlerOptions): FetchHandler {
   const routes = new SeoRoutes(options);
-  const router = routerOf(routes);
   const cors = gatewayCors(options.allowedOrigins ?? "*");
   return async (request, context) => {
-    const peer = context?.clientAddress;
-    const response =
-      cors.preflight(request) ?? (await router.fetch(request, peer)) ?? (await noRoute(routes, request, peer));
+    const response = cors.preflight(request) ?? (await answer(routes, request, context?.clientAddress));
     return cors.apply(response, request);
   };
 }

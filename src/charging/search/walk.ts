@@ -1,32 +1,30 @@
 /**
- * The two walks over the prebuilt kdbush tree (its `ids`, `coords` and `nodeSize`; a cell
- * splits at its middle point, on longitude at even depths and latitude at odd ones):
+ * Walks over the prebuilt kdbush tree (its `ids`, `coords` and `nodeSize`; a cell splits at
+ * its middle point, on longitude at even depths and latitude at odd ones):
  *
- * - `countIn`: how many sites a region holds (and pass a filter). Cells fully inside count
- *   as their size without a visit unless a filter must look at each site; nothing is sorted.
- * - `nearestIn`: best-first (geokdbush's order): a heap of cells by their distance lower
- *   bound and of points by distance; it stops after `want` points, so the work follows the
- *   page (offset + limit), not the number of hits.
+ * - `countIn` (here): how many sites a region holds (and pass a filter). Cells fully inside
+ *   count as their size without a visit unless a filter must look at each site; nothing is
+ *   sorted.
+ * - `nearestIn` (nearest.ts): best-first, stopping after the page's sites.
  *
  * Both pause through the pacer so no walk holds the event loop for long.
  * @module
  */
 import type { KDBush } from "../../../deps.ts";
-import { type Cell, cellLowerBound, haverDist } from "./geo.ts";
-import { DistanceHeap } from "./heap.ts";
+import type { Cell } from "./geo.ts";
 import type { Pacer } from "./pacer.ts";
 import { INSIDE, OUTSIDE, type Region } from "./region.ts";
 
 /** Site rows that pass the query's filters (undefined: every row passes). */
 export type RowFilter = ((row: number) => boolean) | undefined;
 
-interface Tree {
+export interface Tree {
   ids: ArrayLike<number>;
   coords: ArrayLike<number>;
   nodeSize: number;
 }
 
-const treeOf = (index: KDBush): Tree => index as unknown as Tree;
+export const treeOf = (index: KDBush): Tree => index as unknown as Tree;
 
 /** Counts the sites of `region` passing `filter`; `size` sites are indexed (an empty set holds one dummy point). */
 export async function countIn(
@@ -74,101 +72,4 @@ export async function countIn(
     if (pacer.due()) await pacer.pause();
   }
   return total;
-}
-
-export interface Nearest {
-  rows: number[];
-  /** Haversine values (see geo.ts), one per row. */
-  dists: number[];
-}
-
-/** Cells waiting in the heap, kept in parallel arrays; a cell's heap key is -(its number + 1). */
-class CellPool {
-  readonly left: number[] = [];
-  readonly right: number[] = [];
-  readonly axis: number[] = [];
-  readonly bounds: number[] = [];
-
-  add(left: number, right: number, axis: number, c: Cell): number {
-    this.left.push(left);
-    this.right.push(right);
-    this.axis.push(axis);
-    this.bounds.push(c.minLng, c.minLat, c.maxLng, c.maxLat);
-    return this.left.length - 1;
-  }
-
-  read(n: number, into: Cell): void {
-    into.minLng = this.bounds[4 * n] as number;
-    into.minLat = this.bounds[4 * n + 1] as number;
-    into.maxLng = this.bounds[4 * n + 2] as number;
-    into.maxLat = this.bounds[4 * n + 3] as number;
-  }
-}
-
-/**
- * The first `want` sites of `region` passing `filter`, nearest to (lng, lat) first; ties by
- * row (id order). `size` sites are indexed.
- */
-export async function nearestIn(
-  index: KDBush,
-  size: number,
-  origin: { lng: number; lat: number },
-  region: Region,
-  filter: RowFilter,
-  want: number,
-  pacer: Pacer,
-): Promise<Nearest> {
-  const found: Nearest = { rows: [], dists: [] };
-  if (size === 0 || want <= 0) return found;
-  const { ids, coords, nodeSize } = treeOf(index);
-  const { lng, lat } = origin;
-  const cosLat = Math.cos((lat * Math.PI) / 180);
-  const heap = new DistanceHeap();
-  const pool = new CellPool();
-  const world: Cell = { minLng: -180, minLat: -90, maxLng: 180, maxLat: 90 };
-  const child: Cell = { ...world };
-
-  const offerPoint = (k: number) => {
-    const x = coords[2 * k] as number;
-    const y = coords[2 * k + 1] as number;
-    const row = ids[k] as number;
-    if (region.has(x, y) && (!filter || filter(row))) heap.push(haverDist(lng, lat, cosLat, x, y), row);
-  };
-  const offerCell = (left: number, right: number, axis: number) => {
-    if (left > right || region.relate(child) === OUTSIDE) return;
-    heap.push(cellLowerBound(lng, lat, cosLat, child), -(pool.add(left, right, axis, child) + 1));
-  };
-
-  heap.push(0, -(pool.add(0, ids.length - 1, 0, world) + 1));
-  while (heap.size > 0 && found.rows.length < want) {
-    if (pacer.due()) await pacer.pause();
-    const dist = heap.peekDistance();
-    const key = heap.pop();
-    if (key >= 0) {
-      found.rows.push(key);
-      found.dists.push(dist);
-      continue;
-    }
-    const n = -key - 1;
-    const left = pool.left[n] as number;
-    const right = pool.right[n] as number;
-    if (right - left <= nodeSize) {
-      for (let k = left; k <= right; k++) offerPoint(k);
-      continue;
-    }
-    const m = (left + right) >> 1;
-    offerPoint(m);
-    const axis = pool.axis[n] as number;
-    const x = coords[2 * m] as number;
-    const y = coords[2 * m + 1] as number;
-    pool.read(n, child);
-    if (axis === 0) child.maxLng = x;
-    else child.maxLat = y;
-    offerCell(left, m - 1, 1 - axis);
-    pool.read(n, child);
-    if (axis === 0) child.minLng = x;
-    else child.minLat = y;
-    offerCell(m + 1, right, 1 - axis);
-  }
-  return found;
 }

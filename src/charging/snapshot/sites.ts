@@ -36,69 +36,77 @@ export function idAt(s: Snapshot, row: number): string {
   return `${ID_KINDS[s.idKind[row] as number]}${s.idNum[row]}`;
 }
 
+const decoder = new TextDecoder();
+
+function textAt(s: Snapshot, row: number, field: number): string | null {
+  const id = s.text[row * WIDTH + field] as number;
+  if (id === NO_STRING) return null;
+  return decoder.decode(s.stringBytes.subarray(s.stringOffsets[id], s.stringOffsets[id + 1]));
+}
+
+function addressAt(s: Snapshot, row: number): Address | null {
+  const a: Address = {
+    line1: textAt(s, row, 1),
+    line2: textAt(s, row, 2),
+    town: textAt(s, row, 3),
+    region: textAt(s, row, 4),
+    postcode: textAt(s, row, 5),
+    countryCode: textAt(s, row, 6),
+  };
+  return Object.values(a).some((x) => x !== null) ? a : null;
+}
+
+function connectorsAt(s: Snapshot, row: number): Connector[] {
+  const out: Connector[] = [];
+  for (let c = s.connectorOffsets[row] as number; c < (s.connectorOffsets[row + 1] as number); c++) {
+    const [type, label] = s.kinds[s.connectorKind[c] as number] as readonly [string, string];
+    const power = s.connectorPower[c] as number;
+    const quantity = s.connectorQuantity[c] as number;
+    out.push({
+      type,
+      label,
+      powerKw: Number.isNaN(power) ? null : power,
+      quantity: quantity < 0 ? null : quantity,
+      current: CURRENTS[s.connectorCurrent[c] as number] ?? null,
+    });
+  }
+  return out;
+}
+
+/** The full site of one row. */
+export function siteAt(s: Snapshot, row: number): Site {
+  const id = idAt(s, row);
+  const partition = s.header.partitions[s.partition[row] as number] as { key: string; source: Site["source"]; licence: string };
+  const maxPower = s.maxPower[row] as number;
+  const capacity = s.capacity[row] as number;
+  const fee = s.fee[row] as number;
+  const access = s.access[row] as number;
+  return {
+    id,
+    source: partition.source,
+    licence: partition.licence,
+    attributionKey: partition.key,
+    name: textAt(s, row, 0),
+    lat: s.lat[row] as number,
+    lon: s.lon[row] as number,
+    address: addressAt(s, row),
+    operator: textAt(s, row, 7),
+    network: textAt(s, row, 8),
+    connectors: connectorsAt(s, row),
+    maxPowerKw: Number.isNaN(maxPower) ? null : maxPower,
+    capacity: capacity < 0 ? null : capacity,
+    access: access === 0 ? null : (ACCESS_VALUES[access - 1] ?? null),
+    fee: fee === 0 ? null : fee === 2,
+    usageCost: textAt(s, row, 9),
+    openingHours: textAt(s, row, 10),
+    status: STATUS_VALUES[s.status[row] as number] ?? "UNKNOWN",
+    statusKind: "registry",
+    lastUpdated: textAt(s, row, 11),
+    sourceUrl: sourceUrlFor(id),
+  };
+}
+
+/** Decodes rows of `s` into sites. */
 export function createSiteReader(s: Snapshot): (row: number) => Site {
-  const decoder = new TextDecoder();
-  const text = (row: number, field: number): string | null => {
-    const id = s.text[row * WIDTH + field] as number;
-    if (id === NO_STRING) return null;
-    return decoder.decode(s.stringBytes.subarray(s.stringOffsets[id], s.stringOffsets[id + 1]));
-  };
-  const address = (row: number): Address | null => {
-    const a: Address = {
-      line1: text(row, 1),
-      line2: text(row, 2),
-      town: text(row, 3),
-      region: text(row, 4),
-      postcode: text(row, 5),
-      countryCode: text(row, 6),
-    };
-    return Object.values(a).some((x) => x !== null) ? a : null;
-  };
-  const connectors = (row: number): Connector[] => {
-    const out: Connector[] = [];
-    for (let c = s.connectorOffsets[row] as number; c < (s.connectorOffsets[row + 1] as number); c++) {
-      const [type, label] = s.kinds[s.connectorKind[c] as number] as readonly [string, string];
-      const power = s.connectorPower[c] as number;
-      const quantity = s.connectorQuantity[c] as number;
-      out.push({
-        type,
-        label,
-        powerKw: Number.isNaN(power) ? null : power,
-        quantity: quantity < 0 ? null : quantity,
-        current: CURRENTS[s.connectorCurrent[c] as number] ?? null,
-      });
-    }
-    return out;
-  };
-  return (row) => {
-    const id = idAt(s, row);
-    const partition = s.header.partitions[s.partition[row] as number] as { key: string; source: Site["source"]; licence: string };
-    const maxPower = s.maxPower[row] as number;
-    const capacity = s.capacity[row] as number;
-    const fee = s.fee[row] as number;
-    const access = s.access[row] as number;
-    return {
-      id,
-      source: partition.source,
-      licence: partition.licence,
-      attributionKey: partition.key,
-      name: text(row, 0),
-      lat: s.lat[row] as number,
-      lon: s.lon[row] as number,
-      address: address(row),
-      operator: text(row, 7),
-      network: text(row, 8),
-      connectors: connectors(row),
-      maxPowerKw: Number.isNaN(maxPower) ? null : maxPower,
-      capacity: capacity < 0 ? null : capacity,
-      access: access === 0 ? null : (ACCESS_VALUES[access - 1] ?? null),
-      fee: fee === 0 ? null : fee === 2,
-      usageCost: text(row, 9),
-      openingHours: text(row, 10),
-      status: STATUS_VALUES[s.status[row] as number] ?? "UNKNOWN",
-      statusKind: "registry",
-      lastUpdated: text(row, 11),
-      sourceUrl: sourceUrlFor(id),
-    };
-  };
+  return (row) => siteAt(s, row);
 }

@@ -68,20 +68,93 @@ function envelopeMessage(text: string, status: number): string {
   return `The server answered HTTP ${status} without a JSON-RPC message`;
 }
 
-export function createStdioBridge(options: StdioBridgeOptions): StdioBridge {
-  const { handler, write, endpoint = "http://localhost/mcp" } = options;
-  const inflight = new Map<string, AbortController>();
-  const pending = new Set<Promise<void>>();
+/** Writes each event of an SSE body as one message, until it ends or `signal` aborts. */
+async function relayEvents(body: ReadableStream<Uint8Array>, signal: AbortSignal, write: (m: string) => void) {
+  const parser = createEventSourceParser({
+    onEvent: (event) => {
+      if (event.data !== "" && !signal.aborted) write(event.data);
+    },
+  });
+  const decoder = new TextDecoder();
+  const reader = body.getReader();
+  const stop = () => void reader.cancel().catch(() => {});
+  signal.addEventListener("abort", stop, { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parser.feed(decoder.decode(value, { stream: true }));
+    }
+  } finally {
+    signal.removeEventListener("abort", stop);
+  }
+}
 
-  // An id-less error (a transport-level refusal) is addressed to the requests it answers, so
-  // the client does not wait for them forever.
-  const writeMessage = (message: RpcMessage, ids: RpcId[]) => {
-    if (message.id === null && message.error !== undefined && ids.length > 0) {
-      for (const id of ids) write(JSON.stringify({ ...message, id }));
-    } else write(JSON.stringify(message));
-  };
+/**
+ * One client's session: `inflight` maps each request id to the controller that aborts it (a
+ * batch shares one), `pending` holds every forward not yet settled, for `close`.
+ */
+class Bridge implements StdioBridge {
+  readonly #handler: StdioBridgeOptions["handler"];
+  readonly #write: (message: string) => void;
+  readonly #endpoint: string;
+  readonly #inflight = new Map<string, AbortController>();
+  readonly #pending = new Set<Promise<void>>();
 
-  const relayJson = async (response: Response, ids: RpcId[]) => {
+  constructor({ handler, write, endpoint = "http://localhost/mcp" }: StdioBridgeOptions) {
+    this.#handler = handler;
+    this.#write = write;
+    this.#endpoint = endpoint;
+  }
+
+  receive(line: string): void {
+    const text = line.trim();
+    if (text === "") return;
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      this.#write(errorLine(null, -32700, "Parse error: a line on stdin is not JSON"));
+      return;
+    }
+    if (isCancellation(message)) {
+      this.#inflight.get(keyOf(message.params.requestId))?.abort(new Error("cancelled by the client"));
+      return;
+    }
+    this.#track(text, requestIds(message));
+  }
+
+  async close(): Promise<void> {
+    for (const controller of this.#inflight.values()) controller.abort(new Error("the client closed stdin"));
+    await Promise.allSettled([...this.#pending]);
+  }
+
+  #track(text: string, ids: RpcId[]): void {
+    const controller = new AbortController();
+    for (const id of ids) this.#inflight.set(keyOf(id), controller);
+    const task = this.#forward(text, ids, controller).finally(() => {
+      for (const id of ids) if (this.#inflight.get(keyOf(id)) === controller) this.#inflight.delete(keyOf(id));
+      this.#pending.delete(task);
+    });
+    this.#pending.add(task);
+  }
+
+  async #forward(text: string, ids: RpcId[], { signal }: AbortController): Promise<void> {
+    try {
+      const response = await this.#handler(
+        new Request(this.#endpoint, { method: "POST", headers: HEADERS, body: text, signal }),
+      );
+      if (signal.aborted) return void (await response.body?.cancel().catch(() => {}));
+      if (response.body && response.headers.get("content-type")?.startsWith("text/event-stream")) {
+        await relayEvents(response.body, signal, this.#write);
+      } else await this.#relayJson(response, ids);
+    } catch {
+      if (signal.aborted) return;
+      for (const id of ids) this.#write(errorLine(id, INTERNAL, "The request failed inside the server; retry it"));
+    }
+  }
+
+  async #relayJson(response: Response, ids: RpcId[]): Promise<void> {
     const text = await response.text();
     if (text === "") return;
     let parsed: unknown;
@@ -92,78 +165,23 @@ export function createStdioBridge(options: StdioBridgeOptions): StdioBridge {
     }
     const messages = (Array.isArray(parsed) ? parsed : [parsed]) as (RpcMessage | undefined)[];
     if (messages.every((m) => m?.jsonrpc === "2.0")) {
-      for (const m of messages) writeMessage(m as RpcMessage, ids);
+      for (const m of messages) this.#writeMessage(m as RpcMessage, ids);
       return;
     }
     const reason = envelopeMessage(text, response.status);
-    for (const id of ids) write(errorLine(id, INTERNAL, reason));
-  };
+    for (const id of ids) this.#write(errorLine(id, INTERNAL, reason));
+  }
 
-  const relayEvents = async (body: ReadableStream<Uint8Array>, signal: AbortSignal) => {
-    const parser = createEventSourceParser({
-      onEvent: (event) => {
-        if (event.data !== "" && !signal.aborted) write(event.data);
-      },
-    });
-    const decoder = new TextDecoder();
-    const reader = body.getReader();
-    const stop = () => void reader.cancel().catch(() => {});
-    signal.addEventListener("abort", stop, { once: true });
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        parser.feed(decoder.decode(value, { stream: true }));
-      }
-    } finally {
-      signal.removeEventListener("abort", stop);
-    }
-  };
+  // An id-less error (a transport-level refusal) is addressed to the requests it answers, so
+  // the client does not wait for them forever.
+  #writeMessage(message: RpcMessage, ids: RpcId[]): void {
+    if (message.id === null && message.error !== undefined && ids.length > 0) {
+      for (const id of ids) this.#write(JSON.stringify({ ...message, id }));
+    } else this.#write(JSON.stringify(message));
+  }
+}
 
-  const forward = async (text: string, ids: RpcId[], controller: AbortController) => {
-    const { signal } = controller;
-    try {
-      const response = await handler(
-        new Request(endpoint, { method: "POST", headers: HEADERS, body: text, signal }),
-      );
-      if (signal.aborted) return void (await response.body?.cancel().catch(() => {}));
-      if (response.body && response.headers.get("content-type")?.startsWith("text/event-stream")) {
-        await relayEvents(response.body, signal);
-      } else await relayJson(response, ids);
-    } catch {
-      if (signal.aborted) return;
-      for (const id of ids) write(errorLine(id, INTERNAL, "The request failed inside the server; retry it"));
-    }
-  };
-
-  const receive = (line: string) => {
-    const text = line.trim();
-    if (text === "") return;
-    let message: unknown;
-    try {
-      message = JSON.parse(text);
-    } catch {
-      write(errorLine(null, -32700, "Parse error: a line on stdin is not JSON"));
-      return;
-    }
-    if (isCancellation(message)) {
-      inflight.get(keyOf(message.params.requestId))?.abort(new Error("cancelled by the client"));
-      return;
-    }
-    const ids = requestIds(message);
-    const controller = new AbortController();
-    for (const id of ids) inflight.set(keyOf(id), controller);
-    const task = forward(text, ids, controller).finally(() => {
-      for (const id of ids) if (inflight.get(keyOf(id)) === controller) inflight.delete(keyOf(id));
-      pending.delete(task);
-    });
-    pending.add(task);
-  };
-
-  const close = async () => {
-    for (const controller of inflight.values()) controller.abort(new Error("the client closed stdin"));
-    await Promise.allSettled([...pending]);
-  };
-
-  return { receive, close };
+/** Creates the bridge of one stdio client. */
+export function createStdioBridge(options: StdioBridgeOptions): StdioBridge {
+  return new Bridge(options);
 }

@@ -34,7 +34,7 @@ test("routes: /healthz, unknown routes, wrong methods and the 405 on /mcp", asyn
 
   const post = await handler(new Request(`${BASE}/api/v1/keyword-ideas?q=ev`, { method: "POST", body: "{}" }));
   assert.equal(post.status, 405);
-  assert.equal(post.headers.get("allow"), "GET");
+  assert.equal(post.headers.get("allow"), "GET, HEAD");
   assert.equal(((await post.json()) as Loose).error.code, "METHOD_NOT_ALLOWED");
 
   for (const method of ["GET", "DELETE", "PUT"]) {

@@ -1,0 +1,60 @@
+/**
+ * The JSON envelope for requests node's HTTP server answers without calling the handler:
+ * parser errors, CONNECT and unsupported `expect` headers (serve.ts wires them in).
+ * @module
+ */
+import { type IncomingMessage, STATUS_CODES, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import { envelope, type ErrorCode, statusOf } from "../../src/shared/errors.ts";
+
+/**
+ * A complete envelope answer written straight to a socket (for requests node keeps from the
+ * handler), with the code's status unless HTTP names a more precise one (431, 417).
+ */
+function rawAnswer(code: ErrorCode, message: string, { status = statusOf(code), extra = "" } = {}): string {
+  const body = JSON.stringify(envelope(code, message));
+  return (
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n${extra}` +
+    `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
+  );
+}
+
+/**
+ * Requests node's parser refuses (garbage, bad headers, both content-length and chunked, a
+ * 16 KiB header overflow) never reach the handler; they still get the JSON envelope.
+ */
+export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === "ECONNRESET" || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+    socket.end("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n");
+    return;
+  }
+  socket.end(
+    err.code === "HPE_HEADER_OVERFLOW"
+      ? rawAnswer("PAYLOAD_TOO_LARGE", "Request headers are over the 16 KiB limit", { status: 431 })
+      : rawAnswer("INVALID_ARGUMENTS", "Malformed HTTP request"),
+  );
+}
+
+/**
+ * CONNECT never reaches the request handler (node emits "connect", and closes the socket when
+ * nobody listens); it gets the envelope: this is no proxy.
+ */
+export function answerConnect(_req: IncomingMessage, socket: Duplex): void {
+  socket.on("error", () => socket.destroy());
+  socket.end(
+    rawAnswer("METHOD_NOT_ALLOWED", "CONNECT is not supported: this server is not a proxy", {
+      extra: "allow: GET, HEAD, POST, OPTIONS\r\n",
+    }),
+  );
+}
+
+/** An `expect` other than 100-continue (node would answer a bare 417). */
+export function answerExpectation(_req: IncomingMessage, res: ServerResponse): void {
+  const body = JSON.stringify(envelope("INVALID_ARGUMENTS", "Only the 100-continue expectation is supported"));
+  res.writeHead(417, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), connection: "close" });
+  res.end(body);
+}

@@ -1,0 +1,139 @@
+/**
+ * `nearestIn`: the best-first walk (geokdbush's order) over the kdbush tree: a heap of cells
+ * by their distance lower bound and of points by distance; it stops after `want` points, so
+ * the work follows the page (offset + limit), not the number of hits.
+ * @module
+ */
+import type { KDBush } from "../../../deps.ts";
+import { type Cell, cellLowerBound, haverDist } from "./geo.ts";
+import { DistanceHeap } from "./heap.ts";
+import type { Pacer } from "./pacer.ts";
+import { OUTSIDE, type Region } from "./region.ts";
+import { type RowFilter, type Tree, treeOf } from "./walk.ts";
+
+export interface Nearest {
+  rows: number[];
+  /** Haversine values (see geo.ts), one per row. */
+  dists: number[];
+}
+
+/** Cells waiting in the heap, kept in parallel arrays; a cell's heap key is -(its number + 1). */
+class CellPool {
+  readonly left: number[] = [];
+  readonly right: number[] = [];
+  readonly axis: number[] = [];
+  readonly bounds: number[] = [];
+
+  add(left: number, right: number, axis: number, c: Cell): number {
+    this.left.push(left);
+    this.right.push(right);
+    this.axis.push(axis);
+    this.bounds.push(c.minLng, c.minLat, c.maxLng, c.maxLat);
+    return this.left.length - 1;
+  }
+
+  read(n: number, into: Cell): void {
+    into.minLng = this.bounds[4 * n] as number;
+    into.minLat = this.bounds[4 * n + 1] as number;
+    into.maxLng = this.bounds[4 * n + 2] as number;
+    into.maxLat = this.bounds[4 * n + 3] as number;
+  }
+}
+
+/**
+ * One best-first walk: the heap holds points (key = row) and cells (key = -(pool number + 1))
+ * by distance from the origin; `child` is scratch space for the cell being offered.
+ */
+class NearestWalk {
+  readonly heap = new DistanceHeap();
+  readonly #pool = new CellPool();
+  readonly #child: Cell = { minLng: -180, minLat: -90, maxLng: 180, maxLat: 90 };
+  readonly #tree: Tree;
+  readonly #lng: number;
+  readonly #lat: number;
+  readonly #cosLat: number;
+  readonly #region: Region;
+  readonly #filter: RowFilter;
+
+  constructor(tree: Tree, origin: { lng: number; lat: number }, region: Region, filter: RowFilter) {
+    this.#tree = tree;
+    this.#lng = origin.lng;
+    this.#lat = origin.lat;
+    this.#cosLat = Math.cos((origin.lat * Math.PI) / 180);
+    this.#region = region;
+    this.#filter = filter;
+    this.heap.push(0, -(this.#pool.add(0, tree.ids.length - 1, 0, this.#child) + 1));
+  }
+
+  /** Replaces cell `n` in the heap by its points (a leaf) or its middle point and two halves. */
+  expand(n: number): void {
+    const pool = this.#pool;
+    const left = pool.left[n] as number;
+    const right = pool.right[n] as number;
+    if (right - left <= this.#tree.nodeSize) {
+      for (let k = left; k <= right; k++) this.#offerPoint(k);
+      return;
+    }
+    const m = (left + right) >> 1;
+    this.#offerPoint(m);
+    const axis = pool.axis[n] as number;
+    const { coords } = this.#tree;
+    const x = coords[2 * m] as number;
+    const y = coords[2 * m + 1] as number;
+    const child = this.#child;
+    pool.read(n, child);
+    if (axis === 0) child.maxLng = x;
+    else child.maxLat = y;
+    this.#offerCell(left, m - 1, 1 - axis);
+    pool.read(n, child);
+    if (axis === 0) child.minLng = x;
+    else child.minLat = y;
+    this.#offerCell(m + 1, right, 1 - axis);
+  }
+
+  #offerPoint(k: number): void {
+    const { coords, ids } = this.#tree;
+    const x = coords[2 * k] as number;
+    const y = coords[2 * k + 1] as number;
+    const row = ids[k] as number;
+    if (this.#region.has(x, y) && (!this.#filter || this.#filter(row))) {
+      this.heap.push(haverDist(this.#lng, this.#lat, this.#cosLat, x, y), row);
+    }
+  }
+
+  #offerCell(left: number, right: number, axis: number): void {
+    const child = this.#child;
+    if (left > right || this.#region.relate(child) === OUTSIDE) return;
+    const bound = cellLowerBound(this.#lng, this.#lat, this.#cosLat, child);
+    this.heap.push(bound, -(this.#pool.add(left, right, axis, child) + 1));
+  }
+}
+
+/**
+ * The first `want` sites of `region` passing `filter`, nearest to (lng, lat) first; ties by
+ * row (id order). `size` sites are indexed.
+ */
+export async function nearestIn(
+  index: KDBush,
+  size: number,
+  origin: { lng: number; lat: number },
+  region: Region,
+  filter: RowFilter,
+  want: number,
+  pacer: Pacer,
+): Promise<Nearest> {
+  const found: Nearest = { rows: [], dists: [] };
+  if (size === 0 || want <= 0) return found;
+  const walk = new NearestWalk(treeOf(index), origin, region, filter);
+  const { heap } = walk;
+  while (heap.size > 0 && found.rows.length < want) {
+    if (pacer.due()) await pacer.pause();
+    const dist = heap.peekDistance();
+    const key = heap.pop();
+    if (key >= 0) {
+      found.rows.push(key);
+      found.dists.push(dist);
+    } else walk.expand(-key - 1);
+  }
+  return found;
+}

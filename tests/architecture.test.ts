@@ -1,0 +1,169 @@
+/**
+ * The layout rules of ARCHITECTURE.md, checked on the source with the TypeScript compiler API:
+ * no function in src/ or shim/ over 60 lines, no `node:` in src/, npm
+ * packages only through the deps files, no imports between the services, one error class, and
+ * the charging adapters import one face of their service. Each rule is first run on a small
+ * fixture that breaks it, so a checker that can no longer fail fails here.
+ */
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { builtinModules } from "node:module";
+import { dirname, join, normalize } from "node:path";
+import { test } from "node:test";
+import ts from "typescript";
+
+const MAX_FUNCTION_LINES = 60;
+
+/** Where npm packages may enter (deps.ts and its two lazily or Node-only loaded siblings). */
+const DEPS_FILES = new Set(["deps.ts", "deps-mcp-server.ts", "deps-node.ts"]);
+const SERVICES = ["src/seo/", "src/charging/"] as const;
+const BUILTIN = new Set(builtinModules);
+/** The one error class, in the registry's module. */
+const ERROR_CLASS = { file: "src/shared/errors.ts", name: "ApiError" };
+const BUILTIN_ERRORS = new Set(["Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError", "EvalError", "URIError", "AggregateError", "DOMException", "ApiError"]);
+
+interface Source {
+  /** Repository-relative, with forward slashes. */
+  file: string;
+  sf: ts.SourceFile;
+}
+
+const parse = (file: string, text: string): Source => ({ file, sf: ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true) });
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))
+    .map((f) => join(dir, f).replaceAll("\\", "/"))
+    .sort();
+}
+
+const SOURCES = [...tsFiles("src"), ...tsFiles("shim")].map((file) => parse(file, readFileSync(file, "utf8")));
+
+function visit(node: ts.Node, each: (node: ts.Node) => void): void {
+  each(node);
+  ts.forEachChild(node, (child) => visit(child, each));
+}
+
+function nameOf(node: ts.FunctionLikeDeclaration): string {
+  if (node.name) return node.name.getText();
+  const parent = node.parent;
+  if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) {
+    return parent.name.getText();
+  }
+  return "<anonymous>";
+}
+
+/** Every function with a body: "file name" and its length in lines. */
+function functionLengths({ file, sf }: Source): { key: string; at: number; lines: number }[] {
+  const out: { key: string; at: number; lines: number }[] = [];
+  visit(sf, (node) => {
+    if (!ts.isFunctionLike(node) || !("body" in node) || !node.body) return;
+    const start = sf.getLineAndCharacterOfPosition(node.getStart()).line;
+    const end = sf.getLineAndCharacterOfPosition(node.getEnd()).line;
+    out.push({ key: `${file} ${nameOf(node as ts.FunctionLikeDeclaration)}`, at: start + 1, lines: end - start + 1 });
+  });
+  return out;
+}
+
+function longFunctions(source: Source): string[] {
+  return functionLengths(source)
+    .filter((f) => f.lines > MAX_FUNCTION_LINES)
+    .map((f) => `${f.key} (line ${f.at}): ${f.lines} lines`);
+}
+
+/** Every module a file names: static imports and re-exports (types too), `import()`, `require()`. */
+function specifiersOf({ sf }: Source): string[] {
+  const out: string[] = [];
+  visit(sf, (node) => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      out.push(node.moduleSpecifier.text);
+    } else if (ts.isCallExpression(node) && node.arguments.length > 0 && ts.isStringLiteralLike(node.arguments[0] as ts.Expression)) {
+      const callee = node.expression;
+      if (callee.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(callee) && callee.text === "require")) {
+        out.push((node.arguments[0] as ts.StringLiteralLike).text);
+      }
+    }
+  });
+  return out;
+}
+
+const isRelative = (spec: string) => spec.startsWith(".") || spec.startsWith("/");
+const isNodeBuiltin = (spec: string) => spec.startsWith("node:") || BUILTIN.has(spec.split("/")[0] as string);
+/** Repository-relative path of a relative specifier. */
+const target = (file: string, spec: string) => normalize(join(dirname(file), spec)).replaceAll("\\", "/");
+
+function nodeImportsInSrc(source: Source): string[] {
+  if (!source.file.startsWith("src/")) return [];
+  return specifiersOf(source).filter(isNodeBuiltin).map((spec) => `${source.file} imports ${spec}`);
+}
+
+function npmOutsideDeps(source: Source): string[] {
+  if (DEPS_FILES.has(source.file)) return [];
+  return specifiersOf(source)
+    .filter((spec) => !isRelative(spec) && !isNodeBuiltin(spec))
+    .map((spec) => `${source.file} imports the package ${spec} (only deps.ts, deps-mcp-server.ts and deps-node.ts may)`);
+}
+
+function crossServiceImports(source: Source): string[] {
+  const own = SERVICES.find((s) => source.file.startsWith(s));
+  const others = own ? SERVICES.filter((s) => s !== own) : SERVICES.filter(() => source.file.startsWith("src/shared/"));
+  return specifiersOf(source)
+    .filter(isRelative)
+    .map((spec) => [spec, target(source.file, spec)] as const)
+    .filter(([, path]) => others.some((s) => path.startsWith(s)))
+    .map(([spec]) => `${source.file} imports ${spec}`);
+}
+
+function errorClasses({ file, sf }: Source): string[] {
+  const out: string[] = [];
+  visit(sf, (node) => {
+    if (!ts.isClassDeclaration(node) && !ts.isClassExpression(node)) return;
+    const base = node.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword)?.types[0]?.expression.getText();
+    const name = node.name?.text ?? "<anonymous>";
+    if (base === undefined || !BUILTIN_ERRORS.has(base)) return;
+    if (file === ERROR_CLASS.file && name === ERROR_CLASS.name && base === "Error") return;
+    out.push(`${file}: class ${name} extends ${base}`);
+  });
+  return out;
+}
+
+/** The charging adapters reach src/ only through the service's public entry. */
+function chargingAdapterFace(source: Source): string[] {
+  const adapter = /^shim\/(node\/charging-[^/]+|workers\/charging-worker|node\/import-io|embedded\/charging-snapshot)\.ts$/;
+  if (!adapter.test(source.file)) return [];
+  return specifiersOf(source)
+    .filter(isRelative)
+    .map((spec) => [spec, target(source.file, spec)] as const)
+    .filter(([, path]) => path.startsWith("src/") && path !== "src/charging/mod.ts")
+    .map(([spec]) => `${source.file} imports ${spec} (use src/charging/mod.ts)`);
+}
+
+const RULES = { longFunctions, nodeImportsInSrc, npmOutsideDeps, crossServiceImports, errorClasses, chargingAdapterFace };
+
+/** A function of `lines` lines. */
+const fnOf = (name: string, lines: number) => `function ${name}() {\n${"  work();\n".repeat(lines - 2)}}\n`;
+const FIXTURES: Record<keyof typeof RULES, [file: string, text: string, expected: RegExp]> = {
+  longFunctions: ["src/charging/x.ts", `${fnOf("fits", MAX_FUNCTION_LINES)}const tooLong = ${fnOf("inner", MAX_FUNCTION_LINES + 1)}`, /src\/charging\/x\.ts inner \(line 61\): 61 lines/],
+  nodeImportsInSrc: ["src/shared/x.ts", 'import type { Socket } from "node:net";\nconst fs = await import("fs");', /imports fs$/],
+  npmOutsideDeps: ["shim/node/x.ts", 'export { Router } from "itty-router";', /package itty-router/],
+  crossServiceImports: ["src/seo/x.ts", 'import type { Store } from "../charging/store.ts";', /src\/seo\/x\.ts imports \.\.\/charging\/store\.ts/],
+  errorClasses: ["src/charging/x.ts", "export class NotFound extends ApiError {}\nconst Odd = class extends TypeError {};", /class NotFound extends ApiError/],
+  chargingAdapterFace: ["shim/node/charging-app.ts", 'import { createStore } from "../../src/charging/store.ts";', /use src\/charging\/mod\.ts/],
+};
+
+for (const [name, rule] of Object.entries(RULES) as [keyof typeof RULES, (s: Source) => string[]][]) {
+  test(`architecture: ${name} catches its fixture and holds for src/ and shim/`, () => {
+    const [file, text, expected] = FIXTURES[name];
+    const caught = rule(parse(file, text));
+    assert.ok(caught.some((line) => expected.test(line)), `the ${name} checker missed its fixture: ${JSON.stringify(caught)}`);
+    assert.deepEqual(SOURCES.flatMap(rule), []);
+  });
+}
+
+test("architecture: the rules pass what they should (a fitting function, deps.ts, a same-service import, ApiError itself)", () => {
+  assert.deepEqual(longFunctions(parse("src/x.ts", fnOf("fits", MAX_FUNCTION_LINES))), []);
+  assert.deepEqual(npmOutsideDeps(parse("deps.ts", 'export * as v from "valibot";')), []);
+  assert.deepEqual(crossServiceImports(parse("src/seo/a/b.ts", 'import "../../shared/errors.ts";\nimport "../c.ts";')), []);
+  assert.deepEqual(errorClasses(parse(ERROR_CLASS.file, "export class ApiError extends Error {}")), []);
+  assert.deepEqual(chargingAdapterFace(parse("shim/node/charging-cli.ts", 'import { runCli } from "../../src/charging/mod.ts";\nimport "./serve.ts";')), []);
+});
