@@ -6,9 +6,9 @@
  *
  * Paths use itty-router's pattern syntax (`/fixed`, `/items/:id`, `/files/:path+`), matched
  * here by a plain loop rather than by itty-router's `Router`: on the charging API's hottest
- * request (a cached search answer) the Router doubled the handler's own time, since it parses
- * the URL a second time, builds a query object and tests a regular expression per route
- * (scripts/bench-charging.ts, ARCHITECTURE.md). Matching is exact: a fixed path only as
+ * request (a cached search answer) the Router added half to all of the handler's own time, as
+ * it parses the URL a second time, builds a query object and tests a regular expression per
+ * route (figures: README, Decisions, "Structure"). Matching is exact: a fixed path only as
  * written (no trailing-slash variants), and a path the table knows asked with a method none of
  * its routes answers is 405 METHOD_NOT_ALLOWED with `allow` (a GET route also answers HEAD).
  * @module
