@@ -4,7 +4,8 @@
  * its provenance for tools that report a single page.
  * @module
  */
-import type { FetchedPage, ResponseHeaders } from "../fetch/fetch-page.ts";
+import type { FetchedPage } from "../fetch/fetch-page.ts";
+import type { ResponseHeaders } from "../fetch/http-request.ts";
 import { normaliseUrl } from "../fetch/url.ts";
 import { type Labelled, measured } from "../provenance.ts";
 import { canonicalsFromLinkHeader, robotsDirectives } from "./directives.ts";
