@@ -34,7 +34,7 @@ function parseRefresh(content: string): HtmlFacts["metaRefresh"] {
   return { seconds: Number(found[1]), url: url === "" ? undefined : url };
 }
 
-export function meta(facts: HtmlFacts, attrs: Record<string, string>): void {
+export function readMeta(facts: HtmlFacts, attrs: Record<string, string>): void {
   const key = (attrs.name ?? attrs.property ?? "").trim().toLowerCase();
   const content = attrs.content ?? "";
   if ((attrs["http-equiv"] ?? "").trim().toLowerCase() === "refresh") facts.metaRefresh ??= parseRefresh(content);
@@ -45,7 +45,7 @@ export function meta(facts: HtmlFacts, attrs: Record<string, string>): void {
   else if (key.startsWith("twitter:")) facts.twitter[key] ??= content;
 }
 
-export function link(facts: HtmlFacts, attrs: Record<string, string>): void {
+export function readLink(facts: HtmlFacts, attrs: Record<string, string>): void {
   const rel = ` ${(attrs.rel ?? "").toLowerCase()} `;
   const href = attrs.href;
   if (href === undefined) return;

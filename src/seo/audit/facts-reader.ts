@@ -4,7 +4,7 @@
  * @module
  */
 import { HtmlParser } from "../../../deps.ts";
-import { jsonLdItem, link, meta } from "./element-facts.ts";
+import { jsonLdItem, readLink, readMeta } from "./element-facts.ts";
 import { type HtmlFacts, LIMIT } from "./html-facts.ts";
 import { SimHasher } from "./simhash.ts";
 
@@ -189,10 +189,10 @@ export class FactsReader {
         if (this.#skip === 0) this.#startCapture("title");
         return;
       case "meta":
-        meta(facts, attrs);
+        readMeta(facts, attrs);
         return;
       case "link":
-        link(facts, attrs);
+        readLink(facts, attrs);
         return;
       case "a":
         this.#anchor(attrs);
