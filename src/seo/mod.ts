@@ -12,7 +12,7 @@ export type { FetchHandler, RequestContext } from "../shared/http/respond.ts";
 export { createStdioBridge, type StdioBridge } from "../shared/mcp/stdio-bridge.ts";
 export { createGuardedLookup } from "../shared/net/lookup.ts";
 export { loadConfig as loadSeoConfig, redact, type SeoConfig } from "./config.ts";
-export type { HttpRequest, HttpResponse, ResponseHeaders } from "./fetch/fetch-page.ts";
+export type { HttpRequest, HttpResponse, ResponseHeaders } from "./fetch/http-request.ts";
 export { createSeoHandler, preloadSeoCode, type SeoHandlerOptions } from "./handler.ts";
 export { BYOK_HEADERS } from "./http/byok.ts";
 export type { GatewayEgress } from "./http/egress.ts";

@@ -5,55 +5,14 @@
  * newer `lastUpdated` (on a tie, the one added first), as the import merge rule says.
  * @module
  */
-import { KDBush } from "../../../deps.ts";
-import { ApiError } from "../../shared/errors.ts";
 import { DATASET_FORMAT, type DatasetHeader } from "../dataset.ts";
 import { attributionForKey } from "../licence.ts";
-import { ACCESS_VALUES, type Site, STATUS_VALUES } from "../model.ts";
+import type { Site } from "../model.ts";
+import { assemble, buildIndex, bytesOf } from "./assemble.ts";
 import { Column, StringTable } from "./columns.ts";
 import { type Crc32, crc32 as jsCrc32 } from "./crc32.ts";
-import {
-  align8,
-  DIRECTORY_ENTRY_BYTES,
-  ID_KINDS,
-  INDEX_NODE_SIZE,
-  NO_STRING,
-  PREAMBLE_BYTES,
-  type SectionTag,
-  SNAPSHOT_FORMAT,
-  SNAPSHOT_MAGIC,
-  SNAPSHOT_VERSION,
-  type SnapshotHead,
-  TEXT_FIELDS,
-} from "./format.ts";
-
-const ID = /^(ocm:|osm:node\/|osm:way\/|osm:relation\/)([1-9]\d*)$/;
-
-/** Id kind and numeric part; ids past 2^53 cannot be told apart as numbers, so they are refused. */
-export function splitId(id: string): { kind: number; num: number } {
-  const match = ID.exec(id);
-  const num = match ? Number(match[2]) : Number.NaN;
-  if (!match || !Number.isSafeInteger(num)) throw new ApiError("INVALID_DATA", `site id ${id.slice(0, 60)} cannot be stored`);
-  return { kind: ID_KINDS.indexOf(match[1] as (typeof ID_KINDS)[number]), num };
-}
-
-const ACCESS_CODE = new Map(ACCESS_VALUES.map((a, i) => [a, i + 1]));
-const STATUS_CODE = new Map(STATUS_VALUES.map((s, i) => [s, i]));
-const CURRENT_CODE = { AC: 1, DC: 2 } as const;
-
-function textOf(site: Site, field: (typeof TEXT_FIELDS)[number]): string | null {
-  switch (field) {
-    case "name":
-    case "operator":
-    case "network":
-    case "usageCost":
-    case "openingHours":
-    case "lastUpdated":
-      return site[field];
-    default:
-      return site.address?.[field] ?? null;
-  }
-}
+import { INDEX_NODE_SIZE, NO_STRING, type SectionTag, SNAPSHOT_FORMAT, type SnapshotHead, TEXT_FIELDS } from "./format.ts";
+import { ACCESS_CODE, CURRENT_CODE, STATUS_CODE, splitId, textOf } from "./site-codes.ts";
 
 export interface WriteOptions {
   /** A faster CRC-32 (the Node adapter passes zlib's). */
@@ -287,43 +246,6 @@ export class SnapshotBuilder {
     }
     return { offsets, kind, power, quantity, current, count };
   }
-}
-
-function bytesOf(array: Uint16Array | Uint32Array | Int32Array | Float64Array | Uint8Array): Uint8Array {
-  return new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
-}
-
-/** The kdbush index over the sites in id order (kdbush needs one point: an empty set gets 0,0, never a site). */
-function buildIndex(lons: Float64Array, lats: Float64Array, nodeSize: number): ArrayBuffer {
-  const index = new KDBush(Math.max(lons.length, 1), nodeSize);
-  for (let i = 0; i < lons.length; i++) index.add(lons[i] as number, lats[i] as number);
-  if (lons.length === 0) index.add(0, 0);
-  index.finish();
-  return index.data as ArrayBuffer;
-}
-
-function assemble(sections: [SectionTag, Uint8Array][], crc32: Crc32): Uint8Array {
-  let at = align8(PREAMBLE_BYTES + sections.length * DIRECTORY_ENTRY_BYTES);
-  const placed = sections.map(([tag, bytes]) => {
-    const offset = at;
-    at = align8(at + bytes.byteLength);
-    return { tag, bytes, offset };
-  });
-  if (at > 0xffffffff) throw new ApiError("INVALID_DATA", "snapshot would exceed 4 GiB");
-  const out = new Uint8Array(at);
-  const view = new DataView(out.buffer);
-  out.set(new TextEncoder().encode(SNAPSHOT_MAGIC), 0);
-  view.setUint32(8, SNAPSHOT_VERSION, true);
-  view.setUint32(12, sections.length, true);
-  placed.forEach(({ tag, bytes, offset }, i) => {
-    const entry = PREAMBLE_BYTES + i * DIRECTORY_ENTRY_BYTES;
-    out.set(new TextEncoder().encode(tag), entry);
-    view.setUint32(entry + 4, offset, true);
-    view.setUint32(entry + 8, bytes.byteLength, true);
-    view.setUint32(entry + 12, crc32(bytes), true);
-    out.set(bytes, offset);
-  });
-  return out;
 }
 
 /** A snapshot of `sites` (tests, the embedded data, JSON data sets converted at start-up). */

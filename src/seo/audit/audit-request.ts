@@ -9,7 +9,7 @@ import { ApiError, ERRORS } from "../../shared/errors.ts";
 import type { FrontEnd } from "../crawl/bounds.ts";
 import { type BoundsInput, boundsFrom, politenessProblem } from "./bounds-input.ts";
 import type { CrawlProgress } from "../crawl/crawler.ts";
-import type { HttpRequest } from "../fetch/fetch-page.ts";
+import type { HttpRequest } from "../fetch/http-request.ts";
 import { type Twin, twinFromOption } from "../crawl/twin.ts";
 import { reachNextStep } from "../crawl/unreachable.ts";
 import { isOwnMachine, isSameSite, normaliseUrl } from "../fetch/url.ts";

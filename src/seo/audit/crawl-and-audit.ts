@@ -5,7 +5,7 @@
  */
 import type { CrawlBounds } from "../crawl/bounds.ts";
 import { type CrawlProgress, type CrawlResult, crawlSite } from "../crawl/crawler.ts";
-import type { HttpRequest } from "../fetch/fetch-page.ts";
+import type { HttpRequest } from "../fetch/http-request.ts";
 import { describeTwin, type Twin } from "../crawl/twin.ts";
 import { Collector } from "./collector.ts";
 import { cutsOf } from "./cuts.ts";

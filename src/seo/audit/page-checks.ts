@@ -7,7 +7,7 @@ import { toLocal, type Twin } from "../crawl/twin.ts";
 import { hostOfUrl, isLoopback, normaliseUrl, originOfUrl } from "../fetch/url.ts";
 import { type CheckId, THRESHOLDS } from "./catalogue.ts";
 import { isValidHreflang, isValidLang } from "./directives.ts";
-import type { HtmlFacts } from "./extract.ts";
+import type { HtmlFacts } from "./html-facts.ts";
 import type { Hit } from "./finding.ts";
 import type { ClientRedirect, PageSummary, PageType } from "./page-summary.ts";
 

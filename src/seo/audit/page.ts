@@ -4,11 +4,13 @@
  * its provenance for tools that report a single page.
  * @module
  */
-import type { FetchedPage, ResponseHeaders } from "../fetch/fetch-page.ts";
+import type { FetchedPage } from "../fetch/fetch-page.ts";
+import type { ResponseHeaders } from "../fetch/http-request.ts";
 import { normaliseUrl } from "../fetch/url.ts";
 import { type Labelled, measured } from "../provenance.ts";
 import { canonicalsFromLinkHeader, robotsDirectives } from "./directives.ts";
-import { extractHtml, HtmlExtractor, type HtmlFacts, type JsonLdItem } from "./extract.ts";
+import { extractHtml, HtmlExtractor } from "./extract.ts";
+import type { HtmlFacts, JsonLdItem } from "./html-facts.ts";
 import { type Finding, findingOf, type Hit } from "./finding.ts";
 import { type PageSignals, pageHits, relationHits } from "./page-checks.ts";
 import type { ClientRedirect, PageSummary, PageType } from "./page-summary.ts";

@@ -14,7 +14,7 @@ import type { ReportStore } from "../audit/report-store.ts";
 import { REPORT_ID } from "../audit/report-store.ts";
 import { cliBoundsInput } from "../audit/bounds-input.ts";
 import { CAPS, DEFAULTS, REMOTE_LIMITS } from "../crawl/bounds.ts";
-import type { HttpRequest } from "../fetch/fetch-page.ts";
+import type { HttpRequest } from "../fetch/http-request.ts";
 import { renderReportHtml } from "../report-html/render.ts";
 
 export interface CliIo {

@@ -4,7 +4,9 @@
  */
 import type { RobotsInfo } from "../robots/robots-cache.ts";
 import type { SitemapResult } from "../sitemap/discover.ts";
-import type { FetchedPage, HttpRequest, ResponseHeaders, TextSink } from "../fetch/fetch-page.ts";
+import type { FetchedPage } from "../fetch/fetch-page.ts";
+import type { HttpRequest, ResponseHeaders } from "../fetch/http-request.ts";
+import type { TextSink } from "../fetch/read-body.ts";
 import type { CutPattern, UrlEntry } from "./frontier.ts";
 import type { Twin } from "./twin.ts";
 

@@ -9,7 +9,7 @@
  * @module
  */
 import { ApiError, ERRORS } from "../../shared/errors.ts";
-import { discoverSitemaps } from "../sitemap/discover.ts";
+import { conventionalSitemaps, discoverSitemaps } from "../sitemap/discover.ts";
 import { type CrawlBounds, POLICY } from "./bounds.ts";
 import type { CrawlDeps, CrawlResult, PageVisit, Visitor } from "./crawl-types.ts";
 import type { FetchedPage } from "../fetch/fetch-page.ts";
@@ -24,11 +24,6 @@ export type { CrawlCuts, CrawlDeps, CrawlProgress, CrawlResult, PageVisit, Visit
 /** Queued records allowed per page still in the budget: the slack covers URLs robots.txt blocks. */
 const ROOM_FACTOR = 1.25;
 const ROOM_SLACK = 64;
-
-/** The directory of a URL's path, ending in "/": /docs/ for /docs/ and for /docs/intro. */
-function directoryOf(url: URL): string {
-  return url.pathname.slice(0, url.pathname.lastIndexOf("/") + 1) || "/";
-}
 
 export async function crawlSite(
   startUrl: string,
@@ -143,17 +138,8 @@ class CrawlRun {
   async readSitemaps(): Promise<void> {
     const robots = await this.#client.robotsFor(this.root.origin);
     const origin = this.root.origin;
-    const dir = directoryOf(this.root);
     this.result.sitemaps = await discoverSitemaps(
-      {
-        robots: robots.sitemaps,
-        conventional: [
-          `${origin}/sitemap.xml`,
-          `${origin}/sitemap_index.xml`,
-          ...(dir === "/" ? [] : [`${origin}${dir}sitemap.xml`]),
-        ],
-        links: this.#linkSitemaps,
-      },
+      { robots: robots.sitemaps, conventional: conventionalSitemaps(this.root), links: this.#linkSitemaps },
       {
         get: (url) => this.#client.fetchSitemap(url, robots.sitemaps.includes(url)),
         inScope: (url) => isSameSite(url, this.root),

@@ -6,17 +6,9 @@
  */
 import { RobotsCache, type RobotsInfo } from "../robots/robots-cache.ts";
 import { type CrawlBounds, POLICY } from "./bounds.ts";
-import {
-  type FetchedBytes,
-  type FetchedPage,
-  type FetchPageOptions,
-  fetchBytes,
-  fetchPage,
-  type HttpRequest,
-  NO_HEADERS,
-  type ResponseHeaders,
-  type TextSink,
-} from "../fetch/fetch-page.ts";
+import { type FetchedBytes, type FetchedPage, type FetchPageOptions, fetchBytes, fetchPage } from "../fetch/fetch-page.ts";
+import { type HttpRequest, NO_HEADERS, type ResponseHeaders } from "../fetch/http-request.ts";
+import type { TextSink } from "../fetch/read-body.ts";
 import { HostGate, retryAfterMs } from "./host-gate.ts";
 
 export interface PoliteClientOptions {

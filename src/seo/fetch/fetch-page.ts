@@ -5,20 +5,8 @@
  * parses as it reads gets the decoded text chunk by chunk and no body is kept at all.
  * @module
  */
-import { StreamDecoder } from "./charset.ts";
-import { concatBytes } from "../../shared/stream/bytes.ts";
-
-/**
- * The one thing the crawl and the audit read of response headers. WHATWG `Headers` is one; the
- * Node adapter passes a lighter reader over the raw header list, so a crawl never loads undici.
- */
-export interface ResponseHeaders {
-  /** The value of `name` (any case), repeated fields joined with ", "; null when absent. */
-  get(name: string): string | null;
-}
-
-/** Headers of a response that never came. */
-export const NO_HEADERS: ResponseHeaders = { get: () => null };
+import { fetchAsHttpRequest, type HttpRequest, type HttpResponse, NO_HEADERS, type ResponseHeaders } from "./http-request.ts";
+import { readBody, type TextSink } from "./read-body.ts";
 
 export interface FetchedPage {
   /** The URL asked for. */
@@ -45,58 +33,6 @@ export interface FetchedPage {
   error?: string;
 }
 
-/** The HTTP primitive the crawler needs; `fetch` is adapted to it, and a runtime may offer a lighter one. */
-export interface HttpResponse {
-  status: number;
-  headers: ResponseHeaders;
-  body: AsyncIterable<Uint8Array> | undefined;
-  /** Drops the body unread (and its connection, if it cannot be reused). */
-  cancel(): void;
-  /**
-   * Reads the body by callback, where the runtime has a cheaper way than async iteration (Node
-   * stream events); `take` returning false stops reading and drops the rest.
-   */
-  readChunks?(take: (chunk: Uint8Array) => boolean): Promise<void>;
-}
-
-export type HttpRequest = (
-  url: string,
-  init: { headers: Record<string, string>; signal: AbortSignal },
-) => Promise<HttpResponse>;
-
-async function* chunksOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = stream.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    await reader.cancel().catch(() => {});
-  }
-}
-
-/** `fetch` as an `HttpRequest`, with redirects left to the caller. */
-export function fetchAsHttpRequest(fetcher: typeof fetch): HttpRequest {
-  return async (url, init) => {
-    const response = await fetcher(url, { ...init, redirect: "manual" });
-    const body = response.body;
-    return {
-      status: response.status,
-      headers: response.headers,
-      body: body ? chunksOf(body) : undefined,
-      cancel: () => void body?.cancel().catch(() => {}),
-    };
-  };
-}
-
-/** Takes a body's decoded text as it arrives; `end` follows the last chunk (not after a failed read). */
-export interface TextSink {
-  write(text: string): void;
-  end(): void;
-}
-
 export interface FetchPageOptions {
   fetch: typeof fetch;
   /** Used instead of `fetch` when given (the Node shim passes a node:http one: less CPU and memory). */
@@ -118,62 +54,6 @@ export interface FetchPageOptions {
 export const FETCH_DEFAULTS = { timeoutMs: 15_000, maxBytes: 5 * 1024 * 1024, maxRedirects: 10 } as const;
 
 const TEXTUAL = /^(text\/|application\/(xhtml\+xml|xml|json|ld\+json|rss\+xml|atom\+xml))/i;
-
-interface ReadResult {
-  bytes: number;
-  truncated: boolean;
-}
-
-/** Passes each chunk of the body to `take` until `maxBytes`; leaving early cancels the rest. */
-async function readCapped(
-  response: HttpResponse,
-  maxBytes: number,
-  take: (chunk: Uint8Array) => void,
-): Promise<ReadResult> {
-  let size = 0;
-  let truncated = false;
-  const step = (value: Uint8Array): boolean => {
-    if (size + value.byteLength > maxBytes) {
-      take(value.subarray(0, maxBytes - size));
-      size = maxBytes;
-      truncated = true;
-      return false;
-    }
-    take(value);
-    size += value.byteLength;
-    return true;
-  };
-  if (response.readChunks) await response.readChunks(step);
-  else for await (const value of response.body ?? []) if (!step(value)) break;
-  return { bytes: size, truncated };
-}
-
-/** The body as text, or as raw bytes (`anyContentType`), or streamed into `sink`. */
-async function readBody(
-  body: HttpResponse,
-  type: string | null,
-  options: FetchPageOptions,
-  sink: TextSink | undefined,
-): Promise<Partial<FetchedBytes>> {
-  const maxBytes = options.maxBytes ?? FETCH_DEFAULTS.maxBytes;
-  const decoder = options.anyContentType ? undefined : new StreamDecoder(type);
-  if (sink && decoder) {
-    // Decoding lags one chunk behind, so a body that came in one chunk is decoded in one call.
-    let held: Uint8Array | undefined;
-    const read = await readCapped(body, maxBytes, (chunk) => {
-      if (held) sink.write(decoder.write(held));
-      held = chunk;
-    });
-    sink.write(decoder.end(held));
-    sink.end();
-    return { ...read, sink };
-  }
-  const chunks: Uint8Array[] = [];
-  const read = await readCapped(body, maxBytes, (chunk) => chunks.push(chunk));
-  const raw = concatBytes(chunks, read.bytes);
-  if (!decoder) return { ...read, raw };
-  return { ...read, body: decoder.end(raw) };
-}
 
 function describe(err: unknown, timedOut: boolean): string {
   if (timedOut) return "timeout";
@@ -312,7 +192,8 @@ async function answer(
   }
   try {
     const sink = options.anyContentType ? undefined : options.textSink?.(response.status, response.headers);
-    const read = await readBody(response, type, options, sink);
+    const maxBytes = options.maxBytes ?? FETCH_DEFAULTS.maxBytes;
+    const read = await readBody(response, type, maxBytes, options.anyContentType === true, sink);
     return result(hops, current, { ...answered, ...read });
   } catch (err) {
     return result(hops, current, { ...answered, error: describe(err, timedOut()) });

@@ -46,6 +46,18 @@ export interface SitemapCandidates {
   links: string[];
 }
 
+/** The directory of a URL's path, ending in "/": /docs/ for /docs/ and for /docs/intro. */
+function directoryOf(url: URL): string {
+  return url.pathname.slice(0, url.pathname.lastIndexOf("/") + 1) || "/";
+}
+
+/** The conventional paths for a crawl from `start`: the origin's two, and the start URL's own directory's. */
+export function conventionalSitemaps(start: URL): string[] {
+  const origin = start.origin;
+  const dir = directoryOf(start);
+  return [`${origin}/sitemap.xml`, `${origin}/sitemap_index.xml`, ...(dir === "/" ? [] : [`${origin}${dir}sitemap.xml`])];
+}
+
 export interface DiscoverOptions {
   get(url: string): Promise<FetchedBytes>;
   inScope(url: URL): boolean;

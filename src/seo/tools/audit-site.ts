@@ -14,7 +14,7 @@ import { handleAuditRequest } from "../audit/audit-request.ts";
 import { presentReport, REPORT_OUTPUT_SCHEMA, reportText } from "../audit/present.ts";
 import type { ReportStore } from "../audit/report-store.ts";
 import { boundsInput, describeToolBounds } from "../audit/bounds-input.ts";
-import type { HttpRequest } from "../fetch/fetch-page.ts";
+import type { HttpRequest } from "../fetch/http-request.ts";
 import { responseFormat } from "../tool-input.ts";
 
 export interface AuditSiteDeps {

@@ -5,7 +5,7 @@
 import type { ToolDef } from "../../shared/mcp/tool.ts";
 import type { ReportStore } from "../audit/report-store.ts";
 import type { SeoConfig } from "../config.ts";
-import type { HttpRequest } from "../fetch/fetch-page.ts";
+import type { HttpRequest } from "../fetch/http-request.ts";
 import type { RankStore } from "../providers/tranco.ts";
 import type { ProviderDeps } from "../providers/types.ts";
 import { createAuditSiteTool, localOnlyAuditSiteTool } from "./audit-site.ts";

@@ -3,7 +3,8 @@ import { test } from "node:test";
 import { extractHtml, HtmlExtractor } from "../../../src/seo/audit/extract.ts";
 import { analysePage, htmlSink } from "../../../src/seo/audit/page.ts";
 import { StreamDecoder } from "../../../src/seo/fetch/charset.ts";
-import { type FetchedPage, fetchPage, type HttpRequest } from "../../../src/seo/fetch/fetch-page.ts";
+import { type FetchedPage, fetchPage } from "../../../src/seo/fetch/fetch-page.ts";
+import type { HttpRequest } from "../../../src/seo/fetch/http-request.ts";
 import { nodeHttpRequest } from "../../../shim/node/crawl-request.ts";
 import { serveSite } from "./site-server.ts";
 

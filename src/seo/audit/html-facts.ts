@@ -1,0 +1,97 @@
+/**
+ * The compact facts one pass over a page's HTML keeps: the vocabulary the page checks read.
+ * @module
+ */
+
+export interface JsonLdItem {
+  types: string[];
+  error?: string;
+}
+
+export interface HtmlFacts {
+  titles: string[];
+  metaDescriptions: string[];
+  /** `<link rel=canonical>` hrefs as written. */
+  canonicals: string[];
+  /** Content of `meta[name=robots|googlebot]`, lower-cased. */
+  metaRobots: string[];
+  hreflang: { lang: string; href: string }[];
+  /** Heading levels in document order. */
+  headings: number[];
+  h1: string[];
+  openGraph: Record<string, string>;
+  twitter: Record<string, string>;
+  jsonLd: JsonLdItem[];
+  /**
+   * Words of the main content: inside `<main>`, `<article>` or `[role=main]` when the page has
+   * one, else the whole body; navigation, header, footer, aside (and their ARIA roles) and
+   * scripts never count.
+   */
+  wordCount: number;
+  /** Of those, words inside links (a page of mostly link text is a hub: an index or category). */
+  linkWords: number;
+  /** Links in the same region as `wordCount`. */
+  linkCount: number;
+  /** `<pre>`, `<code>` and `<table>` elements: reference pages carry their content there. */
+  codeBlocks: number;
+  /** `<meta http-equiv=refresh>`: seconds and the target as written (no url: a reload). */
+  metaRefresh: { seconds: number; url: string | undefined } | undefined;
+  /** A `location = / location.href = / location.replace( / location.assign(` target in an inline script. */
+  scriptRedirect: string | undefined;
+  /** `<link rel="sitemap">` hrefs. */
+  sitemapLinks: string[];
+  /** Crawlable `<a href>` links on the page, also those beyond the kept list. */
+  linksFound: number;
+  /** U+FFFD characters in the text: bytes that were not valid in the page's encoding. */
+  replacementChars: number;
+  lang: string | undefined;
+  viewport: string | undefined;
+  imagesWithoutAlt: string[];
+  imageCount: number;
+  /** Hrefs of crawlable `<a>` links, as written, with nofollow. */
+  links: { href: string; nofollow: boolean }[];
+  /** `<a>` elements a crawler cannot follow (no href, `javascript:`), described. */
+  uncrawlableLinks: string[];
+  genericLinkTexts: string[];
+  /** Subresources: img, script, stylesheet, iframe, media sources. */
+  resources: string[];
+  base: string | undefined;
+  simhash: [number, number] | undefined;
+}
+
+/** Per-page cap on collected lists: facts stay small on pathological pages. */
+export const LIMIT = 200;
+
+export function emptyFacts(): HtmlFacts {
+  return {
+    titles: [],
+    metaDescriptions: [],
+    canonicals: [],
+    metaRobots: [],
+    hreflang: [],
+    headings: [],
+    h1: [],
+    openGraph: {},
+    twitter: {},
+    jsonLd: [],
+    wordCount: 0,
+    linkWords: 0,
+    linkCount: 0,
+    codeBlocks: 0,
+    metaRefresh: undefined,
+    scriptRedirect: undefined,
+    sitemapLinks: [],
+    linksFound: 0,
+    replacementChars: 0,
+    lang: undefined,
+    viewport: undefined,
+    imagesWithoutAlt: [],
+    imageCount: 0,
+    links: [],
+    uncrawlableLinks: [],
+    genericLinkTexts: [],
+    resources: [],
+    base: undefined,
+    simhash: undefined,
+  };
+}
