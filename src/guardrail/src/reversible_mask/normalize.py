@@ -50,6 +50,8 @@ _ASCII_IRREGULAR = ("\x00", "\t", "\n", "\x0b", "\x0c", "\r", "\x1c", "\x1d", "\
 # `"  " in text` steps through a text one character at a time; `re` jumps between spaces.
 _DOUBLE_SPACE = re.compile("  ")
 _JOINER, _PRESENTATION = "\u200d", "\ufe0f"  # zero-width joiner, variation selector 16
+_ASCII_BYTES = bytes(range(128))
+_ASCII_LOWER = bytes.maketrans(bytes(range(65, 91)), bytes(range(97, 123)))
 Fold = Callable[[str, bool], str]
 
 
@@ -183,21 +185,82 @@ def view(text: str, case_sensitive: bool) -> TextView:
     tables = _tables(case_sensitive)
     if len(text.encode("utf-16-le", "surrogatepass")) != 2 * len(text):
         return _astral_view(text, case_sensitive, tables)
-    pieces = tables.fast[spaced].split(text)
+    pieces = None if spaced else _latin1_pieces(text, tables)
+    if pieces is None:
+        pieces = tables.fast[spaced].split(text)
     if len(pieces) > 1 and tables.unusual.search("".join(pieces[1::2])):
         return _stripped_view(text, case_sensitive, tables, _INVISIBLE_BMP.split(text))
     return _split_view(text, text, case_sensitive, pieces, spaced, tables.fold_regular, None, None)
 
 
+def _latin1_pieces(text: str, tables: _Tables) -> list[str] | None:
+    """The fast pattern's pieces of a Latin-1 text without a run of spaces whose irregular
+    characters are all one character that is a piece of its own (such as "ß" in German): one
+    C split instead of a regex scan. Latin-1 has no combining marks, so such a piece never
+    takes a tail. None for any other text."""
+    try:
+        data = text.encode("latin-1")
+    except UnicodeEncodeError:
+        return None
+    irregular = data.translate(None, tables.latin1_regular)  # the characters a piece starts at
+    if not irregular:
+        return [text]
+    if irregular[0] not in tables.latin1_single or irregular.count(irregular[:1]) != len(irregular):
+        return None
+    char = chr(irregular[0])
+    parts = text.split(char)
+    pieces = [char] * (2 * len(parts) - 1)
+    pieces[0::2] = parts
+    return pieces
+
+
 def _astral_view(text: str, case_sensitive: bool, tables: _Tables) -> TextView:
     """Emoji text: many invisible BMP characters (joiners, variation selectors), almost never
-    an astral character the fast patterns do not handle."""
-    if tables.astral_trouble.search(text):
-        return _stripped_view(text, case_sensitive, tables, _INVISIBLE.split(text), slow=True)
+    an astral character the fast patterns do not handle. Mostly ASCII: when none of its other
+    characters changes when folded, only ASCII letters change (one byte table)."""
     # Its invisible characters are nearly always joiners and emoji presentation selectors: cut
     # those with two string calls instead of a regex scan (any other one is found below).
     chunks = text.replace(_JOINER, _PRESENTATION).split(_PRESENTATION)
-    return _stripped_view(text, case_sensitive, tables, chunks, partial=True)
+    visible = "".join(chunks) if len(chunks) > 1 else text
+    # Its characters that are not ASCII (one C pass): astral ones, and what folding does.
+    others = _non_ascii(visible)
+    if tables.astral_trouble.search(others):
+        return _stripped_view(text, case_sensitive, tables, _INVISIBLE.split(text), slow=True)
+    unchanged = case_sensitive or others.casefold() == others
+    fold = _fold_ascii_letters if unchanged and unicodedata.is_normalized("NFKC", others) else None
+    if fold is None or not _one_piece(visible, others, tables):
+        return _stripped_view(text, case_sensitive, tables, chunks, partial=True, fold=fold)
+    # No piece starts anywhere: what the fast pattern would split is one regular stretch.
+    kept, at = _offsets(chunks)
+    return _split_view(text, visible, case_sensitive, [visible], False, fold, kept, at)
+
+
+def _one_piece(visible: str, others: str, tables: _Tables) -> bool:
+    """No character of `visible` (without a run of spaces) starts a piece of the fast pattern:
+    none of its non-ASCII characters `others`, and none of its ASCII ones (a few string
+    searches)."""
+    if tables.starts.search(others) or _DOUBLE_SPACE.search(visible):
+        return False
+    return not any(char in visible for char in tables.ascii_starts)
+
+
+def _non_ascii(text: str) -> str:
+    """The characters of `text` that are not ASCII, in order (ASCII ones cut out)."""
+    data = text.encode("utf-8", "surrogatepass").translate(None, _ASCII_BYTES)
+    return data.decode("utf-8", "surrogatepass")
+
+
+def _fold_ascii_letters(text: str, case_sensitive: bool) -> str:
+    """`fold_regular` of regular text whose non-ASCII characters all fold to themselves and
+    that NFKC leaves alone: ASCII letters lowered, through UTF-8 (where every byte below 128
+    is an ASCII character)."""
+    if case_sensitive:
+        return text
+    return (
+        text.encode("utf-8", "surrogatepass")
+        .translate(_ASCII_LOWER)
+        .decode("utf-8", "surrogatepass")
+    )
 
 
 def _stripped_view(
@@ -207,11 +270,13 @@ def _stripped_view(
     chunks: list[str],
     slow: bool = False,
     partial: bool = False,
+    fold: Fold | None = None,
 ) -> TextView:
     """`chunks`: the text cut at each invisible character (one character per cut), or with
     `partial` at some of them: the fast pattern cuts at any other, which then sends the text
     back here cut at all of them. Composing marks and rare astral characters need the slow
-    pattern, where any character may start a cluster."""
+    pattern, where any character may start a cluster. `fold`: folds the regular parts
+    (default: `tables.fold_regular`)."""
     visible = "".join(chunks)
     spaced = _DOUBLE_SPACE.search(visible) is not None
     parts = [] if slow else tables.fast[spaced].split(visible)
@@ -219,11 +284,17 @@ def _stripped_view(
         if partial:
             return _stripped_view(text, case_sensitive, tables, _INVISIBLE_BMP.split(text))
         parts, spaced = tables.slow.split(visible), True
-    kept = at = None
-    if len(chunks) > 1:
-        kept = list(accumulate(map(len, chunks), initial=0))[:-1]
-        at = list(map(add, kept, range(len(kept))))  # chunk k has k invisible characters before
-    return _split_view(text, visible, case_sensitive, parts, spaced, tables.fold_regular, kept, at)
+    kept, at = _offsets(chunks)
+    fold_regular = fold or tables.fold_regular
+    return _split_view(text, visible, case_sensitive, parts, spaced, fold_regular, kept, at)
+
+
+def _offsets(chunks: list[str]) -> tuple[list[int] | None, list[int] | None]:
+    """`kept` and `at` of a text cut at one invisible character between chunks."""
+    if len(chunks) == 1:
+        return None, None
+    kept = list(accumulate(map(len, chunks), initial=0))[:-1]
+    return kept, list(map(add, kept, range(len(kept))))  # chunk k: k invisible ones before
 
 
 def _split_view(
@@ -322,6 +393,10 @@ class _Tables:
     fast: dict[bool, re.Pattern[str]]  # keyed by: has "  "
     slow: re.Pattern[str]
     latin1: bytes | None  # translation table: the fold of each regular Latin-1 character
+    latin1_regular: bytes  # Latin-1 characters no piece starts at (in text without "  ")
+    latin1_single: bytes  # Latin-1 characters that are a piece of their own in Latin-1 text
+    starts: re.Pattern[str]  # a character a piece starts at (BMP, in text without "  ")
+    ascii_starts: tuple[str, ...]  # the ASCII ones
 
     def fold_regular(self, text: str, case_sensitive: bool) -> str:
         """`fold` of a stretch of regular characters and stable marks, cheaper: each of them
@@ -378,12 +453,17 @@ def _tables(case_sensitive: bool) -> _Tables:
     astral += [chr(cp) for cp in _IGNORABLE if cp >= 0x10000]
     invisible = [chr(cp) for cp in _IGNORABLE if cp < 0x10000]
     unusual = invisible + _bmp(composing)
+    starts = {*spaces, *odd, *unusual} - {" "}  # where the fast pattern (no "  ") starts a piece
     return _Tables(
         unusual=re.compile(_char_class(unusual)),
         astral_trouble=re.compile(_negated_class(_cover(astral))),
         fast={spaced: _fast(spaces, odd, unusual, mark_bmp, spaced) for spaced in (False, True)},
         slow=_slow(spaces, odd, composing, _char_class(marks)),
         latin1=_latin1_table(chars, folds, {*spaces, *marks, *odd}),
+        latin1_regular=bytes(cp for cp in range(256) if chr(cp) not in starts),
+        latin1_single=bytes(ord(c) for c in odd if c <= "\xff" and c not in {*spaces, *unusual}),
+        starts=re.compile(_char_class(_bmp(starts))),
+        ascii_starts=tuple(sorted(c for c in starts if c < "\x80")),
     )
 
 
@@ -423,7 +503,9 @@ def _cover(chars: list[str]) -> list[tuple[int, int]]:
 def _negated_class(ranges: list[tuple[int, int]]) -> str:
     """The class of the given ranges, written as the complement of its complement. `re` tests
     a class's astral ranges one by one (no bitmap) and stops at the first hit; listing what
-    is NOT in the class, BMP first, rejects the usual character after one test."""
+    is NOT in the class, BMP first (`re` tests it by bitmap before any astral range), then
+    the gaps holding most of the busy astral blocks, rejects the usual character (an emoji
+    too) after one or two tests."""
     gaps: list[tuple[int, int]] = []
     previous = -1
     for low, high in sorted(ranges):
@@ -432,7 +514,15 @@ def _negated_class(ranges: list[tuple[int, int]]) -> str:
         previous = max(previous, high)
     if previous < 0x10FFFF:
         gaps.append((previous + 1, 0x10FFFF))
+    gaps.sort(key=lambda gap: (gap[0] > 0xFFFF, -_busy_overlap(*gap)))  # stable: else in order
     return "[^" + "".join(f"\\U{low:08x}-\\U{high:08x}" for low, high in gaps) + "]"
+
+
+def _busy_overlap(low: int, high: int) -> int:
+    return sum(
+        max(0, min(high, busy_high) - max(low, busy_low) + 1)
+        for busy_low, busy_high in _BUSY_ASTRAL
+    )
 
 
 def _busy(low: int, high: int) -> bool:
