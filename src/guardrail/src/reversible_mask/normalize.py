@@ -49,6 +49,7 @@ _ASCII_SPACE = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f "
 _ASCII_IRREGULAR = ("\x00", "\t", "\n", "\x0b", "\x0c", "\r", "\x1c", "\x1d", "\x1e", "\x1f")
 # `"  " in text` steps through a text one character at a time; `re` jumps between spaces.
 _DOUBLE_SPACE = re.compile("  ")
+_DOUBLE_SPACE_UTF8 = re.compile(b"  ")  # `b"  " in data` is three times slower
 _JOINER, _PRESENTATION = "\u200d", "\ufe0f"  # zero-width joiner, variation selector 16
 _ASCII_BYTES = bytes(range(128))
 _ASCII_LOWER = bytes.maketrans(bytes(range(65, 91)), bytes(range(97, 123)))
@@ -175,8 +176,8 @@ def _assemble(
 
 def view(text: str, case_sensitive: bool) -> TextView:
     """Same result as `reference_view`, at C speed for the regular stretches."""
-    spaced = _DOUBLE_SPACE.search(text) is not None
     if text.isascii():
+        spaced = _DOUBLE_SPACE.search(text) is not None
         # one memchr per character: faster than any scan that tests a class per character
         if not spaced and not any(char in text for char in _ASCII_IRREGULAR):
             return TextView(text, text if case_sensitive else text.lower())
@@ -184,7 +185,8 @@ def view(text: str, case_sensitive: bool) -> TextView:
         return _split_view(text, text, case_sensitive, pieces, spaced, _fold_ascii, None, None)
     tables = _tables(case_sensitive)
     if len(text.encode("utf-16-le", "surrogatepass")) != 2 * len(text):
-        return _astral_view(text, case_sensitive, tables)
+        return _astral_view(text, case_sensitive, tables)  # runs of spaces: in the visible text
+    spaced = _DOUBLE_SPACE.search(text) is not None
     pieces = None if spaced else _latin1_pieces(text, tables)
     if pieces is None:
         pieces = tables.fast[spaced].split(text)
@@ -222,32 +224,33 @@ def _astral_view(text: str, case_sensitive: bool, tables: _Tables) -> TextView:
     # those with two string calls instead of a regex scan (any other one is found below).
     chunks = text.replace(_JOINER, _PRESENTATION).split(_PRESENTATION)
     visible = "".join(chunks) if len(chunks) > 1 else text
-    # Its characters that are not ASCII (one C pass): astral ones, and what folding does.
-    others = _non_ascii(visible)
+    # In UTF-8 every byte below 128 is an ASCII character: cut those out (one C pass) to get
+    # the other characters, the astral ones and any that folding changes.
+    data = visible.encode("utf-8", "surrogatepass")
+    others = data.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
     if tables.astral_trouble.search(others):
         return _stripped_view(text, case_sensitive, tables, _INVISIBLE.split(text), slow=True)
     unchanged = case_sensitive or others.casefold() == others
     fold = _fold_ascii_letters if unchanged and unicodedata.is_normalized("NFKC", others) else None
-    if fold is None or not _one_piece(visible, others, tables):
+    if fold is None or not _one_piece(data, others, tables):
         return _stripped_view(text, case_sensitive, tables, chunks, partial=True, fold=fold)
-    # No piece starts anywhere: what the fast pattern would split is one regular stretch.
+    # No piece starts anywhere: the fast pattern would not cut it, one regular stretch whose
+    # fold lowers ASCII letters only (`_fold_ascii_letters`, on the bytes at hand).
+    folded = (
+        visible if case_sensitive else data.translate(_ASCII_LOWER).decode("utf-8", "surrogatepass")
+    )
     kept, at = _offsets(chunks)
-    return _split_view(text, visible, case_sensitive, [visible], False, fold, kept, at)
+    if kept is None:
+        return TextView(text, folded)
+    return TextView(text, folded, visible, kept=kept, at=at)
 
 
-def _one_piece(visible: str, others: str, tables: _Tables) -> bool:
-    """No character of `visible` (without a run of spaces) starts a piece of the fast pattern:
-    none of its non-ASCII characters `others`, and none of its ASCII ones (a few string
-    searches)."""
-    if tables.starts.search(others) or _DOUBLE_SPACE.search(visible):
+def _one_piece(data: bytes, others: str, tables: _Tables) -> bool:
+    """No character of a text (`data`: its UTF-8) starts a piece of the fast pattern: no run
+    of spaces, none of its non-ASCII characters `others`, none of its ASCII ones."""
+    if tables.starts.search(others) or _DOUBLE_SPACE_UTF8.search(data):
         return False
-    return not any(char in visible for char in tables.ascii_starts)
-
-
-def _non_ascii(text: str) -> str:
-    """The characters of `text` that are not ASCII, in order (ASCII ones cut out)."""
-    data = text.encode("utf-8", "surrogatepass").translate(None, _ASCII_BYTES)
-    return data.decode("utf-8", "surrogatepass")
+    return not data.translate(None, tables.ascii_other)
 
 
 def _fold_ascii_letters(text: str, case_sensitive: bool) -> str:
@@ -396,7 +399,7 @@ class _Tables:
     latin1_regular: bytes  # Latin-1 characters no piece starts at (in text without "  ")
     latin1_single: bytes  # Latin-1 characters that are a piece of their own in Latin-1 text
     starts: re.Pattern[str]  # a character a piece starts at (BMP, in text without "  ")
-    ascii_starts: tuple[str, ...]  # the ASCII ones
+    ascii_other: bytes  # every byte but the ASCII characters that start a piece
 
     def fold_regular(self, text: str, case_sensitive: bool) -> str:
         """`fold` of a stretch of regular characters and stable marks, cheaper: each of them
@@ -463,7 +466,7 @@ def _tables(case_sensitive: bool) -> _Tables:
         latin1_regular=bytes(cp for cp in range(256) if chr(cp) not in starts),
         latin1_single=bytes(ord(c) for c in odd if c <= "\xff" and c not in {*spaces, *unusual}),
         starts=re.compile(_char_class(_bmp(starts))),
-        ascii_starts=tuple(sorted(c for c in starts if c < "\x80")),
+        ascii_other=bytes(b for b in range(256) if b > 127 or chr(b) not in starts),
     )
 
 
