@@ -17,6 +17,10 @@ ends just before one.
 The rest is split (one more call) only where folding is not one character for one character
 (whitespace other than a lone space, composed clusters, characters such as "ß" or "ﬁ" whose fold
 has another length); everything in between is folded in one C call per text, offsets one to one.
+Text that is mostly ASCII takes cheaper routes to the same pieces: Latin-1 text whose only
+irregular character is one kind ("ß") is split with `str.split`; emoji text is encoded to UTF-8
+once, its non-ASCII characters (the bytes above 127) are checked apart, and when they all fold
+to themselves and none starts a piece, its fold lowers the ASCII letters by a byte table.
 Which characters are irregular is computed once per process from the running Python's Unicode
 tables (about 0.3 s), so the fast path agrees with `reference_view`; a property test checks it on
 arbitrary text, and a length check falls back to the reference if they ever disagreed.
