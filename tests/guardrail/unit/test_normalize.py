@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from reversible_mask.normalize import (
     _latin1_pieces,
+    _lone_spaces_utf8,
     _one_piece,
     _tables,
     reference_view,
@@ -64,6 +65,10 @@ stretches = st.one_of(
     st.lists(st.sampled_from(CLEAN), max_size=10).map("".join),
     st.lists(st.sampled_from(CLEAN + EMOJI + BOUNDARY), max_size=8).map("".join),
     st.lists(st.sampled_from(CLEAN + ["ª", "½", "\x00", "\xa0", "\n"]), max_size=8).map("".join),
+    # paragraphs: lone line breaks and tabs between words, emoji, marks
+    st.lists(st.sampled_from(CLEAN + EMOJI + BOUNDARY + ["\n", "\t", "\r\n"]), max_size=10).map(
+        "".join
+    ),
 )
 texts = st.one_of(
     st.text(alphabet=TRICKY, max_size=24),
@@ -107,6 +112,11 @@ def _spans(text: str, case_sensitive: bool) -> tuple[str, dict, dict]:
 @example("Straße außen", False)  # one kind of irregular character: a string split
 @example("Straße ª", False)
 @example("Straße\x00ß", True)
+@example("Acme\nCorp said\tyes\r\nok", False)  # lone whitespace read as spaces; a run is not
+@example("Straße\nAcme GmbH\tß", False)  # Latin-1 with line breaks: still one string split
+@example("Straße \nß\n\nx\x00\ty", True)
+@example("great 🎉\njob ❤ Acme\tCorp", False)  # emoji text with lone line breaks
+@example("great 🎉\n\u0316job \n❤", False)  # a mark after a line break: as it is
 def test_fast_view_equals_the_reference(text: str, case_sensitive: bool) -> None:
     _, fast, slow = _spans(text, case_sensitive)
     assert fast == slow
@@ -140,9 +150,16 @@ def test_the_stretch_paths_run() -> None:
     ]
     assert _latin1_pieces("Straße ª", tables) is None  # two kinds: the regex
     assert _latin1_pieces("Stra\u00dfe \u20ac", tables) is None  # not Latin-1
+    # Lone line breaks and tabs read as spaces; a whitespace run goes to the regex.
+    assert _latin1_pieces("Maß\nund\tMaß", tables) == ["Ma", "ß", " und Ma", "ß", ""]
+    assert _latin1_pieces("Maß\n\nMaß", tables) is None
+    assert view("Acme\nCorp", False).fold is None  # ASCII: one to one, no pieces
+    assert view("Acme\n\nCorp", False).fold is not None
     visible = "great 🎉 job ❤ Acme"
     assert _one_piece(visible.encode(), "🎉❤", tables)
     assert not _one_piece((visible + "\n").encode(), "🎉❤", tables)
+    assert _lone_spaces_utf8(b"great \xf0\x9f\x8e\x89\njob") == b"great \xf0\x9f\x8e\x89 job"
+    assert _lone_spaces_utf8(b"x \ny") == b"x \ny"  # a run
     assert not _one_piece((visible + "  x").encode(), "🎉❤", tables)
     assert not _one_piece((visible + "\u0301").encode(), "🎉❤\u0301", tables)
 

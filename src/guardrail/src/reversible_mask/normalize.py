@@ -57,6 +57,12 @@ _DOUBLE_SPACE_UTF8 = re.compile(b"  ")  # `b"  " in data` is three times slower
 _JOINER, _PRESENTATION = "\u200d", "\ufe0f"  # zero-width joiner, variation selector 16
 _ASCII_BYTES = bytes(range(128))
 _ASCII_LOWER = bytes.maketrans(bytes(range(65, 91)), bytes(range(97, 123)))
+# A lone ASCII whitespace character folds to one space, one to one: text whose whitespace
+# characters stand alone (paragraphs, tabs) views as if they were spaces. Latin-1 has no mark
+# that could follow one and change its fold.
+_OTHER_SPACES = _ASCII_SPACE[:-1]
+_AS_SPACES = str.maketrans(_OTHER_SPACES, " " * len(_OTHER_SPACES))
+_AS_SPACES_LATIN1 = bytes.maketrans(_OTHER_SPACES.encode(), b" " * len(_OTHER_SPACES))
 Fold = Callable[[str, bool], str]
 
 
@@ -185,6 +191,9 @@ def view(text: str, case_sensitive: bool) -> TextView:
         # one memchr per character: faster than any scan that tests a class per character
         if not spaced and not any(char in text for char in _ASCII_IRREGULAR):
             return TextView(text, text if case_sensitive else text.lower())
+        plain = text.translate(_AS_SPACES)  # C speed: an ASCII table on ASCII text
+        if not spaced and _SENTINEL not in plain and _DOUBLE_SPACE.search(plain) is None:
+            return TextView(text, plain if case_sensitive else plain.lower())
         pieces = _ASCII_SPLIT[spaced].split(text)
         return _split_view(text, text, case_sensitive, pieces, spaced, _fold_ascii, None, None)
     tables = _tables(case_sensitive)
@@ -201,20 +210,24 @@ def view(text: str, case_sensitive: bool) -> TextView:
 
 def _latin1_pieces(text: str, tables: _Tables) -> list[str] | None:
     """The fast pattern's pieces of a Latin-1 text without a run of spaces whose irregular
-    characters are all one character that is a piece of its own (such as "ß" in German): one
-    C split instead of a regex scan. Latin-1 has no combining marks, so such a piece never
-    takes a tail. None for any other text."""
+    characters are all one character that is a piece of its own (such as "ß" in German), once
+    lone ASCII whitespace is read as spaces (`_AS_SPACES`): one C split instead of a regex
+    scan. Latin-1 has no combining marks, so such a piece never takes a tail. The pieces are
+    of that plain text, the same length as `text`. None for any other text."""
     try:
         data = text.encode("latin-1")
     except UnicodeEncodeError:
         return None
-    irregular = data.translate(None, tables.latin1_regular)  # the characters a piece starts at
+    plain = data.translate(_AS_SPACES_LATIN1)
+    if plain != data and _DOUBLE_SPACE_UTF8.search(plain):
+        return None  # a whitespace run: the pattern's pieces
+    irregular = plain.translate(None, tables.latin1_regular)  # the characters a piece starts at
     if not irregular:
-        return [text]
+        return [plain.decode("latin-1")]
     if irregular[0] not in tables.latin1_single or irregular.count(irregular[:1]) != len(irregular):
         return None
     char = chr(irregular[0])
-    parts = text.split(char)
+    parts = plain.decode("latin-1").split(char)
     pieces = [char] * (2 * len(parts) - 1)
     pieces[0::2] = parts
     return pieces
@@ -236,17 +249,26 @@ def _astral_view(text: str, case_sensitive: bool, tables: _Tables) -> TextView:
         return _stripped_view(text, case_sensitive, tables, _INVISIBLE.split(text), slow=True)
     unchanged = case_sensitive or others.casefold() == others
     fold = _fold_ascii_letters if unchanged and unicodedata.is_normalized("NFKC", others) else None
-    if fold is None or not _one_piece(data, others, tables):
+    plain = data if tables.mark.search(others) else _lone_spaces_utf8(data)
+    if fold is None or not _one_piece(plain, others, tables):
         return _stripped_view(text, case_sensitive, tables, chunks, partial=True, fold=fold)
     # No piece starts anywhere: the fast pattern would not cut it, one regular stretch whose
     # fold lowers ASCII letters only (`_fold_ascii_letters`, on the bytes at hand).
-    folded = (
-        visible if case_sensitive else data.translate(_ASCII_LOWER).decode("utf-8", "surrogatepass")
+    folded = (plain if case_sensitive else plain.translate(_ASCII_LOWER)).decode(
+        "utf-8", "surrogatepass"
     )
     kept, at = _offsets(chunks)
     if kept is None:
         return TextView(text, folded)
     return TextView(text, folded, visible, kept=kept, at=at)
+
+
+def _lone_spaces_utf8(data: bytes) -> bytes:
+    """UTF-8 text without combining marks (one after a whitespace character would change its
+    fold) with its lone ASCII whitespace read as spaces (`_AS_SPACES`); with a whitespace run,
+    the text as it is."""
+    plain = data.translate(_AS_SPACES_LATIN1)
+    return data if _DOUBLE_SPACE_UTF8.search(plain) else plain
 
 
 def _one_piece(data: bytes, others: str, tables: _Tables) -> bool:
@@ -314,9 +336,10 @@ def _split_view(
     kept: list[int] | None,
     at: list[int] | None,
 ) -> TextView:
-    """`pieces` alternate: regular text, an irregular piece, regular text, ... ."""
+    """`pieces` alternate: regular text, an irregular piece, regular text, ... (of `visible`,
+    or of a text that views alike and has its length)."""
     if len(pieces) == 1:
-        folded = fold_regular(visible, case_sensitive)
+        folded = fold_regular(pieces[0], case_sensitive)
         if len(folded) != len(visible):
             return reference_view(text, case_sensitive)
         if kept is None:
@@ -396,6 +419,7 @@ class _Tables:
     a cluster."""
 
     unusual: re.Pattern[str]  # an invisible character or a composing mark (BMP)
+    mark: re.Pattern[str]  # a combining mark (BMP)
     astral_trouble: re.Pattern[str]  # an astral character the fast patterns do not handle
     fast: dict[bool, re.Pattern[str]]  # keyed by: has "  "
     slow: re.Pattern[str]
@@ -463,6 +487,7 @@ def _tables(case_sensitive: bool) -> _Tables:
     starts = {*spaces, *odd, *unusual} - {" "}  # where the fast pattern (no "  ") starts a piece
     return _Tables(
         unusual=re.compile(_char_class(unusual)),
+        mark=re.compile(mark_bmp),
         astral_trouble=re.compile(_negated_class(_cover(astral))),
         fast={spaced: _fast(spaces, odd, unusual, mark_bmp, spaced) for spaced in (False, True)},
         slow=_slow(spaces, odd, composing, _char_class(marks)),
