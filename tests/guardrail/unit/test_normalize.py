@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import os
+
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from reversible_mask.normalize import reference_view, view
+from reversible_mask.normalize import (
+    _latin1_pieces,
+    _lone_spaces_utf8,
+    _one_piece,
+    _tables,
+    reference_view,
+    view,
+)
 
 # Characters that exercise every branch: whitespace of several kinds, invisible characters,
 # stable and composing marks, characters whose fold has another length, Hangul jamo,
@@ -16,10 +25,62 @@ TRICKY = (
     "İΣς¨\x00x\U00011038\U0001d400\U0001f130\U0001f200\U000e0041\U0001bca0\U000110ba"
 )
 LATIN1 = st.characters(max_codepoint=0xFF)  # folded by one table lookup per character
-texts = st.one_of(
-    st.text(alphabet=TRICKY, max_size=24), st.text(max_size=24), st.text(LATIN1, max_size=24)
+# Chat and German text is mostly ASCII with sparse other characters: emoji text whose other
+# characters all fold to themselves takes one piece (ASCII letters lowered by a byte table),
+# Latin-1 text with one kind of irregular character ("ß") is cut by a string split. BOUNDARY
+# holds what changes or merges at the edge of such a stretch: an ASCII letter and a combining
+# mark, ZWJ sequences, a ligature, "ß", full-width letters, Turkish I, sigma, whitespace, ...
+CLEAN = [
+    "Acme",
+    "corp",
+    "the ",
+    "Launch",
+    " ",
+    " ",
+    "ok!",
+    "x",
+    "für",
+    "Straße",
+    "GmbH",
+    "ä",
+]
+EMOJI = [
+    "🎉",
+    "🙏🏽",
+    "👍",
+    "❤\ufe0f",
+    "👨\u200d👩\u200d👧",
+    "\u200d",
+    "\ufe0f",
+    "🚀",
+    "✨",
+]
+BOUNDARY = [
+    "e\u0301", "A\u0308", "\u0301", "\u0316", "ﬁ", "ß", "ẞ", "ＡＢ", "İ", "ı", "Σ", "ς", "ΟΔΟΣ",
+    "\u00a0", "\n", "\t ", "  ", "\x00", "\u00ad", "\u200b", "ª", "½", "Ä", "É", "\U0001d400",
+    "\U0001f130", "\U000e0041", "\u1100\u1161", "ｶﾞ", "\u0915\u093c", "가", "\ud800",
+]  # fmt: skip
+stretches = st.one_of(
+    st.lists(st.sampled_from(CLEAN + EMOJI), max_size=10).map("".join),
+    st.lists(st.sampled_from(CLEAN), max_size=10).map("".join),
+    st.lists(st.sampled_from(CLEAN + EMOJI + BOUNDARY), max_size=8).map("".join),
+    st.lists(st.sampled_from(CLEAN + ["ª", "½", "\x00", "\xa0", "\n"]), max_size=8).map("".join),
+    # paragraphs: lone line breaks and tabs between words, emoji, marks
+    st.lists(st.sampled_from(CLEAN + EMOJI + BOUNDARY + ["\n", "\t", "\r\n"]), max_size=10).map(
+        "".join
+    ),
 )
-SETTINGS = settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+texts = st.one_of(
+    st.text(alphabet=TRICKY, max_size=24),
+    st.text(max_size=24),
+    st.text(LATIN1, max_size=24),
+    stretches,
+)
+SETTINGS = settings(
+    max_examples=int(os.environ.get("VIEW_EXAMPLES", "600")),  # more, once, before a commit
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 def _spans(text: str, case_sensitive: bool) -> tuple[str, dict, dict]:
@@ -43,6 +104,19 @@ def _spans(text: str, case_sensitive: bool) -> tuple[str, dict, dict]:
 @example("\u0301abc", False)
 @example("👨\u200d👩 ❤\ufe0f Acme", False)  # emoji: only joiners and selectors cut out
 @example("👨\u200d👩 Ac\u200bme\ufe0f \u200b\u200d x", False)  # another invisible one: all
+@example("🎉 Acme e\u0301 corp", False)  # an ASCII letter and a combining mark
+@example("🎉 Ae\u0316\u200d\u0301 x", False)  # marks made adjacent by cutting a joiner
+@example("🎉 ﬁle Straße ＡＣＭＥ İstanbul ΟΔΟΣ ς", False)
+@example("🎉 ﬁle Straße ＡＣＭＥ İstanbul ΟΔΟΣ ς", True)
+@example("🎉 \u200d \ufe0f x", False)  # a run of spaces once the joiner is cut
+@example("Straße außen", False)  # one kind of irregular character: a string split
+@example("Straße ª", False)
+@example("Straße\x00ß", True)
+@example("Acme\nCorp said\tyes\r\nok", False)  # lone whitespace read as spaces; a run is not
+@example("Straße\nAcme GmbH\tß", False)  # Latin-1 with line breaks: still one string split
+@example("Straße \nß\n\nx\x00\ty", True)
+@example("great 🎉\njob ❤ Acme\tCorp", False)  # emoji text with lone line breaks
+@example("great 🎉\n\u0316job \n❤", False)  # a mark after a line break: as it is
 def test_fast_view_equals_the_reference(text: str, case_sensitive: bool) -> None:
     _, fast, slow = _spans(text, case_sensitive)
     assert fast == slow
@@ -55,6 +129,42 @@ def test_long_mixed_texts_agree(text: str) -> None:
 
 
 @SETTINGS
+@given(
+    st.lists(st.sampled_from(CLEAN + EMOJI + BOUNDARY), min_size=50, max_size=150),
+    st.booleans(),
+)
+def test_long_stretchy_texts_agree(words: list[str], case_sensitive: bool) -> None:
+    text = "".join(words)
+    assert view(text, case_sensitive).folded == reference_view(text, case_sensitive).folded
+
+
+def test_the_stretch_paths_run() -> None:
+    """The texts above do reach the paths they are meant for."""
+    tables = _tables(False)
+    assert _latin1_pieces("Straße und Maß", tables) == [
+        "Stra",
+        "ß",
+        "e und Ma",
+        "ß",
+        "",
+    ]
+    assert _latin1_pieces("Straße ª", tables) is None  # two kinds: the regex
+    assert _latin1_pieces("Stra\u00dfe \u20ac", tables) is None  # not Latin-1
+    # Lone line breaks and tabs read as spaces; a whitespace run goes to the regex.
+    assert _latin1_pieces("Maß\nund\tMaß", tables) == ["Ma", "ß", " und Ma", "ß", ""]
+    assert _latin1_pieces("Maß\n\nMaß", tables) is None
+    assert view("Acme\nCorp", False).fold is None  # ASCII: one to one, no pieces
+    assert view("Acme\n\nCorp", False).fold is not None
+    visible = "great 🎉 job ❤ Acme"
+    assert _one_piece(visible.encode(), "🎉❤", tables)
+    assert not _one_piece((visible + "\n").encode(), "🎉❤", tables)
+    assert _lone_spaces_utf8(b"great \xf0\x9f\x8e\x89\njob") == b"great \xf0\x9f\x8e\x89 job"
+    assert _lone_spaces_utf8(b"x \ny") == b"x \ny"  # a run
+    assert not _one_piece((visible + "  x").encode(), "🎉❤", tables)
+    assert not _one_piece((visible + "\u0301").encode(), "🎉❤\u0301", tables)
+
+
+@SETTINGS
 @given(st.text(LATIN1, min_size=200, max_size=600), st.booleans())
 def test_long_latin1_texts_agree(text: str, case_sensitive: bool) -> None:
     assert view(text, case_sensitive).folded == reference_view(text, case_sensitive).folded
@@ -64,7 +174,10 @@ def test_every_latin1_character_folds_as_defined() -> None:
     for code in range(1, 0x100):
         text = f"x{chr(code) * 3} é{chr(code)}"  # non-ASCII: the Latin-1 path
         for case_sensitive in (False, True):
-            fast, slow = view(text, case_sensitive), reference_view(text, case_sensitive)
+            fast, slow = (
+                view(text, case_sensitive),
+                reference_view(text, case_sensitive),
+            )
             assert fast.folded == slow.folded, (code, case_sensitive)
 
 
@@ -75,3 +188,6 @@ def test_the_definition_on_examples() -> None:
     assert view("Straße", True).folded == "Straße"
     assert view("e\u0301", False).folded == "é"
     assert view("a\ufe0f\u200db", False).folded == "ab"
+    assert view("🎉 ﬁle Straße ＡＣＭＥ", False).folded == "🎉 file strasse acme"
+    assert view("🎉 ΟΔΟΣ İ", False).folded == reference_view("🎉 ΟΔΟΣ İ", False).folded
+    assert view("👨\u200d👩 Acme\ufe0f", False).folded == "👨👩 acme"

@@ -17,6 +17,10 @@ ends just before one.
 The rest is split (one more call) only where folding is not one character for one character
 (whitespace other than a lone space, composed clusters, characters such as "ß" or "ﬁ" whose fold
 has another length); everything in between is folded in one C call per text, offsets one to one.
+Text that is mostly ASCII takes cheaper routes to the same pieces: Latin-1 text whose only
+irregular character is one kind ("ß") is split with `str.split`; emoji text is encoded to UTF-8
+once, its non-ASCII characters (the bytes above 127) are checked apart, and when they all fold
+to themselves and none starts a piece, its fold lowers the ASCII letters by a byte table.
 Which characters are irregular is computed once per process from the running Python's Unicode
 tables (about 0.3 s), so the fast path agrees with `reference_view`; a property test checks it on
 arbitrary text, and a length check falls back to the reference if they ever disagreed.
@@ -49,7 +53,16 @@ _ASCII_SPACE = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f "
 _ASCII_IRREGULAR = ("\x00", "\t", "\n", "\x0b", "\x0c", "\r", "\x1c", "\x1d", "\x1e", "\x1f")
 # `"  " in text` steps through a text one character at a time; `re` jumps between spaces.
 _DOUBLE_SPACE = re.compile("  ")
+_DOUBLE_SPACE_UTF8 = re.compile(b"  ")  # `b"  " in data` is three times slower
 _JOINER, _PRESENTATION = "\u200d", "\ufe0f"  # zero-width joiner, variation selector 16
+_ASCII_BYTES = bytes(range(128))
+_ASCII_LOWER = bytes.maketrans(bytes(range(65, 91)), bytes(range(97, 123)))
+# A lone ASCII whitespace character folds to one space, one to one: text whose whitespace
+# characters stand alone (paragraphs, tabs) views as if they were spaces. Latin-1 has no mark
+# that could follow one and change its fold.
+_OTHER_SPACES = _ASCII_SPACE[:-1]
+_AS_SPACES = str.maketrans(_OTHER_SPACES, " " * len(_OTHER_SPACES))
+_AS_SPACES_LATIN1 = bytes.maketrans(_OTHER_SPACES.encode(), b" " * len(_OTHER_SPACES))
 Fold = Callable[[str, bool], str]
 
 
@@ -173,31 +186,110 @@ def _assemble(
 
 def view(text: str, case_sensitive: bool) -> TextView:
     """Same result as `reference_view`, at C speed for the regular stretches."""
-    spaced = _DOUBLE_SPACE.search(text) is not None
     if text.isascii():
+        spaced = _DOUBLE_SPACE.search(text) is not None
         # one memchr per character: faster than any scan that tests a class per character
         if not spaced and not any(char in text for char in _ASCII_IRREGULAR):
             return TextView(text, text if case_sensitive else text.lower())
+        plain = text.translate(_AS_SPACES)  # C speed: an ASCII table on ASCII text
+        if not spaced and _SENTINEL not in plain and _DOUBLE_SPACE.search(plain) is None:
+            return TextView(text, plain if case_sensitive else plain.lower())
         pieces = _ASCII_SPLIT[spaced].split(text)
         return _split_view(text, text, case_sensitive, pieces, spaced, _fold_ascii, None, None)
     tables = _tables(case_sensitive)
     if len(text.encode("utf-16-le", "surrogatepass")) != 2 * len(text):
-        return _astral_view(text, case_sensitive, tables)
-    pieces = tables.fast[spaced].split(text)
+        return _astral_view(text, case_sensitive, tables)  # runs of spaces: in the visible text
+    spaced = _DOUBLE_SPACE.search(text) is not None
+    pieces = None if spaced else _latin1_pieces(text, tables)
+    if pieces is None:
+        pieces = tables.fast[spaced].split(text)
     if len(pieces) > 1 and tables.unusual.search("".join(pieces[1::2])):
         return _stripped_view(text, case_sensitive, tables, _INVISIBLE_BMP.split(text))
     return _split_view(text, text, case_sensitive, pieces, spaced, tables.fold_regular, None, None)
 
 
+def _latin1_pieces(text: str, tables: _Tables) -> list[str] | None:
+    """The fast pattern's pieces of a Latin-1 text without a run of spaces whose irregular
+    characters are all one character that is a piece of its own (such as "ß" in German), once
+    lone ASCII whitespace is read as spaces (`_AS_SPACES`): one C split instead of a regex
+    scan. Latin-1 has no combining marks, so such a piece never takes a tail. The pieces are
+    of that plain text, the same length as `text`. None for any other text."""
+    try:
+        data = text.encode("latin-1")
+    except UnicodeEncodeError:
+        return None
+    plain = data.translate(_AS_SPACES_LATIN1)
+    if plain != data and _DOUBLE_SPACE_UTF8.search(plain):
+        return None  # a whitespace run: the pattern's pieces
+    irregular = plain.translate(None, tables.latin1_regular)  # the characters a piece starts at
+    if not irregular:
+        return [plain.decode("latin-1")]
+    if irregular[0] not in tables.latin1_single or irregular.count(irregular[:1]) != len(irregular):
+        return None
+    char = chr(irregular[0])
+    parts = plain.decode("latin-1").split(char)
+    pieces = [char] * (2 * len(parts) - 1)
+    pieces[0::2] = parts
+    return pieces
+
+
 def _astral_view(text: str, case_sensitive: bool, tables: _Tables) -> TextView:
     """Emoji text: many invisible BMP characters (joiners, variation selectors), almost never
-    an astral character the fast patterns do not handle."""
-    if tables.astral_trouble.search(text):
-        return _stripped_view(text, case_sensitive, tables, _INVISIBLE.split(text), slow=True)
+    an astral character the fast patterns do not handle. Mostly ASCII: when none of its other
+    characters changes when folded, only ASCII letters change (one byte table)."""
     # Its invisible characters are nearly always joiners and emoji presentation selectors: cut
     # those with two string calls instead of a regex scan (any other one is found below).
     chunks = text.replace(_JOINER, _PRESENTATION).split(_PRESENTATION)
-    return _stripped_view(text, case_sensitive, tables, chunks, partial=True)
+    visible = "".join(chunks) if len(chunks) > 1 else text
+    # In UTF-8 every byte below 128 is an ASCII character: cut those out (one C pass) to get
+    # the other characters, the astral ones and any that folding changes.
+    data = visible.encode("utf-8", "surrogatepass")
+    others = data.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
+    if tables.astral_trouble.search(others):
+        return _stripped_view(text, case_sensitive, tables, _INVISIBLE.split(text), slow=True)
+    unchanged = case_sensitive or others.casefold() == others
+    fold = _fold_ascii_letters if unchanged and unicodedata.is_normalized("NFKC", others) else None
+    plain = data if tables.mark.search(others) else _lone_spaces_utf8(data)
+    if fold is None or not _one_piece(plain, others, tables):
+        return _stripped_view(text, case_sensitive, tables, chunks, partial=True, fold=fold)
+    # No piece starts anywhere: the fast pattern would not cut it, one regular stretch whose
+    # fold lowers ASCII letters only (`_fold_ascii_letters`, on the bytes at hand).
+    folded = (plain if case_sensitive else plain.translate(_ASCII_LOWER)).decode(
+        "utf-8", "surrogatepass"
+    )
+    kept, at = _offsets(chunks)
+    if kept is None:
+        return TextView(text, folded)
+    return TextView(text, folded, visible, kept=kept, at=at)
+
+
+def _lone_spaces_utf8(data: bytes) -> bytes:
+    """UTF-8 text without combining marks (one after a whitespace character would change its
+    fold) with its lone ASCII whitespace read as spaces (`_AS_SPACES`); with a whitespace run,
+    the text as it is."""
+    plain = data.translate(_AS_SPACES_LATIN1)
+    return data if _DOUBLE_SPACE_UTF8.search(plain) else plain
+
+
+def _one_piece(data: bytes, others: str, tables: _Tables) -> bool:
+    """No character of a text (`data`: its UTF-8) starts a piece of the fast pattern: no run
+    of spaces, none of its non-ASCII characters `others`, none of its ASCII ones."""
+    if tables.starts.search(others) or _DOUBLE_SPACE_UTF8.search(data):
+        return False
+    return not data.translate(None, tables.ascii_other)
+
+
+def _fold_ascii_letters(text: str, case_sensitive: bool) -> str:
+    """`fold_regular` of regular text whose non-ASCII characters all fold to themselves and
+    that NFKC leaves alone: ASCII letters lowered, through UTF-8 (where every byte below 128
+    is an ASCII character)."""
+    if case_sensitive:
+        return text
+    return (
+        text.encode("utf-8", "surrogatepass")
+        .translate(_ASCII_LOWER)
+        .decode("utf-8", "surrogatepass")
+    )
 
 
 def _stripped_view(
@@ -207,11 +299,13 @@ def _stripped_view(
     chunks: list[str],
     slow: bool = False,
     partial: bool = False,
+    fold: Fold | None = None,
 ) -> TextView:
     """`chunks`: the text cut at each invisible character (one character per cut), or with
     `partial` at some of them: the fast pattern cuts at any other, which then sends the text
     back here cut at all of them. Composing marks and rare astral characters need the slow
-    pattern, where any character may start a cluster."""
+    pattern, where any character may start a cluster. `fold`: folds the regular parts
+    (default: `tables.fold_regular`)."""
     visible = "".join(chunks)
     spaced = _DOUBLE_SPACE.search(visible) is not None
     parts = [] if slow else tables.fast[spaced].split(visible)
@@ -219,11 +313,17 @@ def _stripped_view(
         if partial:
             return _stripped_view(text, case_sensitive, tables, _INVISIBLE_BMP.split(text))
         parts, spaced = tables.slow.split(visible), True
-    kept = at = None
-    if len(chunks) > 1:
-        kept = list(accumulate(map(len, chunks), initial=0))[:-1]
-        at = list(map(add, kept, range(len(kept))))  # chunk k has k invisible characters before
-    return _split_view(text, visible, case_sensitive, parts, spaced, tables.fold_regular, kept, at)
+    kept, at = _offsets(chunks)
+    fold_regular = fold or tables.fold_regular
+    return _split_view(text, visible, case_sensitive, parts, spaced, fold_regular, kept, at)
+
+
+def _offsets(chunks: list[str]) -> tuple[list[int] | None, list[int] | None]:
+    """`kept` and `at` of a text cut at one invisible character between chunks."""
+    if len(chunks) == 1:
+        return None, None
+    kept = list(accumulate(map(len, chunks), initial=0))[:-1]
+    return kept, list(map(add, kept, range(len(kept))))  # chunk k: k invisible ones before
 
 
 def _split_view(
@@ -236,9 +336,10 @@ def _split_view(
     kept: list[int] | None,
     at: list[int] | None,
 ) -> TextView:
-    """`pieces` alternate: regular text, an irregular piece, regular text, ... ."""
+    """`pieces` alternate: regular text, an irregular piece, regular text, ... (of `visible`,
+    or of a text that views alike and has its length)."""
     if len(pieces) == 1:
-        folded = fold_regular(visible, case_sensitive)
+        folded = fold_regular(pieces[0], case_sensitive)
         if len(folded) != len(visible):
             return reference_view(text, case_sensitive)
         if kept is None:
@@ -318,10 +419,15 @@ class _Tables:
     a cluster."""
 
     unusual: re.Pattern[str]  # an invisible character or a composing mark (BMP)
+    mark: re.Pattern[str]  # a combining mark (BMP)
     astral_trouble: re.Pattern[str]  # an astral character the fast patterns do not handle
     fast: dict[bool, re.Pattern[str]]  # keyed by: has "  "
     slow: re.Pattern[str]
     latin1: bytes | None  # translation table: the fold of each regular Latin-1 character
+    latin1_regular: bytes  # Latin-1 characters no piece starts at (in text without "  ")
+    latin1_single: bytes  # Latin-1 characters that are a piece of their own in Latin-1 text
+    starts: re.Pattern[str]  # a character a piece starts at (BMP, in text without "  ")
+    ascii_other: bytes  # every byte but the ASCII characters that start a piece
 
     def fold_regular(self, text: str, case_sensitive: bool) -> str:
         """`fold` of a stretch of regular characters and stable marks, cheaper: each of them
@@ -378,12 +484,18 @@ def _tables(case_sensitive: bool) -> _Tables:
     astral += [chr(cp) for cp in _IGNORABLE if cp >= 0x10000]
     invisible = [chr(cp) for cp in _IGNORABLE if cp < 0x10000]
     unusual = invisible + _bmp(composing)
+    starts = {*spaces, *odd, *unusual} - {" "}  # where the fast pattern (no "  ") starts a piece
     return _Tables(
         unusual=re.compile(_char_class(unusual)),
+        mark=re.compile(mark_bmp),
         astral_trouble=re.compile(_negated_class(_cover(astral))),
         fast={spaced: _fast(spaces, odd, unusual, mark_bmp, spaced) for spaced in (False, True)},
         slow=_slow(spaces, odd, composing, _char_class(marks)),
         latin1=_latin1_table(chars, folds, {*spaces, *marks, *odd}),
+        latin1_regular=bytes(cp for cp in range(256) if chr(cp) not in starts),
+        latin1_single=bytes(ord(c) for c in odd if c <= "\xff" and c not in {*spaces, *unusual}),
+        starts=re.compile(_char_class(_bmp(starts))),
+        ascii_other=bytes(b for b in range(256) if b > 127 or chr(b) not in starts),
     )
 
 
@@ -423,7 +535,9 @@ def _cover(chars: list[str]) -> list[tuple[int, int]]:
 def _negated_class(ranges: list[tuple[int, int]]) -> str:
     """The class of the given ranges, written as the complement of its complement. `re` tests
     a class's astral ranges one by one (no bitmap) and stops at the first hit; listing what
-    is NOT in the class, BMP first, rejects the usual character after one test."""
+    is NOT in the class, BMP first (`re` tests it by bitmap before any astral range), then
+    the gaps holding most of the busy astral blocks, rejects the usual character (an emoji
+    too) after one or two tests."""
     gaps: list[tuple[int, int]] = []
     previous = -1
     for low, high in sorted(ranges):
@@ -432,7 +546,15 @@ def _negated_class(ranges: list[tuple[int, int]]) -> str:
         previous = max(previous, high)
     if previous < 0x10FFFF:
         gaps.append((previous + 1, 0x10FFFF))
+    gaps.sort(key=lambda gap: (gap[0] > 0xFFFF, -_busy_overlap(*gap)))  # stable: else in order
     return "[^" + "".join(f"\\U{low:08x}-\\U{high:08x}" for low, high in gaps) + "]"
+
+
+def _busy_overlap(low: int, high: int) -> int:
+    return sum(
+        max(0, min(high, busy_high) - max(low, busy_low) + 1)
+        for busy_low, busy_high in _BUSY_ASTRAL
+    )
 
 
 def _busy(low: int, high: int) -> bool:
