@@ -5,7 +5,7 @@
  * `distanceKm` is appended to the kept part of its site.
  * @module
  */
-import { Lru } from "../shared/http/lru.ts";
+import { Lru } from "./lru.ts";
 import { joinPrepared, type PreparedJson, prepareJson, prepareText } from "../shared/http/respond.ts";
 import type { Attribution, Site } from "./model.ts";
 import type { Store } from "./store.ts";

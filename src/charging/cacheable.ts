@@ -8,7 +8,7 @@
  */
 import { chooseEncoding, compress, type Encoding, MIN_COMPRESS_BYTES } from "./compress.ts";
 import { fnv1a, noneMatch } from "./conditional.ts";
-import { Lru } from "../shared/http/lru.ts";
+import { Lru } from "./lru.ts";
 import { type PreparedJson, preparedJson } from "../shared/http/respond.ts";
 
 /** Compressed answers kept (search answers are a few KB each once compressed). */

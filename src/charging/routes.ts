@@ -12,7 +12,7 @@
  */
 import { STAGE } from "../shared/build-info.ts";
 import { ApiError } from "../shared/errors.ts";
-import { Lru } from "../shared/http/lru.ts";
+import { Lru } from "./lru.ts";
 import { json, type PreparedJson, prepareJson } from "../shared/http/respond.ts";
 import type { Route } from "../shared/http/route-table.ts";
 import { type Answers, createAnswers } from "./answers.ts";

@@ -5,7 +5,7 @@
  * matches when one of its connectors is of a matching kind.
  * @module
  */
-import { Lru } from "../../shared/http/lru.ts";
+import { Lru } from "../lru.ts";
 import { searchTerms } from "../connectors.ts";
 import { STATUS_VALUES } from "../model.ts";
 import type { Snapshot } from "../snapshot/read.ts";

@@ -7,7 +7,7 @@
 import { ApiError } from "../../shared/errors.ts";
 import type { Attribution, StatusValue } from "../model.ts";
 import type { Store } from "../store.ts";
-import { Lru } from "../../shared/http/lru.ts";
+import { Lru } from "../lru.ts";
 import { isoMillis, REFRESH_SLO_MS, staleness } from "./staleness.ts";
 
 export interface StatusRecord {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Lru } from "../../src/shared/http/lru.ts";
+import { Lru } from "../../../src/charging/lru.ts";
 
 test("Lru evicts the least recently used entry beyond its capacity", () => {
   const lru = new Lru<string, number>(2);
