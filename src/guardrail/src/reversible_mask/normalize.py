@@ -62,7 +62,7 @@ _ASCII_LOWER = bytes.maketrans(bytes(range(65, 91)), bytes(range(97, 123)))
 # that could follow one and change its fold.
 _OTHER_SPACES = _ASCII_SPACE[:-1]
 _AS_SPACES = str.maketrans(_OTHER_SPACES, " " * len(_OTHER_SPACES))
-_AS_SPACES_LATIN1 = bytes.maketrans(_OTHER_SPACES.encode(), b" " * len(_OTHER_SPACES))
+_AS_SPACES_BYTES = bytes.maketrans(_OTHER_SPACES.encode(), b" " * len(_OTHER_SPACES))
 Fold = Callable[[str, bool], str]
 
 
@@ -218,9 +218,8 @@ def _latin1_pieces(text: str, tables: _Tables) -> list[str] | None:
         data = text.encode("latin-1")
     except UnicodeEncodeError:
         return None
-    plain = data.translate(_AS_SPACES_LATIN1)
-    if plain != data and _DOUBLE_SPACE_UTF8.search(plain):
-        return None  # a whitespace run: the pattern's pieces
+    # A whitespace run keeps its characters, none of them a piece of its own: None below.
+    plain = _lone_spaces(data)
     irregular = plain.translate(None, tables.latin1_regular)  # the characters a piece starts at
     if not irregular:
         return [plain.decode("latin-1")]
@@ -249,7 +248,7 @@ def _astral_view(text: str, case_sensitive: bool, tables: _Tables) -> TextView:
         return _stripped_view(text, case_sensitive, tables, _INVISIBLE.split(text), slow=True)
     unchanged = case_sensitive or others.casefold() == others
     fold = _fold_ascii_letters if unchanged and unicodedata.is_normalized("NFKC", others) else None
-    plain = data if tables.mark.search(others) else _lone_spaces_utf8(data)
+    plain = data if tables.mark.search(others) else _lone_spaces(data)
     if fold is None or not _one_piece(plain, others, tables):
         return _stripped_view(text, case_sensitive, tables, chunks, partial=True, fold=fold)
     # No piece starts anywhere: the fast pattern would not cut it, one regular stretch whose
@@ -263,11 +262,11 @@ def _astral_view(text: str, case_sensitive: bool, tables: _Tables) -> TextView:
     return TextView(text, folded, visible, kept=kept, at=at)
 
 
-def _lone_spaces_utf8(data: bytes) -> bytes:
-    """UTF-8 text without combining marks (one after a whitespace character would change its
-    fold) with its lone ASCII whitespace read as spaces (`_AS_SPACES`); with a whitespace run,
-    the text as it is."""
-    plain = data.translate(_AS_SPACES_LATIN1)
+def _lone_spaces(data: bytes) -> bytes:
+    """Latin-1 or UTF-8 text without combining marks (one after a whitespace character would
+    change its fold) with its lone ASCII whitespace read as spaces (`_AS_SPACES`); with a
+    whitespace run, the text as it is."""
+    plain = data.translate(_AS_SPACES_BYTES)
     return data if _DOUBLE_SPACE_UTF8.search(plain) else plain
 
 
