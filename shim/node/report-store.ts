@@ -3,7 +3,7 @@
  * `$XDG_CACHE_HOME/seo-audit-mcp/reports` (or `~/.cache/...`), the newest 50 kept.
  * @module
  */
-import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, rm, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { type AuditReport, newReportId, REPORT_ID, type ReportStore, SEO_SERVER_NAME } from "../../src/seo/commands.ts";
@@ -18,12 +18,47 @@ export function defaultReportDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(cache, "seo-audit-mcp", "reports");
 }
 
+/** Array fields are written this many items at a time. */
+const BATCH = 256;
+
+/** The JSON text of `value`, a piece at a time: array fields in batches, other fields whole. */
+function* jsonPieces(value: Record<string, unknown>): Generator<string> {
+  let first = true;
+  for (const [key, field] of Object.entries(value)) {
+    if (field === undefined) continue;
+    const head = `${first ? "{" : ","}${JSON.stringify(key)}:`;
+    first = false;
+    if (!Array.isArray(field)) {
+      yield head + JSON.stringify(field);
+      continue;
+    }
+    yield `${head}[`;
+    for (let at = 0; at < field.length; at += BATCH)
+      yield (at === 0 ? "" : ",") + JSON.stringify(field.slice(at, at + BATCH)).slice(1, -1);
+    yield "]";
+  }
+  yield first ? "{}" : "}";
+}
+
+/**
+ * Writes `value` as JSON without holding its whole text: a 10,000-page report is megabytes of
+ * it, and as one string (plus its bytes) it was the peak of a crawl's memory.
+ */
+async function writeJson(path: string, value: Record<string, unknown>): Promise<void> {
+  const file = await open(path, "w");
+  try {
+    for (const piece of jsonPieces(value)) await file.write(piece);
+  } finally {
+    await file.close();
+  }
+}
+
 export function fileReportStore(dir = defaultReportDir(), limit = 50): ReportStore {
   return {
     async save(report) {
       await mkdir(dir, { recursive: true });
       const id = newReportId(new Date());
-      await writeFile(join(dir, `${id}.json`), JSON.stringify({ ...report, id }));
+      await writeJson(join(dir, `${id}.json`), { ...report, id });
       // Ids order by second only, so the oldest are found by write time; the report just saved is never pruned.
       const others = (await readdir(dir)).filter(
         (f) => f !== `${id}.json` && REPORT_ID.test(f.replace(/\.json$/, "")),

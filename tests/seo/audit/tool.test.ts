@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import fc from "fast-check";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { fileReportStore } from "../../../shim/node/report-store.ts";
 import { handleAuditRequest } from "../../../src/seo/audit/audit-request.ts";
@@ -368,4 +369,23 @@ test("report stores: memory store bounds its size; file store refuses ids that a
   const files = fileReportStore(dir);
   assert.equal(await files.load("../../etc/passwd"), undefined);
   assert.equal(await files.load("audit-20990101T000000-abc"), undefined);
+});
+
+test("file report store: the file is exactly JSON.stringify's text, written a piece at a time", async () => {
+  const own = mkdtempSync(join(tmpdir(), "seo-reports-json-"));
+  try {
+    const store = fileReportStore(own, 1000);
+    const long = fc.array(fc.jsonValue({ maxDepth: 2 }), { minLength: 250, maxLength: 800 });
+    const field = fc.oneof(fc.jsonValue({ maxDepth: 3 }), long, fc.constant(undefined));
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(fc.string(), field, { maxKeys: 6 }), async (fields) => {
+        const report = { version: 1, ...fields } as unknown as Parameters<typeof store.save>[0];
+        const id = await store.save(report);
+        assert.equal(readFileSync(join(own, `${id}.json`), "utf8"), JSON.stringify({ ...report, id }));
+      }),
+      { numRuns: 60 },
+    );
+  } finally {
+    rmSync(own, { recursive: true, force: true });
+  }
 });
