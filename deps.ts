@@ -27,5 +27,5 @@ export { around as geoAround, distance as geoDistance } from "geokdbush";
 export { JSONParser, Tokenizer } from "@streamparser/json";
 
 // --- seo: streaming HTML and XML parsers ---
-export { Parser as HtmlParser } from "htmlparser2";
+export { HtmlParser } from "./deps-html.ts";
 export { XMLParser } from "fast-xml-parser";

@@ -4,12 +4,37 @@
  * past). Every fact is the same however the text is cut into chunks.
  * @module
  */
-import type { HtmlParser } from "../../../deps.ts";
+import type { HtmlParser } from "../../../deps-html.ts";
+import type { TextSink } from "../fetch/read-body.ts";
 import { FactsReader } from "./facts-reader.ts";
 import { emptyFacts, type HtmlFacts } from "./html-facts.ts";
 
+/** A page's text in, its facts out: `facts` is complete once `end` returns or its promise settles. */
+export interface FactsSink extends TextSink {
+  readonly facts: HtmlFacts;
+}
+
+/** A new sink per page, or undefined to parse the page on this thread. */
+export type FactsSinks = () => FactsSink | undefined;
+
+/** One crawl's page parsing: its sinks, and `close` once the crawl is over (nothing is pending then). */
+export interface PageParsing {
+  sink: FactsSinks;
+  close(): void;
+}
+
+/**
+ * Where a crawl parses page HTML, started once per audit; without it, pages are parsed on the
+ * crawl's own thread. The Node shim's parses on a worker thread.
+ */
+export type PageParser = () => PageParsing;
+
+export function isFactsSink(sink: TextSink | undefined): sink is FactsSink {
+  return sink !== undefined && "facts" in sink;
+}
+
 /** Text streamed in with `write`, then `end`; `facts` is complete after `end`. */
-export class HtmlExtractor {
+export class HtmlExtractor implements FactsSink {
   readonly facts: HtmlFacts = emptyFacts();
   readonly #parser: HtmlParser;
 

@@ -3,7 +3,7 @@
  * captured texts and word hashing, written straight into an `HtmlFacts`.
  * @module
  */
-import { HtmlParser } from "../../../deps.ts";
+import { HtmlParser } from "../../../deps-html.ts";
 import { jsonLdItem, readLink, readMeta } from "./element-facts.ts";
 import { type HtmlFacts, LIMIT } from "./html-facts.ts";
 import { SimHasher } from "./simhash.ts";
