@@ -28,6 +28,8 @@ interface Entry {
    * chunkDir): its source and its output name next to outfile (`<out>.js`).
    */
   library?: { source: string; out: string };
+  /** Worker threads' entries, bundled in the same build (needs chunkDir): `<out>.js` beside outfile. */
+  workers?: { source: string; out: string }[];
   /** Embeds the SEO tools/list answer (SEO_TOOL_LISTING), so start-up does not load the tools. */
   seoListing?: boolean;
   /** Node-only packages deps.ts re-exports (ioredis) become stubs: the entry never uses them. */
@@ -64,6 +66,7 @@ export const ENTRIES: Entry[] = [
     platform: "node",
     chunkDir: "seo-chunks",
     library: { source: "packages/seo-audit-mcp/mod.ts", out: "seo-lib" },
+    workers: [{ source: "shim/node/seo-page-worker.ts", out: "seo-page-worker" }],
     seoListing: true,
   },
   // The Workers gateway: one ES module for workerd, web APIs only (a test checks for node: imports).
@@ -182,6 +185,7 @@ async function buildSplit(entry: Entry & { chunkDir: string }, options: BuildOpt
   const outdir = dirname(entry.outfile);
   const entryPoints = [{ in: entry.source, out: basename(entry.outfile, ".js") }];
   if (entry.library) entryPoints.push({ in: entry.library.source, out: entry.library.out });
+  for (const worker of entry.workers ?? []) entryPoints.push({ in: worker.source, out: worker.out });
   const result = await build({
     ...options,
     entryPoints,

@@ -74,7 +74,7 @@ export async function serveGateway(args: string[]): Promise<void> {
   const handler = createSeoHandler({
     provider: nodeProvider(),
     config,
-    ...(allowAudit ? { crawl: localCrawl() } : {}),
+    ...(allowAudit ? { crawl: localCrawl(log) } : {}),
     rankStore: nodeRankStore(),
     egress: nodeGatewayEgress(),
     ...settings,

@@ -4,10 +4,7 @@
  * code is loaded only when it runs. In `mcp` mode stdout carries protocol only; logs go to stderr.
  * @module
  */
-import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import { auditCommand, exitCodeOf, SEO_SERVER_NAME as SERVER_NAME, VERSION } from "../../src/seo/commands.ts";
-import { cacheDir, fileReportStore } from "./report-store.ts";
+import { exitCodeOf, SEO_SERVER_NAME as SERVER_NAME, VERSION } from "../../src/seo/commands.ts";
 
 const USAGE = `${SERVER_NAME} ${VERSION}
 
@@ -33,28 +30,16 @@ async function runGateway(args: string[]): Promise<number> {
 }
 
 async function audit(args: string[]): Promise<number> {
-  const { nodeHttpRequest } = await import("./crawl-request.ts");
-  const http = nodeHttpRequest(16);
+  const [{ runAudit }, { withPageParser }] = await Promise.all([import("./audit-run.ts"), import("./page-parser.ts")]);
   const controller = new AbortController();
   process.once("SIGINT", () => controller.abort(new Error("interrupted")));
-  try {
-    return await auditCommand(args, {
-      stdout: (s) => process.stdout.write(s),
-      stderr: (s) => process.stderr.write(s),
-      // Read on first use: the global fetch getter loads undici, which a crawl over node:http never needs.
-      fetch: (input, init) => fetch(input, init),
-      request: http.request,
-      reports: fileReportStore(join(cacheDir(), "reports")),
-      now: () => new Date(),
-      isTTY: process.stderr.isTTY === true,
-      readText: (path) => readFile(path, "utf8"),
-      writeText: (path, text) => writeFile(path, text),
-      signal: controller.signal,
-    });
-  } finally {
-    // Idle keep-alive sockets would otherwise hold the process open.
-    http.close();
-  }
+  return runAudit(args, {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    isTTY: process.stderr.isTTY === true,
+    signal: controller.signal,
+    ...withPageParser((reason) => process.stderr.write(`audit: pages are parsed on the main thread (${reason})\n`)),
+  });
 }
 
 async function main(args: string[]): Promise<number> {

@@ -18,6 +18,7 @@ import {
   type SeoConfig,
 } from "../../src/seo/mod.ts";
 import type { NodeHttp } from "./crawl-request.ts";
+import { withPageParser } from "./page-parser.ts";
 import { cacheDir, fileReportStore } from "./report-store.ts";
 import { fileRankStore } from "./tranco-store.ts";
 
@@ -47,9 +48,12 @@ function lazyCrawlRequest(): HttpRequest {
   };
 }
 
-/** The crawl of seo_audit_site on this machine, reports kept under the cache directory. */
-export const localCrawl = (): CrawlCapability => ({
-  fetch: globalThis.fetch,
-  request: lazyCrawlRequest(),
-  reports: fileReportStore(join(cacheDir(), "reports")),
-});
+/** The crawl of seo_audit_site on this machine (pages parsed on a worker), reports kept under the cache directory. */
+export function localCrawl(log: (line: string) => void): CrawlCapability {
+  return {
+    fetch: globalThis.fetch,
+    request: lazyCrawlRequest(),
+    ...withPageParser((reason) => log(`seo_audit_site: pages are parsed on the main thread (${reason})`)),
+    reports: fileReportStore(join(cacheDir(), "reports")),
+  };
+}

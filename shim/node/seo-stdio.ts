@@ -17,7 +17,7 @@ export function serveStdio(): void {
   const handler = createSeoHandler({
     provider: nodeProvider(),
     config,
-    crawl: localCrawl(),
+    crawl: localCrawl(log),
     rankStore: nodeRankStore(),
     egress: "open",
     maxBodyBytes: STDIO_MAX_MESSAGE_BYTES,

@@ -14,6 +14,7 @@ export type { AuditReport } from "./audit/report.ts";
 export { newReportId, REPORT_ID, type ReportStore } from "./audit/report-store.ts";
 export { SERVER_NAME as SEO_SERVER_NAME } from "./mcp-info.ts";
 export type { CliIo as AuditCommandIo } from "./cli/audit.ts";
+export type { PageParser } from "./audit/extract.ts";
 
 /** The `seo-audit-mcp audit` command line (exit code out). */
 export async function auditCommand(args: string[], io: CliIo): Promise<number> {

@@ -21,3 +21,5 @@ export type { RankStore, TrancoRank } from "./providers/tranco.ts";
 export type { ProviderDeps } from "./providers/types.ts";
 export { sleep } from "../shared/sleep.ts";
 export type { CrawlCapability, SeoToolDeps } from "./tools/mod.ts";
+export type { FactsSink, FactsSinks, PageParser, PageParsing } from "./audit/extract.ts";
+export type { HtmlFacts } from "./audit/html-facts.ts";

@@ -4,16 +4,19 @@
  * type-checked from a .ts file against the installed declarations.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
+import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { fileText, type Installed, install, npmEnv, type Packed, pack, repoVersion, startServer } from "./npm.ts";
 import { scriptEnv } from "../shared/script-env.ts";
+import { serveSite } from "../seo/crawl/site-server.ts";
+import { generatedSiteHandler } from "../seo/fakes/generated-site.ts";
 
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const SHEBANG = "#!/usr/bin/env node\n";
@@ -55,8 +58,8 @@ test("the seo-audit-mcp tarball carries the SEO server and library only", (t) =>
   t.diagnostic(report(packed));
   assertManifest(packed, { "seo-audit-mcp": "dist/seo.js" });
   const files = paths(packed);
-  assert.ok(files.includes("dist/seo-lib.js") && files.includes("dist/seo-lib.d.ts"));
-  assert.ok(files.every((f) => f === "package.json" || f === "README.md" || /^dist\/(seo\.js|seo-lib\.(js|d\.ts)|seo-chunks\/[\w-]+\.js)$/.test(f)), files.join(", "));
+  assert.ok(["dist/seo-lib.js", "dist/seo-lib.d.ts", "dist/seo-page-worker.js"].every((f) => files.includes(f)), files.join(", "));
+  assert.ok(files.every((f) => f === "package.json" || f === "README.md" || /^dist\/(seo\.js|seo-page-worker\.js|seo-lib\.(js|d\.ts)|seo-chunks\/[\w-]+\.js)$/.test(f)), files.join(", "));
   for (const file of files.filter((f) => f.endsWith(".js"))) {
     const text = fileText(packed.tarball, file);
     assert.ok(!text.includes(SNAPSHOT_MAGIC), `${file} carries no charging data`);
@@ -149,6 +152,23 @@ function runNode(cwd: string, file: string, source: string): string {
   assert.equal(run.status, 0, run.stderr);
   return run.stdout;
 }
+
+test("installed seo-audit-mcp: `audit` crawls a local site with its pages parsed on the worker thread", async () => {
+  const site = await serveSite(generatedSiteHandler(60));
+  try {
+    const env = { PATH: process.env.PATH ?? "", HOME: scratch, SEO_CACHE_DIR: join(scratch, "seo-cache") };
+    const { stdout, stderr } = await promisify(execFile)(seo.installed.bin("seo-audit-mcp"), ["audit", `${site.origin}/`, "--json"], {
+      cwd: seo.installed.dir,
+      env,
+      timeout: 60_000,
+    });
+    assert.doesNotMatch(stderr, /parsed on the main thread/);
+    assert.match(stderr, /done: 60 pages/);
+    assert.equal((JSON.parse(stdout) as { target: string }).target, `${site.origin}/`);
+  } finally {
+    await site.close();
+  }
+});
 
 test("installed seo-audit-mcp: the library from plain JavaScript, its README example included", () => {
   const { dir } = seo.installed;

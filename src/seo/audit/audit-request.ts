@@ -10,6 +10,7 @@ import type { FrontEnd } from "../crawl/bounds.ts";
 import { type BoundsInput, boundsFrom, politenessProblem } from "./bounds-input.ts";
 import type { CrawlProgress } from "../crawl/crawler.ts";
 import type { HttpRequest } from "../fetch/http-request.ts";
+import type { PageParser } from "./extract.ts";
 import { type Twin, twinFromOption } from "../crawl/twin.ts";
 import { reachNextStep } from "../crawl/unreachable.ts";
 import { isOwnMachine, isSameSite, normaliseUrl } from "../fetch/url.ts";
@@ -21,6 +22,8 @@ import { crawlAndAudit } from "./crawl-and-audit.ts";
 export interface AuditRequestDeps {
   fetch: typeof fetch;
   request?: HttpRequest;
+  /** Where page HTML is parsed, started per audit: the Node shim's parses on a worker thread (default: this thread). */
+  pageParser?: PageParser;
   now(): Date;
   reports: ReportStore;
   signal?: AbortSignal;
@@ -141,6 +144,7 @@ export async function handleAuditRequest(request: AuditRequest, deps: AuditReque
   const report = await crawlAndAudit(start, {
     fetch: deps.fetch,
     ...(deps.request ? { request: deps.request } : {}),
+    ...(deps.pageParser ? { pageParser: deps.pageParser } : {}),
     now: deps.now,
     bounds: boundsFrom(request, hosts, deps.frontEnd ?? "tool"),
     twin,

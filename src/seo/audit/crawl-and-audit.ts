@@ -9,7 +9,8 @@ import type { HttpRequest } from "../fetch/http-request.ts";
 import { describeTwin, type Twin } from "../crawl/twin.ts";
 import { Collector } from "./collector.ts";
 import { cutsOf } from "./cuts.ts";
-import { htmlSink } from "./page.ts";
+import type { PageParser } from "./extract.ts";
+import { htmlSinks } from "./page.ts";
 import { type AuditReport, chartsOf, PAGE_ROWS, pageRows } from "./report.ts";
 import { categoryScores, overallScore, rankFixes } from "./score.ts";
 import { siteHits, twinOf } from "./site-checks.ts";
@@ -20,6 +21,8 @@ export const PRODUCT_TOKEN = "SeoAuditMcp";
 export interface AuditOptions {
   fetch: typeof fetch;
   request?: HttpRequest;
+  /** Where page HTML is parsed, started per audit: the Node shim's parses on a worker thread (default: this thread). */
+  pageParser?: PageParser;
   now(): Date;
   bounds: CrawlBounds;
   signal?: AbortSignal;
@@ -56,6 +59,7 @@ function stats(crawl: CrawlResult) {
 export async function crawlAndAudit(url: string, options: AuditOptions): Promise<AuditReport> {
   const startedAt = options.now().toISOString();
   const collector = new Collector();
+  const parsing = options.pageParser?.();
   const crawl = await crawlSite(
     url,
     options.bounds,
@@ -69,10 +73,10 @@ export async function crawlAndAudit(url: string, options: AuditOptions): Promise
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.politenessOff ? { politenessOff: true } : {}),
       ...(options.twin !== undefined ? { twin: options.twin } : {}),
-      textSink: htmlSink,
+      textSink: htmlSinks(parsing?.sink),
     },
     collector.visit,
-  );
+  ).finally(() => parsing?.close());
   const twin = twinOf(crawl, collector.summaries, options.twin !== null);
   siteHits(crawl, collector.summaries, twin, (hit) => collector.add(hit));
   const findings = collector.findings(options.exampleCap ?? 50);

@@ -9,7 +9,7 @@ import type { ResponseHeaders } from "../fetch/http-request.ts";
 import { normaliseUrl } from "../fetch/url.ts";
 import { type Labelled, measured } from "../provenance.ts";
 import { canonicalsFromLinkHeader, robotsDirectives } from "./directives.ts";
-import { extractHtml, HtmlExtractor } from "./extract.ts";
+import { extractHtml, type FactsSink, type FactsSinks, HtmlExtractor, isFactsSink } from "./extract.ts";
 import type { HtmlFacts, JsonLdItem } from "./html-facts.ts";
 import { type Finding, findingOf, type Hit } from "./finding.ts";
 import { type PageSignals, pageHits, relationHits } from "./page-checks.ts";
@@ -30,9 +30,10 @@ export interface PageAnalysis {
 
 const isHtmlType = (type: string | null) => type === null || /html/i.test(type);
 
-/** A streaming extractor for a response whose markup will be audited, so its body need not be kept. */
-export function htmlSink(status: number, headers: ResponseHeaders): HtmlExtractor | undefined {
-  return status === 200 && isHtmlType(headers.get("content-type")) ? new HtmlExtractor() : undefined;
+/** For a response whose markup will be audited, a sink its text streams into, so no body is kept. */
+export function htmlSinks(sinks?: FactsSinks) {
+  return (status: number, headers: ResponseHeaders): FactsSink | undefined =>
+    status === 200 && isHtmlType(headers.get("content-type")) ? (sinks?.() ?? new HtmlExtractor()) : undefined;
 }
 
 function resolveAll(hrefs: string[], base: string): string[] {
@@ -95,7 +96,7 @@ export function analysePage(page: FetchedPage): PageAnalysis {
     page.status === 200 && page.error === undefined && isHtmlType(page.headers.get("content-type"));
   const html = !isHtml
     ? undefined
-    : page.sink instanceof HtmlExtractor
+    : isFactsSink(page.sink)
       ? page.sink.facts
       : extractHtml(page.body);
   const base = html?.base === undefined ? page.finalUrl : (normaliseUrl(html.base, page.finalUrl) ?? page.finalUrl);

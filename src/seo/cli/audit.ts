@@ -15,6 +15,7 @@ import { REPORT_ID } from "../audit/report-store.ts";
 import { cliBoundsInput } from "../audit/bounds-input.ts";
 import { CAPS, DEFAULTS, REMOTE_LIMITS } from "../crawl/bounds.ts";
 import type { HttpRequest } from "../fetch/http-request.ts";
+import type { PageParser } from "../audit/extract.ts";
 import { renderReportHtml } from "../report-html/render.ts";
 
 export interface CliIo {
@@ -23,6 +24,8 @@ export interface CliIo {
   fetch: typeof fetch;
   /** Optional lighter HTTP primitive for the crawl (the Node shim's `nodeHttpRequest`). */
   request?: HttpRequest;
+  /** Where page HTML is parsed, started per audit: the Node shim's parses on a worker thread (default: this thread). */
+  pageParser?: PageParser;
   reports: ReportStore;
   now(): Date;
   isTTY?: boolean;
@@ -178,6 +181,7 @@ async function auditAndPrint(parsed: Parsed, io: CliIo): Promise<number> {
   const { report, comparison } = await handleAuditRequest(parsed.request, {
     fetch: io.fetch,
     ...(io.request ? { request: io.request } : {}),
+    ...(io.pageParser ? { pageParser: io.pageParser } : {}),
     now: io.now,
     reports: io.reports,
     onProgress: progressPrinter(io),

@@ -7,10 +7,14 @@ import { concatBytes } from "../../shared/stream/bytes.ts";
 import { StreamDecoder } from "./charset.ts";
 import type { HttpResponse } from "./http-request.ts";
 
-/** Takes a body's decoded text as it arrives; `end` follows the last chunk (not after a failed read). */
+/**
+ * Takes a body's decoded text as it arrives; `end` follows the last chunk (not after a failed
+ * read), and the read is over when it returns or its promise settles (a sink may hand the text
+ * to another thread).
+ */
 export interface TextSink {
   write(text: string): void;
-  end(): void;
+  end(): void | Promise<void>;
 }
 
 interface ReadResult {
@@ -66,7 +70,7 @@ export async function readBody(
       held = chunk;
     });
     sink.write(decoder.end(held));
-    sink.end();
+    await sink.end();
     return { ...read, sink };
   }
   const chunks: Uint8Array[] = [];

@@ -15,12 +15,15 @@ import { presentReport, REPORT_OUTPUT_SCHEMA, reportText } from "../audit/presen
 import type { ReportStore } from "../audit/report-store.ts";
 import { boundsInput, describeToolBounds } from "../audit/bounds-input.ts";
 import type { HttpRequest } from "../fetch/http-request.ts";
+import type { PageParser } from "../audit/extract.ts";
 import { responseFormat } from "../tool-input.ts";
 
 export interface AuditSiteDeps {
   fetch: typeof fetch;
   /** Optional lighter HTTP primitive for the crawl (the Node shim's `nodeHttpRequest`). */
   request?: HttpRequest;
+  /** Where page HTML is parsed, started per audit: the Node shim's parses on a worker thread (default: this thread). */
+  pageParser?: PageParser;
   now(): Date;
   reports: ReportStore;
   log(line: string): void;
@@ -85,6 +88,7 @@ export function createAuditSiteTool(deps: AuditSiteDeps): ToolDef {
       const { report, comparison } = await handleAuditRequest(input, {
         fetch: deps.fetch,
         ...(deps.request ? { request: deps.request } : {}),
+        ...(deps.pageParser ? { pageParser: deps.pageParser } : {}),
         now: deps.now,
         reports: deps.reports,
         signal: context.signal,

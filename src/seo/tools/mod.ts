@@ -6,6 +6,7 @@ import type { ToolDef } from "../../shared/mcp/tool.ts";
 import type { ReportStore } from "../audit/report-store.ts";
 import type { SeoConfig } from "../config.ts";
 import type { HttpRequest } from "../fetch/http-request.ts";
+import type { PageParser } from "../audit/extract.ts";
 import type { RankStore } from "../providers/tranco.ts";
 import type { ProviderDeps } from "../providers/types.ts";
 import { createAuditSiteTool, localOnlyAuditSiteTool } from "./audit-site.ts";
@@ -24,6 +25,8 @@ export interface CrawlCapability {
   fetch: typeof fetch;
   /** A lighter HTTP client for the pages (the Node shim's node:http one). */
   request?: HttpRequest;
+  /** Where page HTML is parsed, started per audit: the Node shim's parses on a worker thread (default: this thread). */
+  pageParser?: PageParser;
   /** Where audits are kept for re-audit comparisons (the Node shim keeps them on disk). */
   reports: ReportStore;
 }
@@ -46,6 +49,7 @@ export function createSeoTools(deps: SeoToolDeps): ToolDef[] {
       ? createAuditSiteTool({
           fetch: crawl.fetch,
           ...(crawl.request ? { request: crawl.request } : {}),
+          ...(crawl.pageParser ? { pageParser: crawl.pageParser } : {}),
           now: deps.provider.now,
           reports: crawl.reports,
           log: deps.log,

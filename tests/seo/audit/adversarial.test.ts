@@ -12,7 +12,7 @@ import { runInNewContext } from "node:vm";
 import { createGzip, gzipSync } from "node:zlib";
 import { nodeHttpRequest } from "../../../shim/node/crawl-request.ts";
 import { Collector } from "../../../src/seo/audit/collector.ts";
-import { htmlSink } from "../../../src/seo/audit/page.ts";
+import { htmlSinks } from "../../../src/seo/audit/page.ts";
 import type { AuditReport } from "../../../src/seo/audit/report.ts";
 import { crawlAndAudit } from "../../../src/seo/audit/crawl-and-audit.ts";
 import { type CrawlBounds, defaultBounds } from "../../../src/seo/crawl/bounds.ts";
@@ -271,7 +271,7 @@ test("what the crawl keeps of a page holds none of its text: 2,000 pages of 10 K
     const crawl = await crawlSite(
       `${site.origin}/`,
       defaultBounds({ minIntervalMs: 0, concurrency: 8, maxPages: 2000, maxDepth: 100_000, maxResources: 0, sitemaps: false }),
-      { fetch, request: http.request, userAgent: "SeoAuditMcp/test", productToken: "SeoAuditMcp", textSink: htmlSink },
+      { fetch, request: http.request, userAgent: "SeoAuditMcp/test", productToken: "SeoAuditMcp", textSink: htmlSinks() },
       collector.visit,
     );
     gc();

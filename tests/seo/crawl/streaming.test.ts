@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { extractHtml, HtmlExtractor } from "../../../src/seo/audit/extract.ts";
-import { analysePage, htmlSink } from "../../../src/seo/audit/page.ts";
+import { analysePage, htmlSinks } from "../../../src/seo/audit/page.ts";
 import { StreamDecoder } from "../../../src/seo/fetch/charset.ts";
 import { type FetchedPage, fetchPage } from "../../../src/seo/fetch/fetch-page.ts";
 import type { HttpRequest } from "../../../src/seo/fetch/http-request.ts";
@@ -158,7 +158,7 @@ test("fetchPage with a text sink: tiny chunks give the facts of a whole body; no
     const page = await fetchPage("http://site.test/", {
       fetch,
       request: trickle(bytes, "text/html", seed),
-      textSink: htmlSink,
+      textSink: htmlSinks(),
     });
     assert.equal(page.body, "");
     assert.equal(page.bytes, bytes.byteLength);
@@ -168,7 +168,7 @@ test("fetchPage with a text sink: tiny chunks give the facts of a whole body; no
   const capped = await fetchPage("http://site.test/", {
     fetch,
     request: trickle(bytes, "text/html", 2),
-    textSink: htmlSink,
+    textSink: htmlSinks(),
     maxBytes: 200,
   });
   assert.equal(capped.truncated, true);
@@ -183,7 +183,7 @@ test("fetchPage with a text sink: tiny chunks give the facts of a whole body; no
   const json = await fetchPage("http://site.test/", {
     fetch,
     request: trickle(utf8('{"a":1}'), "application/json", 3),
-    textSink: htmlSink,
+    textSink: htmlSinks(),
   });
   assert.equal(json.sink, undefined);
   assert.equal(json.body, '{"a":1}');
@@ -204,7 +204,7 @@ test("fetchPage streams a chunked loopback response through node:http into the e
     const page: FetchedPage = await fetchPage(`${site.origin}/`, {
       fetch,
       request: http.request,
-      textSink: htmlSink,
+      textSink: htmlSinks(),
     });
     assert.equal(page.status, 200);
     assert.equal(page.body, "");

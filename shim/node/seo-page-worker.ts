@@ -1,0 +1,15 @@
+/**
+ * Entry of the page worker (dist/seo-page-worker.js): a thread that parses the pages of a crawl
+ * (`page-answers.ts` says the messages) so the crawl's thread only fetches, follows links and
+ * keeps the audit.
+ * @module
+ */
+import { parentPort } from "node:worker_threads";
+import { PageAnswers, type PageMessage } from "./page-answers.ts";
+
+const answers = new PageAnswers();
+
+parentPort?.on("message", (message: PageMessage) => {
+  const answer = answers.take(message);
+  if (answer) parentPort?.postMessage(answer);
+});
