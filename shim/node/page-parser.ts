@@ -127,10 +127,13 @@ class WorkerSink implements FactsSink {
     this.#held = text;
   }
 
-  async end(): Promise<void> {
-    const last = this.#held ?? "";
+  /** Not an async function: its suspended frame would keep the page's text alive until the answer. */
+  end(): Promise<void> {
+    const answered = this.#parsing.finish(this.#id, this.#held ?? "");
     this.#held = undefined;
-    this.facts = await this.#parsing.finish(this.#id, last);
+    return answered.then((facts) => {
+      this.facts = facts;
+    });
   }
 }
 

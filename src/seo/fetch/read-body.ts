@@ -70,6 +70,8 @@ export async function readBody(
       held = chunk;
     });
     sink.write(decoder.end(held));
+    // A sink that answers later (another thread) must not keep the last chunk's buffer alive meanwhile.
+    held = undefined;
     await sink.end();
     return { ...read, sink };
   }
