@@ -18,8 +18,9 @@ proxy's own bookkeeping reads after the hook (call ids, model names, key hashes)
 from __future__ import annotations
 
 import json
-import operator
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
+from datetime import date, datetime, time, timedelta
+from itertools import chain
 from typing import Any
 
 Fn = Callable[[str], str]
@@ -156,7 +157,9 @@ def _visit_fields(obj: Any, visit: Callable[[Any, str], Any]) -> None:
             setattr(obj, name, updated)
 
 
-_SCALARS = frozenset({int, float, bool, type(None), bytes})
+# Leaves of a logging payload that hold no text: skipped without a call.
+_SCALARS = frozenset({int, float, bool, type(None), bytes, datetime, date, time, timedelta})
+_SEQUENCES = (list, tuple)
 
 
 class Copier:
@@ -164,7 +167,10 @@ class Copier:
     original, everything on the way to a change is a new object, and the original is never
     mutated. Cycles (the proxy's call details have some) stay cycles. JSON text (tool
     arguments, a raw provider response) is decoded first, so escapes cannot hide a term. One
-    copier serves one payload: objects met twice (a payload shares many) are copied once."""
+    copier serves one payload: objects met twice (a payload shares many) are copied once.
+
+    The walk visits hundreds of values per request, most of them numbers and None: leaves are
+    skipped inline, and containers are entered without a call per type check."""
 
     def __init__(self, mask: Fn) -> None:
         self._mask = mask
@@ -182,6 +188,10 @@ class Copier:
             return value if key in LOG_IDENTIFIERS else _mask_text(value, self._mask, key)
         if kind in _SCALARS or key in LOG_IDENTIFIERS:
             return value
+        return self._object(value, kind, key)
+
+    def _object(self, value: Any, kind: type, key: Any) -> Any:
+        """Any value but a str or a leaf: a container is copied (once per payload)."""
         ident = id(value)
         done = self._done.get(ident)
         if done is not None:
@@ -200,35 +210,38 @@ class Copier:
 
     def _node(self, value: Any, ident: int, key: Any) -> Any:
         self._open[ident] = None
-        result = self._container(value, key)
+        if isinstance(value, dict):
+            result = self._dict(value)
+        elif isinstance(value, _SEQUENCES):
+            result = self._sequence(value, key)
+        else:
+            result = self._model(value)
         handed = self._open.pop(ident)
         if handed is not None:  # a cycle points at the copy: fill it
             result = _fill(handed, value, result)
         self._done[ident] = result
         return result
 
-    def _container(self, value: Any, key: Any) -> Any:
-        if isinstance(value, dict):
-            return self._dict(value)
-        if isinstance(value, (list, tuple)):
-            return self._sequence(value, key)
-        return self._model(value)
-
-    def _dict(self, value: dict) -> dict:
-        """Only changed values are collected: most of a logging payload holds no text, and
-        the walk visits hundreds of its values per request."""
+    def _changes(self, items: Iterable[tuple[Any, Any]], fields: bool) -> dict[Any, Any]:
+        """The masked copies of the values that change, by name. With `fields` (a model's),
+        private names are left alone. Only changed values are collected: most of a logging
+        payload holds no text."""
         changed: dict[Any, Any] = {}
         mask = self._mask
-        for name, item in value.items():
+        for name, item in items:
             kind = type(item)
-            if kind in _SCALARS or name in LOG_IDENTIFIERS:
+            if kind in _SCALARS or name in LOG_IDENTIFIERS or (fields and name[:1] == "_"):
                 continue
             if kind is str:
                 new = _mask_text(item, mask, name)
             else:
-                new = self.copy(item, name)
+                new = self._object(item, kind, name)
             if new is not item:
                 changed[name] = new
+        return changed
+
+    def _dict(self, value: dict) -> dict:
+        changed = self._changes(value.items(), False)
         if not changed:
             return value
         copied = dict(value)
@@ -236,20 +249,25 @@ class Copier:
         return copied
 
     def _sequence(self, value: list | tuple, key: Any) -> list | tuple:
-        items = [self.copy(item, key) for item in value]
-        if all(map(operator.is_, items, value)):
+        items: list | None = None
+        mask = self._mask
+        for index, item in enumerate(value):
+            kind = type(item)
+            if kind in _SCALARS:
+                continue
+            new = _mask_text(item, mask, key) if kind is str else self._object(item, kind, key)
+            if new is not item:
+                if items is None:
+                    items = list(value)
+                items[index] = new
+        if items is None:
             return value
         return items if isinstance(value, list) else tuple(items)
 
     def _model(self, value: Any) -> Any:
         """Pydantic models: a shallow copy with the changed fields replaced."""
         extra = getattr(value, "__pydantic_extra__", None) or {}
-        updates = {}
-        for name, item in [*vars(value).items(), *extra.items()]:
-            if name[:1] != "_":
-                new = self.copy(item, name)
-                if new is not item:
-                    updates[name] = new
+        updates = self._changes(chain(vars(value).items(), extra.items()), True)
         if not updates:
             return value
         copied = value.model_copy()
