@@ -14,14 +14,14 @@ Two modes:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from .dictionary import Dictionary
 from .errors import MaskingError, ScopeError
 from .matcher import Match, Matcher
-from .memo import LogMemo
-from .placeholder import LITERAL, PATTERN, TAG_LENGTHS, PlaceholderCodec, Registry
+from .memo import MIN_CHARS, LogMemo
+from .placeholder import LITERAL, PATTERN, SPLIT, TAG_LENGTHS, PlaceholderCodec, Registry
 
 FIXPOINT_PASSES = 4
 _TOKEN = -1  # the form of placeholder-shaped text in a list of matches
@@ -89,7 +89,7 @@ class Masker:
             return text  # ASCII folds one to one or shorter: too short for any term
         cached = self._memo.get(text, target)
         if cached is not None:
-            return cached
+            return cached or text  # "": the text itself is its logging form
         source = self._memo.restored_from(text)
         if source is not None:  # text a response restored: its provider text masks the same
             masked = self.mask(source, target)
@@ -98,11 +98,37 @@ class Masker:
         self._memo.seed(text, masked, target)
         return masked
 
+    def log_mask(self, target: Target = EVERYTHING) -> Callable[[str], str]:
+        """`mask` in logging mode under one target. The logging walk asks for hundreds of
+        short texts per request, nearly all of them known: those are answered without a call."""
+        known = self._memo.small(target)
+        shortest, mask = self.shortest, self.mask
+
+        def masked(text: str) -> str:
+            size = len(text)
+            if size < shortest and text.isascii():
+                return text
+            if size < MIN_CHARS:  # a long text is not hashed here (see LogMemo.remember)
+                found = known.get(text)
+                if found is not None:
+                    return found or text
+            return mask(text, target)
+
+        return masked
+
     def unmask(self, text: str, registry: Registry, json_string: bool = False) -> str:
         """Restore the placeholders of `registry`; inside a JSON string literal, escaped."""
         if "[[" not in text or not len(registry):
             return text
-        restored = PATTERN.sub(lambda m: self.restore_token(m.group(), registry, json_string), text)
+        parts = SPLIT.split(text)  # text, token, text, ...: no call per token
+        if len(parts) == 1:
+            return text
+        tokens = parts[1::2]
+        if json_string:
+            parts[1::2] = [self.restore_token(token, registry, True) for token in tokens]
+        else:
+            parts[1::2] = registry.restore_all(tokens)
+        restored = "".join(parts)
         self._memo.remember_restored(restored, text)
         return restored
 
