@@ -192,6 +192,8 @@ class Copier:
 
     def _object(self, value: Any, kind: type, key: Any) -> Any:
         """Any value but a str or a leaf: a container is copied (once per payload)."""
+        if (kind is dict or kind is list or kind is tuple) and not value:
+            return value  # empty: no text, and no cycle
         ident = id(value)
         done = self._done.get(ident)
         if done is not None:
@@ -200,22 +202,21 @@ class Copier:
             if self._open[ident] is None:
                 self._open[ident] = _empty_like(value)
             return self._open[ident]
-        if kind is dict or kind is list or kind is tuple:
-            return self._node(value, ident, key)
-        if isinstance(value, str):  # a str subclass (litellm has str enums)
+        if kind is dict or isinstance(value, dict):
+            walk = self._dict
+        elif kind is list or kind is tuple or isinstance(value, _SEQUENCES):
+            walk = self._sequence
+        elif isinstance(value, str):  # a str subclass (litellm has str enums)
             return _mask_text(value, self._mask, key)
-        if not isinstance(value, (dict, list, tuple)) and not hasattr(value, "model_copy"):
-            return value  # numbers, streams, coroutines, loggers: not text
-        return self._node(value, ident, key)
-
-    def _node(self, value: Any, ident: int, key: Any) -> Any:
-        self._open[ident] = None
-        if isinstance(value, dict):
-            result = self._dict(value)
-        elif isinstance(value, _SEQUENCES):
-            result = self._sequence(value, key)
+        elif hasattr(value, "model_copy"):
+            walk = self._model
         else:
-            result = self._model(value)
+            return value  # numbers, streams, coroutines, loggers: not text
+        return self._node(value, ident, key, walk)
+
+    def _node(self, value: Any, ident: int, key: Any, walk: Callable[[Any, Any], Any]) -> Any:
+        self._open[ident] = None
+        result = walk(value, key)
         handed = self._open.pop(ident)
         if handed is not None:  # a cycle points at the copy: fill it
             result = _fill(handed, value, result)
@@ -232,15 +233,17 @@ class Copier:
             kind = type(item)
             if kind in _SCALARS or name in LOG_IDENTIFIERS or (fields and name[:1] == "_"):
                 continue
-            if kind is str:
-                new = _mask_text(item, mask, name)
-            else:
+            if kind is not str:
                 new = self._object(item, kind, name)
+            elif name in JSON_KEYS or item.startswith(_JSON_STARTS):
+                new = _mask_json_text(item, mask)
+            else:
+                new = mask(item)
             if new is not item:
                 changed[name] = new
         return changed
 
-    def _dict(self, value: dict) -> dict:
+    def _dict(self, value: dict, key: Any = None) -> dict:
         changed = self._changes(value.items(), False)
         if not changed:
             return value
@@ -264,7 +267,7 @@ class Copier:
             return value
         return items if isinstance(value, list) else tuple(items)
 
-    def _model(self, value: Any) -> Any:
+    def _model(self, value: Any, key: Any = None) -> Any:
         """Pydantic models: a shallow copy with the changed fields replaced."""
         extra = getattr(value, "__pydantic_extra__", None) or {}
         updates = self._changes(chain(vars(value).items(), extra.items()), True)
@@ -299,7 +302,10 @@ def _fill(handed: Any, original: Any, result: Any) -> Any:
     return handed
 
 
+_JSON_STARTS = ("{", "[")
+
+
 def _mask_text(text: str, mask: Fn, key: Any) -> str:
-    if key in JSON_KEYS or text.startswith(("{", "[")):
+    if key in JSON_KEYS or text.startswith(_JSON_STARTS):
         return _mask_json_text(text, mask)
     return mask(text)
