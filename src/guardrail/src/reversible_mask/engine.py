@@ -164,16 +164,25 @@ class Masker:
     def _replace(
         self, text: str, chosen: list[Match], domain: str, registry: Registry | None
     ) -> str:
+        """Most matches are an entity's canonical spelling whose placeholder is known: those
+        are replaced inline; the rest (tags, literals, collisions) go through `_placeholder`."""
         out: list[str] = []
         position = 0
+        forms, entities = self._matcher.forms, self._matcher.entities
+        canonical = self._canonical_tokens(domain)
+        claim = None if registry is None else registry.claim
         for start, end, form in chosen:
             out.append(text[position:start])
             surface = text[start:end]
+            position = end
             if form == _TOKEN:
                 out.append(self._literal(surface, domain, registry))
-            else:
-                out.append(self._placeholder(form, surface, domain, registry))
-            position = end
+                continue
+            index = forms[form].entity
+            token = canonical[index] if surface == entities[index].term else None
+            if token is None or (claim is not None and not claim(token, surface)):
+                token = self._placeholder(form, surface, domain, registry)
+            out.append(token)
         out.append(text[position:])
         return "".join(out)
 
@@ -187,10 +196,15 @@ class Masker:
         entity_id = self._codec.entity_id(domain, entity.category, entity.term)
         return self._mint(entity.category, entity_id, surface, False, domain, registry)
 
-    def _canonical_token(self, index: int, domain: str) -> str:
+    def _canonical_tokens(self, domain: str) -> list[str | None]:
+        """Each entity's canonical placeholder in a key domain, None until first needed."""
         tokens = self._canonical.get(domain)
         if tokens is None:
             tokens = self._canonical[domain] = [None] * len(self._matcher.entities)
+        return tokens
+
+    def _canonical_token(self, index: int, domain: str) -> str:
+        tokens = self._canonical_tokens(domain)
         token = tokens[index]
         if token is None:
             entity = self._matcher.entities[index]
