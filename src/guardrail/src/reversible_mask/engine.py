@@ -21,7 +21,14 @@ from .dictionary import Dictionary
 from .errors import MaskingError, ScopeError
 from .matcher import Match, Matcher
 from .memo import MIN_CHARS, LogMemo
-from .placeholder import LITERAL, PATTERN, SPLIT, TAG_LENGTHS, PlaceholderCodec, Registry
+from .placeholder import (
+    LITERAL,
+    SPLIT,
+    TAG_LENGTHS,
+    PlaceholderCodec,
+    Registry,
+    token_spans,
+)
 
 FIXPOINT_PASSES = 4
 _TOKEN = -1  # the form of placeholder-shaped text in a list of matches
@@ -153,9 +160,9 @@ class Masker:
 
     def _mask_once(self, text: str, target: Target, registry: Registry | None, escape: bool) -> str:
         """One pass; with `escape`, placeholder-shaped text becomes a LITERAL placeholder."""
-        tokens = [m.span() for m in PATTERN.finditer(text)] if "[[" in text else []
+        tokens = token_spans(text) if escape else None
         chosen = self._matcher.find(text, target.categories, tokens)
-        if escape and tokens:
+        if tokens:
             chosen = sorted([*chosen, *((start, end, _TOKEN) for start, end in tokens)])
         if not chosen:
             return text

@@ -34,6 +34,11 @@ LITERAL = "LITERAL"  # category of placeholders that stand for placeholder-shape
 _CACHE_ENTRIES = 65536
 
 
+def token_spans(text: str) -> list[tuple[int, int]]:
+    """Where placeholder-shaped text is."""
+    return [match.span() for match in PATTERN.finditer(text)] if "[[" in text else []
+
+
 def b32(data: bytes) -> str:
     return base64.b32encode(data).decode("ascii").rstrip("=").lower()
 
