@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Collection, Iterable
 from datetime import date, datetime, time, timedelta
-from itertools import chain
 from typing import Any
 
 Fn = Callable[[str], str]
@@ -254,14 +253,15 @@ class Copier:
     def _sequence(self, value: list | tuple, key: Any) -> list | tuple:
         items: list | None = None
         mask = self._mask
-        for index, item in enumerate(value):
+        snapshot = value if isinstance(value, tuple) else list(value)  # a list may grow meanwhile
+        for index, item in enumerate(snapshot):
             kind = type(item)
             if kind in _SCALARS:
                 continue
             new = _mask_text(item, mask, key) if kind is str else self._object(item, kind, key)
             if new is not item:
                 if items is None:
-                    items = list(value)
+                    items = list(snapshot)
                 items[index] = new
         if items is None:
             return value
@@ -270,7 +270,7 @@ class Copier:
     def _model(self, value: Any, key: Any = None) -> Any:
         """Pydantic models: a shallow copy with the changed fields replaced."""
         extra = getattr(value, "__pydantic_extra__", None) or {}
-        updates = self._changes(chain(vars(value).items(), extra.items()), True)
+        updates = self._changes([*vars(value).items(), *extra.items()], True)
         if not updates:
             return value
         copied = value.model_copy()
