@@ -199,3 +199,22 @@ def test_values_the_proxy_writes_into_the_returned_details_later_are_masked(
     masked.update({"late": TEXT})
     masked.setdefault("later", [TEXT])
     assert clean(json.dumps(masked)) and copy.deepcopy(masked) == masked
+
+
+async def test_the_requests_own_masked_text_never_shields_an_original_beside_it(
+    guard: ReversibleMaskGuardrail,
+) -> None:
+    """The logging hook takes the pre-call hook's masked prompt as clean (the same object) and
+    a restored reply as its provider text masked; originals next to them are still masked."""
+    long_text = " ".join([TEXT] * 12)  # long enough for the by-identity memo
+    provider, data = await masked_chat(guard, long_text)
+    reply = await guard.async_post_call_success_hook(data, None, chat_response(provider))
+    restored = reply.choices[0].message.content
+    assert restored == long_text
+    kwargs = logging_kwargs(provider)
+    kwargs["beside"] = [provider, "Acme Corporation", provider + " Globex", "Skyhook " + provider]
+    kwargs["inside"] = provider.replace("asked", "asked Initech", 1)
+    kwargs["served_output_texts"] = (restored, restored + " Project Bluebird")
+    masked, result = guard.logging_hook(kwargs, reply, "acompletion")
+    assert clean(json.dumps(masked)) and clean(result.model_dump_json())
+    assert masked["messages"][0]["content"] is provider  # known clean: shared, not copied

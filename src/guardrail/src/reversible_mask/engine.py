@@ -14,14 +14,21 @@ Two modes:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from .dictionary import Dictionary
 from .errors import MaskingError, ScopeError
 from .matcher import Match, Matcher
-from .memo import LogMemo
-from .placeholder import LITERAL, PATTERN, TAG_LENGTHS, PlaceholderCodec, Registry
+from .memo import MIN_CHARS, LogMemo
+from .placeholder import (
+    LITERAL,
+    SPLIT,
+    TAG_LENGTHS,
+    PlaceholderCodec,
+    Registry,
+    token_spans,
+)
 
 FIXPOINT_PASSES = 4
 _TOKEN = -1  # the form of placeholder-shaped text in a list of matches
@@ -89,7 +96,7 @@ class Masker:
             return text  # ASCII folds one to one or shorter: too short for any term
         cached = self._memo.get(text, target)
         if cached is not None:
-            return cached
+            return cached or text  # "": the text itself is its logging form
         source = self._memo.restored_from(text)
         if source is not None:  # text a response restored: its provider text masks the same
             masked = self.mask(source, target)
@@ -98,11 +105,37 @@ class Masker:
         self._memo.seed(text, masked, target)
         return masked
 
+    def log_mask(self, target: Target = EVERYTHING) -> Callable[[str], str]:
+        """`mask` in logging mode under one target. The logging walk asks for hundreds of
+        short texts per request, nearly all of them known: those are answered without a call."""
+        known = self._memo.small(target)
+        shortest, mask = self.shortest, self.mask
+
+        def masked(text: str) -> str:
+            size = len(text)
+            if size < shortest and text.isascii():
+                return text
+            if size < MIN_CHARS:  # a long text is not hashed here (see LogMemo.remember)
+                found = known.get(text)
+                if found is not None:
+                    return found or text
+            return mask(text, target)
+
+        return masked
+
     def unmask(self, text: str, registry: Registry, json_string: bool = False) -> str:
         """Restore the placeholders of `registry`; inside a JSON string literal, escaped."""
         if "[[" not in text or not len(registry):
             return text
-        restored = PATTERN.sub(lambda m: self.restore_token(m.group(), registry, json_string), text)
+        parts = SPLIT.split(text)  # text, token, text, ...: no call per token
+        if len(parts) == 1:
+            return text
+        tokens = parts[1::2]
+        if json_string:
+            parts[1::2] = [self.restore_token(token, registry, True) for token in tokens]
+        else:
+            parts[1::2] = registry.restore_all(tokens)
+        restored = "".join(parts)
         self._memo.remember_restored(restored, text)
         return restored
 
@@ -127,9 +160,9 @@ class Masker:
 
     def _mask_once(self, text: str, target: Target, registry: Registry | None, escape: bool) -> str:
         """One pass; with `escape`, placeholder-shaped text becomes a LITERAL placeholder."""
-        tokens = [m.span() for m in PATTERN.finditer(text)] if "[[" in text else []
+        tokens = token_spans(text) if escape else None
         chosen = self._matcher.find(text, target.categories, tokens)
-        if escape and tokens:
+        if tokens:
             chosen = sorted([*chosen, *((start, end, _TOKEN) for start, end in tokens)])
         if not chosen:
             return text
@@ -138,16 +171,25 @@ class Masker:
     def _replace(
         self, text: str, chosen: list[Match], domain: str, registry: Registry | None
     ) -> str:
+        """Most matches are an entity's canonical spelling whose placeholder is known: those
+        are replaced inline; the rest (tags, literals, collisions) go through `_placeholder`."""
         out: list[str] = []
         position = 0
+        forms, entities = self._matcher.forms, self._matcher.entities
+        canonical = self._canonical_tokens(domain)
+        claim = None if registry is None else registry.claim
         for start, end, form in chosen:
             out.append(text[position:start])
             surface = text[start:end]
+            position = end
             if form == _TOKEN:
                 out.append(self._literal(surface, domain, registry))
-            else:
-                out.append(self._placeholder(form, surface, domain, registry))
-            position = end
+                continue
+            index = forms[form].entity
+            token = canonical[index] if surface == entities[index].term else None
+            if token is None or (claim is not None and not claim(token, surface)):
+                token = self._placeholder(form, surface, domain, registry)
+            out.append(token)
         out.append(text[position:])
         return "".join(out)
 
@@ -161,10 +203,15 @@ class Masker:
         entity_id = self._codec.entity_id(domain, entity.category, entity.term)
         return self._mint(entity.category, entity_id, surface, False, domain, registry)
 
-    def _canonical_token(self, index: int, domain: str) -> str:
+    def _canonical_tokens(self, domain: str) -> list[str | None]:
+        """Each entity's canonical placeholder in a key domain, None until first needed."""
         tokens = self._canonical.get(domain)
         if tokens is None:
             tokens = self._canonical[domain] = [None] * len(self._matcher.entities)
+        return tokens
+
+    def _canonical_token(self, index: int, domain: str) -> str:
+        tokens = self._canonical_tokens(domain)
         token = tokens[index]
         if token is None:
             entity = self._matcher.entities[index]

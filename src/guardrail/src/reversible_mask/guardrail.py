@@ -224,7 +224,7 @@ class ReversibleMaskGuardrail(CustomGuardrail):
         remask_in_place(request_data, self._log_mask(request_data))
 
     def _log_mask(self, data: Any) -> Callable[[str], str]:
-        return partial(self.masker.mask, target=self._log_target(data))
+        return self.masker.log_mask(self._log_target(data))
 
     def _log_target(self, data: Any) -> Target:
         """Logs are masked with every category, under the request's key domain."""

@@ -15,6 +15,7 @@ import ahocorasick
 from .dictionary import Entity
 from .errors import DictionaryError
 from .normalize import fold_term, view
+from .placeholder import token_spans
 
 Match = tuple[int, int, int]  # start, end, form index
 Span = tuple[int, int]
@@ -41,13 +42,18 @@ class Matcher:
         self.mixed_word_modes = len({entity.whole_word for entity in entities}) == 2
         self.shortest = min((form.length for form in self.forms), default=1)
 
-    def find(self, text: str, categories: frozenset[str] | None, tokens: list[Span]) -> list[Match]:
+    def find(
+        self, text: str, categories: frozenset[str] | None, tokens: list[Span] | None = None
+    ) -> list[Match]:
         """Matches to replace: leftmost first, longest first at one start, none touching a
-        token (placeholder-shaped text)."""
+        token (placeholder-shaped text: `tokens` if known, else found here only when a term
+        was, as a text full of placeholders mostly holds none)."""
         found: list[tuple[int, int, int]] = []
         for case_sensitive, automaton in self._automata:
             self._scan(text, case_sensitive, automaton, categories, found)
-        return _resolve(found, tokens) if found else []
+        if not found:
+            return []
+        return _resolve(found, token_spans(text) if tokens is None else tokens)
 
     def _scan(
         self,

@@ -20,12 +20,17 @@ class LogMemo:
     request body) and many short ones that repeat across requests (header values, metadata);
     the pre-call hook already masked the request's texts, and a restored response came from a
     provider text the hook masks anyway. Large texts: a small LRU; short ones: a dict, cleared
-    when full. Thread-safe (the proxy runs a sync logging hook in a worker thread)."""
+    when full. Thread-safe (the proxy runs a sync logging hook in a worker thread).
+
+    An answer of "" means "the text itself" (no masked text is empty): a clean value is handed
+    back as the very object asked about, so the copy-on-write walk shares it instead of
+    copying every container above it."""
 
     def __init__(self) -> None:
         self._large: OrderedDict[tuple[str, Target], str] = OrderedDict()
-        self._small: dict[tuple[str, Target], str] = {}
+        self._small: dict[Target, dict[str, str]] = {}
         self._restored: OrderedDict[str, str] = OrderedDict()
+        self._restored_small: dict[str, str] = {}
         # Texts the pre-call hook masked, by identity: the logging payload holds the very same
         # string objects, so no hashing of large texts on the request path.
         self._fixed: OrderedDict[int, tuple[str, Target]] = OrderedDict()
@@ -40,12 +45,19 @@ class LogMemo:
             while len(self._fixed) > LARGE_ENTRIES:
                 self._fixed.popitem(last=False)
 
+    def small(self, target: Target) -> dict[str, str]:
+        """The short texts' answers for one target (read without a lock: one dict lookup)."""
+        found = self._small.get(target)
+        if found is None:
+            found = self._small.setdefault(target, {})
+        return found
+
     def get(self, text: str, target: Target) -> str | None:
         if len(text) < MIN_CHARS:
-            return self._small.get((text, target))
+            return self.small(target).get(text)
         fixed = self._fixed.get(id(text))
         if fixed is not None and fixed[0] is text and fixed[1] is target:
-            return text
+            return ""
         with self._lock:
             found = self._large.get((text, target))
             if found is not None:
@@ -55,18 +67,22 @@ class LogMemo:
     def seed(self, text: str, masked: str, target: Target) -> None:
         """`masked` is a logging form of `text`, and of itself (masking is idempotent)."""
         if len(text) < MIN_CHARS:
-            if len(self._small) > SMALL_ENTRIES:
-                self._small.clear()
-            self._small[text, target] = masked
+            small = self.small(target)
+            if len(small) > SMALL_ENTRIES:
+                small.clear()
+            small[text] = "" if masked == text else masked
             return
         with self._lock:
-            self._large[text, target] = masked
-            self._large[masked, target] = masked
+            self._large[text, target] = "" if masked == text else masked
+            self._large[masked, target] = ""
             while len(self._large) > LARGE_ENTRIES:
                 self._large.popitem(last=False)
 
     def remember_restored(self, restored: str, source: str) -> None:
         if len(restored) < MIN_CHARS:
+            if len(self._restored_small) > SMALL_ENTRIES:
+                self._restored_small.clear()
+            self._restored_small[restored] = source
             return
         with self._lock:
             self._restored[restored] = source
@@ -75,6 +91,6 @@ class LogMemo:
 
     def restored_from(self, text: str) -> str | None:
         if len(text) < MIN_CHARS:
-            return None
+            return self._restored_small.get(text)
         with self._lock:
             return self._restored.get(text)

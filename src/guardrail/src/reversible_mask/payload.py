@@ -18,8 +18,8 @@ proxy's own bookkeeping reads after the hook (call ids, model names, key hashes)
 from __future__ import annotations
 
 import json
-import operator
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
+from datetime import date, datetime, time, timedelta
 from typing import Any
 
 Fn = Callable[[str], str]
@@ -156,7 +156,9 @@ def _visit_fields(obj: Any, visit: Callable[[Any, str], Any]) -> None:
             setattr(obj, name, updated)
 
 
-_SCALARS = frozenset({int, float, bool, type(None), bytes})
+# Leaves of a logging payload that hold no text: skipped without a call.
+_SCALARS = frozenset({int, float, bool, type(None), bytes, datetime, date, time, timedelta})
+_SEQUENCES = (list, tuple)
 
 
 class Copier:
@@ -164,7 +166,10 @@ class Copier:
     original, everything on the way to a change is a new object, and the original is never
     mutated. Cycles (the proxy's call details have some) stay cycles. JSON text (tool
     arguments, a raw provider response) is decoded first, so escapes cannot hide a term. One
-    copier serves one payload: objects met twice (a payload shares many) are copied once."""
+    copier serves one payload: objects met twice (a payload shares many) are copied once.
+
+    The walk visits hundreds of values per request, most of them numbers and None: leaves are
+    skipped inline, and containers are entered without a call per type check."""
 
     def __init__(self, mask: Fn) -> None:
         self._mask = mask
@@ -182,6 +187,12 @@ class Copier:
             return value if key in LOG_IDENTIFIERS else _mask_text(value, self._mask, key)
         if kind in _SCALARS or key in LOG_IDENTIFIERS:
             return value
+        return self._object(value, kind, key)
+
+    def _object(self, value: Any, kind: type, key: Any) -> Any:
+        """Any value but a str or a leaf: a container is copied (once per payload)."""
+        if (kind is dict or kind is list or kind is tuple) and not value:
+            return value  # empty: no text, and no cycle
         ident = id(value)
         done = self._done.get(ident)
         if done is not None:
@@ -190,45 +201,49 @@ class Copier:
             if self._open[ident] is None:
                 self._open[ident] = _empty_like(value)
             return self._open[ident]
-        if kind is dict or kind is list or kind is tuple:
-            return self._node(value, ident, key)
-        if isinstance(value, str):  # a str subclass (litellm has str enums)
+        if kind is dict or isinstance(value, dict):
+            walk = self._dict
+        elif kind is list or kind is tuple or isinstance(value, _SEQUENCES):
+            walk = self._sequence
+        elif isinstance(value, str):  # a str subclass (litellm has str enums)
             return _mask_text(value, self._mask, key)
-        if not isinstance(value, (dict, list, tuple)) and not hasattr(value, "model_copy"):
+        elif hasattr(value, "model_copy"):
+            walk = self._model
+        else:
             return value  # numbers, streams, coroutines, loggers: not text
-        return self._node(value, ident, key)
+        return self._node(value, ident, key, walk)
 
-    def _node(self, value: Any, ident: int, key: Any) -> Any:
+    def _node(self, value: Any, ident: int, key: Any, walk: Callable[[Any, Any], Any]) -> Any:
         self._open[ident] = None
-        result = self._container(value, key)
+        result = walk(value, key)
         handed = self._open.pop(ident)
         if handed is not None:  # a cycle points at the copy: fill it
             result = _fill(handed, value, result)
         self._done[ident] = result
         return result
 
-    def _container(self, value: Any, key: Any) -> Any:
-        if isinstance(value, dict):
-            return self._dict(value)
-        if isinstance(value, (list, tuple)):
-            return self._sequence(value, key)
-        return self._model(value)
-
-    def _dict(self, value: dict) -> dict:
-        """Only changed values are collected: most of a logging payload holds no text, and
-        the walk visits hundreds of its values per request."""
+    def _changes(self, items: Iterable[tuple[Any, Any]], fields: bool) -> dict[Any, Any]:
+        """The masked copies of the values that change, by name. With `fields` (a model's),
+        private names are left alone. Only changed values are collected: most of a logging
+        payload holds no text."""
         changed: dict[Any, Any] = {}
         mask = self._mask
-        for name, item in value.items():
+        for name, item in items:
             kind = type(item)
-            if kind in _SCALARS or name in LOG_IDENTIFIERS:
+            if kind in _SCALARS or name in LOG_IDENTIFIERS or (fields and name[:1] == "_"):
                 continue
-            if kind is str:
-                new = _mask_text(item, mask, name)
+            if kind is not str:
+                new = self._object(item, kind, name)
+            elif name in JSON_KEYS or item.startswith(_JSON_STARTS):
+                new = _mask_json_text(item, mask)
             else:
-                new = self.copy(item, name)
+                new = mask(item)
             if new is not item:
                 changed[name] = new
+        return changed
+
+    def _dict(self, value: dict, key: Any = None) -> dict:
+        changed = self._changes(value.items(), False)
         if not changed:
             return value
         copied = dict(value)
@@ -236,20 +251,26 @@ class Copier:
         return copied
 
     def _sequence(self, value: list | tuple, key: Any) -> list | tuple:
-        items = [self.copy(item, key) for item in value]
-        if all(map(operator.is_, items, value)):
+        items: list | None = None
+        mask = self._mask
+        snapshot = value if isinstance(value, tuple) else list(value)  # a list may grow meanwhile
+        for index, item in enumerate(snapshot):
+            kind = type(item)
+            if kind in _SCALARS:
+                continue
+            new = _mask_text(item, mask, key) if kind is str else self._object(item, kind, key)
+            if new is not item:
+                if items is None:
+                    items = list(snapshot)
+                items[index] = new
+        if items is None:
             return value
         return items if isinstance(value, list) else tuple(items)
 
-    def _model(self, value: Any) -> Any:
+    def _model(self, value: Any, key: Any = None) -> Any:
         """Pydantic models: a shallow copy with the changed fields replaced."""
         extra = getattr(value, "__pydantic_extra__", None) or {}
-        updates = {}
-        for name, item in [*vars(value).items(), *extra.items()]:
-            if name[:1] != "_":
-                new = self.copy(item, name)
-                if new is not item:
-                    updates[name] = new
+        updates = self._changes([*vars(value).items(), *extra.items()], True)
         if not updates:
             return value
         copied = value.model_copy()
@@ -281,7 +302,10 @@ def _fill(handed: Any, original: Any, result: Any) -> Any:
     return handed
 
 
+_JSON_STARTS = ("{", "[")
+
+
 def _mask_text(text: str, mask: Fn, key: Any) -> str:
-    if key in JSON_KEYS or text.startswith(("{", "[")):
+    if key in JSON_KEYS or text.startswith(_JSON_STARTS):
         return _mask_json_text(text, mask)
     return mask(text)

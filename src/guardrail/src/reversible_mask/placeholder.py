@@ -27,9 +27,16 @@ ID_CHARS = 10
 TAG_LENGTHS = (8, 16, 26)
 CATEGORY = "[A-Z][A-Z0-9]{0,31}"
 PATTERN = re.compile(rf"\[\[({CATEGORY})_([a-z2-7]{{{ID_CHARS}}})(?:_([a-z2-7]{{8,26}}))?\]\]")
+# The same tokens as one group: `SPLIT.split(text)` alternates text and tokens.
+SPLIT = re.compile(rf"(\[\[{CATEGORY}_[a-z2-7]{{{ID_CHARS}}}(?:_[a-z2-7]{{8,26}})?\]\])")
 MAX_LENGTH = 2 + 32 + 1 + ID_CHARS + 1 + TAG_LENGTHS[-1] + 2
 LITERAL = "LITERAL"  # category of placeholders that stand for placeholder-shaped client text
 _CACHE_ENTRIES = 65536
+
+
+def token_spans(text: str) -> list[tuple[int, int]]:
+    """Where placeholder-shaped text is."""
+    return [match.span() for match in PATTERN.finditer(text)] if "[[" in text else []
 
 
 def b32(data: bytes) -> str:
@@ -49,6 +56,11 @@ class Registry:
 
     def get(self, token: str) -> str | None:
         return self._originals.get(token)
+
+    def restore_all(self, tokens: list[str]) -> list[str]:
+        """Each token's original, or the token itself when this request did not mint it."""
+        originals = self._originals
+        return [originals.get(token, token) for token in tokens]
 
     def __len__(self) -> int:
         return len(self._originals)
