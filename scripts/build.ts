@@ -66,7 +66,10 @@ export const ENTRIES: Entry[] = [
     platform: "node",
     chunkDir: "seo-chunks",
     library: { source: "packages/seo-audit-mcp/mod.ts", out: "seo-lib" },
-    workers: [{ source: "shim/node/seo-page-worker.ts", out: "seo-page-worker" }],
+    workers: [
+      { source: "shim/node/seo-audit-thread.ts", out: "seo-audit-thread" },
+      { source: "shim/node/seo-page-worker.ts", out: "seo-page-worker" },
+    ],
     seoListing: true,
   },
   // The Workers gateway: one ES module for workerd, web APIs only (a test checks for node: imports).

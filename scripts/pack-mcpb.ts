@@ -29,8 +29,8 @@ function stage(dir: string): void {
   const server = join(dir, dirname(BUNDLE_ENTRY));
   mkdirSync(server, { recursive: true });
   copyFileSync("dist/seo.js", join(dir, BUNDLE_ENTRY));
-  // The audit's page parser thread, found beside the entry.
-  copyFileSync("dist/seo-page-worker.js", join(server, "seo-page-worker.js"));
+  // The threads' entries, found beside the bin.
+  for (const thread of ["seo-audit-thread.js", "seo-page-worker.js"]) copyFileSync(join("dist", thread), join(server, thread));
   cpSync("dist/seo-chunks", join(server, "seo-chunks"), { recursive: true });
   // The bundle is ESM; without this Node would first try the .js files as CommonJS.
   writeFileSync(join(server, "package.json"), `${JSON.stringify({ type: "module" })}\n`);

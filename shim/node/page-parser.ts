@@ -1,17 +1,19 @@
 /**
- * The audit's `pageParser` on Node: page HTML parsed on a worker thread. A local crawl is
+ * The audit's `pageParser` on Node: page HTML parsed on another thread. A local crawl is
  * CPU-bound on one thread and parsing (htmlparser2 and the word hashing) is about 40 % of it;
  * on a second core the crawl's thread only fetches, follows links and keeps the audit
  * (scripts/bench-seo-crawl.ts measures the shipped CLI). Pages travel as their text and come
- * back as their facts. One worker per audit, stopped when its crawl ends, so the report is built
- * without it. If the worker cannot start or dies, the pages it held fail with a clear error,
- * later pages are parsed on the crawl's thread, and `onFailure` hears why once.
+ * back as their facts (`page-answers.ts`), to a page worker started for the audit (the stdio
+ * server, the Node gateway) or over a port to the CLI's main thread (`audit-thread.ts`); either
+ * is let go when the crawl ends, so the report is built without it. If the other side cannot
+ * start or goes away, the pages it held fail with a clear error, later pages are parsed on the
+ * crawl's thread, and `onFailure` hears why once.
  * @module
  */
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
+import { type MessagePort, Worker } from "node:worker_threads";
 import type { FactsSink, HtmlFacts, PageParser, PageParsing } from "../../src/seo/mod.ts";
 import type { FactsMessage, PageMessage } from "./page-answers.ts";
 
@@ -19,7 +21,7 @@ import type { FactsMessage, PageMessage } from "./page-answers.ts";
  * A thread's entry file shipped beside the bin: dist/<name>.js in a build (this code sits in a
  * chunk under dist/seo-chunks/ or in an entry), shim/node/<name>.ts from source.
  */
-function besideTheBin(name: string): URL | undefined {
+export function besideTheBin(name: string): URL | undefined {
   const candidates = [`../${name}.js`, `./${name}.js`, `./${name}.ts`];
   return candidates.map((file) => new URL(file, import.meta.url)).find((url) => existsSync(fileURLToPath(url)));
 }
@@ -32,67 +34,114 @@ const WORKER_LIMITS = { maxYoungGenerationSizeMb: 2 };
 
 const CLOSED = "the crawl is over";
 
+/** How answers and failures come back from where pages are parsed. */
+interface Listener {
+  answer(message: FactsMessage): void;
+  fail(reason: string): void;
+}
+
+/** Where a crawl's pages go to be parsed. */
+interface Endpoint {
+  postMessage(message: PageMessage): void;
+  ref(): void;
+  unref(): void;
+  close(): void;
+}
+
+/** Opens the endpoint, on the first page. */
+export type Connect = (listener: Listener) => Endpoint;
+
+/** Pages parsed on a new worker thread running `file`, stopped at `close`. */
+export function workerEndpoint(file: URL): Connect {
+  return (listener) => {
+    const worker = new Worker(file, { resourceLimits: WORKER_LIMITS });
+    worker.on("message", (message: FactsMessage) => listener.answer(message));
+    worker.on("error", (err) => listener.fail(err.message));
+    worker.on("exit", (code) => listener.fail(`it exited with code ${code}`));
+    return {
+      postMessage: (message) => worker.postMessage(message),
+      ref: () => worker.ref(),
+      unref: () => worker.unref(),
+      close: () => void worker.terminate(),
+    };
+  };
+}
+
+/** Pages parsed by whoever holds the other end of `port` (the CLI's main thread). */
+export function portEndpoint(port: MessagePort): Connect {
+  return (listener) => {
+    port.on("message", (message: FactsMessage) => listener.answer(message));
+    port.on("close", () => listener.fail("the parsing thread closed its port"));
+    return {
+      postMessage: (message) => port.postMessage(message),
+      ref: () => port.ref(),
+      unref: () => port.unref(),
+      close: () => port.close(),
+    };
+  };
+}
+
 interface Waiting {
   resolve(facts: HtmlFacts): void;
   reject(error: Error): void;
 }
 
-/** One audit's worker thread and the pages it has been given. */
-export class WorkerParsing implements PageParsing {
-  readonly #file: URL | undefined;
+/** One audit's pages, parsed on another thread, and the pages that thread has been given. */
+export class RemoteParsing implements PageParsing {
+  readonly #connect: Connect | undefined;
   readonly #onFailure: (reason: string) => void;
-  #worker: Worker | undefined;
-  /** Why the worker is gone; pages are then parsed on the crawl's thread. */
+  #endpoint: Endpoint | undefined;
+  /** Why the other thread is gone; pages are then parsed on the crawl's thread. */
   #failed: string | undefined;
   #next = 0;
   readonly #waiting = new Map<number, Waiting>();
 
-  constructor(file: URL | undefined, onFailure: (reason: string) => void = () => {}) {
-    this.#file = file;
+  constructor(connect: Connect | undefined, onFailure: (reason: string) => void = () => {}) {
+    this.#connect = connect;
     this.#onFailure = onFailure;
-    if (!file) this.#stop("the page worker's file is missing");
+    if (!connect) this.#stop("the page worker's file is missing");
   }
 
-  /** A sink for one page on the worker while it runs; undefined (parse on the crawl's thread) once it is gone. */
+  /** A sink for one page while the other thread runs; undefined (parse on the crawl's thread) once it is gone. */
   readonly sink = (): FactsSink | undefined =>
-    this.#failed === undefined ? new WorkerSink(this, this.#next++) : undefined;
+    this.#failed === undefined ? new RemoteSink(this, this.#next++) : undefined;
 
-  /** Stops the worker; pages still out fail. */
+  /** Stops the other thread's part; pages still out fail. */
   close(): void {
     this.#stop(CLOSED);
   }
 
   post(message: PageMessage): void {
-    if (this.#failed === undefined) this.#started().postMessage(message);
+    if (this.#failed === undefined) this.#opened().postMessage(message);
   }
 
   /** Sends a page's last piece and waits for its facts. */
   finish(id: number, text: string): Promise<HtmlFacts> {
     if (this.#failed !== undefined) return Promise.reject(new Error(`page parser stopped: ${this.#failed}`));
     return new Promise((resolve, reject) => {
-      const worker = this.#started();
-      // Referenced only while pages are out: an idle worker never holds the process open.
-      if (this.#waiting.size === 0) worker.ref();
+      const endpoint = this.#opened();
+      // Referenced only while pages are out: an idle parser never holds the process open.
+      if (this.#waiting.size === 0) endpoint.ref();
       this.#waiting.set(id, { resolve, reject });
-      worker.postMessage([id, text, true] satisfies PageMessage);
+      endpoint.postMessage([id, text, true]);
     });
   }
 
-  #started(): Worker {
-    if (this.#worker) return this.#worker;
-    const worker = new Worker(this.#file as URL, { resourceLimits: WORKER_LIMITS });
-    worker.unref();
-    worker.on("message", (message: FactsMessage) => this.#answer(message));
-    worker.on("error", (err) => this.#stop(err.message));
-    worker.on("exit", (code) => this.#stop(`it exited with code ${code}`));
-    this.#worker = worker;
-    return worker;
+  #opened(): Endpoint {
+    if (this.#endpoint) return this.#endpoint;
+    const endpoint = (this.#connect as Connect)({
+      answer: (message) => this.#answer(message),
+      fail: (reason) => this.#stop(reason),
+    });
+    endpoint.unref();
+    this.#endpoint = endpoint;
+    return endpoint;
   }
 
   #answer([id, facts, error]: FactsMessage): void {
     const waiting = this.#waiting.get(id);
     this.#waiting.delete(id);
-    if (this.#waiting.size === 0) this.#worker?.unref();
+    if (this.#waiting.size === 0) this.#endpoint?.unref();
     if (facts) waiting?.resolve(facts);
     else waiting?.reject(new Error(`page parse failed: ${error ?? "no facts"}`));
   }
@@ -101,23 +150,23 @@ export class WorkerParsing implements PageParsing {
     if (this.#failed !== undefined) return;
     this.#failed = reason;
     if (reason !== CLOSED) this.#onFailure(reason);
-    const worker = this.#worker;
-    this.#worker = undefined;
-    void worker?.terminate();
+    const endpoint = this.#endpoint;
+    this.#endpoint = undefined;
+    endpoint?.close();
     for (const waiting of this.#waiting.values()) waiting.reject(new Error(`page parser stopped: ${reason}`));
     this.#waiting.clear();
   }
 }
 
-/** A page's text on its way to the worker: the last piece is held back to travel with the end. */
-class WorkerSink implements FactsSink {
+/** A page's text on its way to the other thread: the last piece is held back to travel with the end. */
+class RemoteSink implements FactsSink {
   /** Set by `end`: the crawl reads it only after a page was read in full. */
   facts!: HtmlFacts;
-  readonly #parsing: WorkerParsing;
+  readonly #parsing: RemoteParsing;
   readonly #id: number;
   #held: string | undefined;
 
-  constructor(parsing: WorkerParsing, id: number) {
+  constructor(parsing: RemoteParsing, id: number) {
     this.#parsing = parsing;
     this.#id = id;
   }
@@ -144,7 +193,8 @@ class WorkerSink implements FactsSink {
 export function pageParser(onFailure?: (reason: string) => void): PageParser | undefined {
   if (availableParallelism() < 2) return undefined;
   return () => {
-    return new WorkerParsing(besideTheBin("seo-page-worker"), onFailure);
+    const file = besideTheBin("seo-page-worker");
+    return new RemoteParsing(file ? workerEndpoint(file) : undefined, onFailure);
   };
 }
 

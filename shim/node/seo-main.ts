@@ -30,16 +30,8 @@ async function runGateway(args: string[]): Promise<number> {
 }
 
 async function audit(args: string[]): Promise<number> {
-  const [{ runAudit }, { withPageParser }] = await Promise.all([import("./audit-run.ts"), import("./page-parser.ts")]);
-  const controller = new AbortController();
-  process.once("SIGINT", () => controller.abort(new Error("interrupted")));
-  return runAudit(args, {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
-    isTTY: process.stderr.isTTY === true,
-    signal: controller.signal,
-    ...withPageParser((reason) => process.stderr.write(`audit: pages are parsed on the main thread (${reason})\n`)),
-  });
+  const { audit: run } = await import("./audit-thread.ts");
+  return run(args);
 }
 
 async function main(args: string[]): Promise<number> {

@@ -14,7 +14,7 @@ import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import fc from "fast-check";
 import { nodeHttpRequest } from "../../../shim/node/crawl-request.ts";
-import { pageParser, WorkerParsing } from "../../../shim/node/page-parser.ts";
+import { pageParser, RemoteParsing, workerEndpoint } from "../../../shim/node/page-parser.ts";
 import { handleAuditRequest } from "../../../src/seo/audit/audit-request.ts";
 import { extractHtml } from "../../../src/seo/audit/extract.ts";
 import type { PageParser } from "../../../src/seo/audit/extract.ts";
@@ -56,7 +56,7 @@ after(async () => {
 });
 
 /** The facts of `text` parsed on the worker, written in pieces cut at `cuts`. */
-async function onWorker(parser: WorkerParsing, text: string, cuts: number[] = []) {
+async function onWorker(parser: RemoteParsing, text: string, cuts: number[] = []) {
   const sink = parser.sink();
   assert.ok(sink, "a worker sink");
   let from = 0;
@@ -70,9 +70,9 @@ async function onWorker(parser: WorkerParsing, text: string, cuts: number[] = []
 }
 
 /** One audit's parsing as the shipped factory makes it, with the reasons it gave up, if any. */
-function workerParsing(): { parsing: WorkerParsing; failures: string[] } {
+function workerParsing(): { parsing: RemoteParsing; failures: string[] } {
   const failures: string[] = [];
-  const parsing = (pageParser((reason) => failures.push(reason)) as PageParser)() as WorkerParsing;
+  const parsing = (pageParser((reason) => failures.push(reason)) as PageParser)() as RemoteParsing;
   return { parsing, failures };
 }
 
@@ -126,7 +126,7 @@ function comparable(report: AuditReport) {
 }
 
 test("an audit parsed on the worker reports exactly what one parsed on the crawl's thread reports", async () => {
-  const made: { parsing: WorkerParsing; sinks: number }[] = [];
+  const made: { parsing: RemoteParsing; sinks: number }[] = [];
   const counted: PageParser = () => {
     const { parsing } = workerParsing();
     const record = { parsing, sinks: 0 };
@@ -150,7 +150,7 @@ test("a worker that dies fails the pages it held with a clear error; later pages
   const file = join(scratch, "dies.mjs");
   writeFileSync(file, `import { parentPort } from "node:worker_threads";\nparentPort.on("message", () => { throw new Error("boom"); });\n`);
   const failures: string[] = [];
-  const parsing = new WorkerParsing(pathToFileURL(file), (reason) => failures.push(reason));
+  const parsing = new RemoteParsing(workerEndpoint(pathToFileURL(file)), (reason) => failures.push(reason));
   const sink = parsing.sink();
   assert.ok(sink);
   sink.write("<title>t</title>");
@@ -162,7 +162,7 @@ test("a worker that dies fails the pages it held with a clear error; later pages
 
 test("a missing worker file means the crawl's thread parses, and says why at once", () => {
   const failures: string[] = [];
-  const parsing = new WorkerParsing(undefined, (reason) => failures.push(reason));
+  const parsing = new RemoteParsing(undefined, (reason) => failures.push(reason));
   assert.equal(parsing.sink(), undefined);
   assert.deepEqual(failures, ["the page worker's file is missing"]);
 });
@@ -188,14 +188,15 @@ async function cliAudit(bin: string) {
   return { report: JSON.parse(stdout) as { findings: { id: string; count: number }[] }, stderr };
 }
 
-test("the built CLI parses on the worker, and without its file says so and audits the same", async () => {
+test("the built CLI crawls on its audit thread and parses on the main thread; without their files it says so and audits the same", async () => {
   ensureBundle();
   const built = await cliAudit(BUNDLE);
-  assert.doesNotMatch(built.stderr, /parsed on the main thread/);
+  assert.doesNotMatch(built.stderr, /main thread|audit's thread/);
   const copy = join(scratch, "dist");
   const wanted = (from: string) => from === "dist" || /^dist\/(seo\.js|seo-chunks)/.test(from);
   cpSync("dist", copy, { recursive: true, filter: wanted });
   const fallback = await cliAudit(join(copy, "seo.js"));
+  assert.match(fallback.stderr, /audit: the crawl runs on the main thread \(the audit thread's file is missing\)/);
   assert.match(fallback.stderr, /audit: pages are parsed on the main thread \(the page worker's file is missing\)/);
   const counts = (r: typeof built.report) => r.findings.map((f) => `${f.id} ${f.count}`).sort();
   assert.ok(built.report.findings.length > 5);

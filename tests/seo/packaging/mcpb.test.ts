@@ -91,7 +91,7 @@ test("pack-mcpb runs mcpb validate and pack; the archive holds the manifest and 
   assert.ok(chunks.length > 0 && chunks.every((e) => e.endsWith(".js")));
   assert.deepEqual(
     entries.filter((e) => !chunks.includes(e)),
-    ["manifest.json", "server/package.json", "server/seo-page-worker.js", "server/seo.js"],
+    ["manifest.json", "server/package.json", "server/seo-audit-thread.js", "server/seo-page-worker.js", "server/seo.js"],
   );
   assert.equal(
     readFileSync(join(unpacked, "manifest.json"), "utf8"),
