@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reversible_mask import Masker, Registry
+from reversible_mask.log_copier import Copier
 from reversible_mask.memo import MIN_CHARS
-from reversible_mask.payload import Copier
 
 from conftest import request
 

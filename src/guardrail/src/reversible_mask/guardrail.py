@@ -21,8 +21,9 @@ from .dictionary import load_dictionary
 from .engine import EVERYTHING, Masker, Target
 from .errors import MaskingError, ScopeError
 from .inflight import InFlight
+from .log_copier import Copier
 from .log_copies import fail_open, mask_kept_request, masked_call_details, remask_in_place
-from .payload import Copier, mask_request, unmask_object
+from .payload import mask_request, unmask_object
 from .placeholder import Registry
 from .response_stream import restore_stream
 from .scope import requested_scope

@@ -9,7 +9,7 @@ import logging
 from collections.abc import Callable, Collection
 from typing import Any
 
-from .payload import Copier
+from .log_copier import Copier
 
 log = logging.getLogger("reversible_mask")
 Fn = Callable[[str], str]

@@ -11,15 +11,13 @@ throughout: every string inside is masked, JSON text decoded first so escapes ca
 
 Responses (unmasking, in place): every string of the response object is restored.
 
-Logging (masked copies): every string of a logging payload, except a few identifiers the
-proxy's own bookkeeping reads after the hook (call ids, model names, key hashes).
+Logging payloads are copied, masked, by `log_copier.Copier`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Collection, Iterable
-from datetime import date, datetime, time, timedelta
+from collections.abc import Callable, Collection
 from typing import Any
 
 Fn = Callable[[str], str]
@@ -45,19 +43,6 @@ OPAQUE = frozenset(
 SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions"})
 TOOL_USE_TYPES = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
 JSON_KEYS = frozenset({"arguments", "partial_json"})
-# Left as they are in log copies: identifiers the proxy's spend and logging code reads after
-# the hook, and blocks built only from the proxy's configuration (the model cost map entry, the
-# deployment's model info, cost arithmetic, per-callback credentials). Not key settings: the
-# key's auth object carries the client's end-user id, which is request text.
-LOG_IDENTIFIERS = frozenset(
-    {
-        "litellm_call_id", "litellm_trace_id", "call_type", "id", "model", "model_id",
-        "model_group", "custom_llm_provider", "api_base", "user_api_key", "user_api_key_hash",
-        "hashed_api_key", "api_key", "response_cost", "litellm_logging_obj",
-        "model_map_information", "model_info", "cost_breakdown",
-        "standard_callback_dynamic_params",
-    }
-)  # fmt: skip
 
 
 def mask_request(data: dict[str, Any], mask: Fn, skip: Collection[str]) -> None:
@@ -71,7 +56,7 @@ def mask_request(data: dict[str, Any], mask: Fn, skip: Collection[str]) -> None:
 def _walk(value: Any, key: str, parent: Any, mask: Fn) -> Any:
     if isinstance(value, str):
         if key in JSON_KEYS:
-            return _mask_json_text(value, mask)
+            return mask_json_text(value, mask)
         if key in STRUCTURAL or (key == "data" and _type_of(parent) != "text"):
             return value
         return mask(value)
@@ -107,7 +92,7 @@ def mask_all(value: Any, mask: Fn) -> Any:
     return value
 
 
-def _mask_json_text(text: str, mask: Fn) -> str:
+def mask_json_text(text: str, mask: Fn) -> str:
     """Tool arguments are JSON text: mask the decoded values so escapes cannot hide a term."""
     try:
         decoded = json.loads(text)
@@ -156,156 +141,10 @@ def _visit_fields(obj: Any, visit: Callable[[Any, str], Any]) -> None:
             setattr(obj, name, updated)
 
 
-# Leaves of a logging payload that hold no text: skipped without a call.
-_SCALARS = frozenset({int, float, bool, type(None), bytes, datetime, date, time, timedelta})
-_SEQUENCES = (list, tuple)
+JSON_STARTS = ("{", "[")
 
 
-class Copier:
-    """Masked copies of logging values, copy-on-write: what holds no term is shared with the
-    original, everything on the way to a change is a new object, and the original is never
-    mutated. Cycles (the proxy's call details have some) stay cycles. JSON text (tool
-    arguments, a raw provider response) is decoded first, so escapes cannot hide a term. One
-    copier serves one payload: objects met twice (a payload shares many) are copied once.
-
-    The walk visits hundreds of values per request, most of them numbers and None: leaves are
-    skipped inline, and containers are entered without a call per type check."""
-
-    def __init__(self, mask: Fn) -> None:
-        self._mask = mask
-        # id -> the copy handed out when a node is met again while it is being copied (a cycle)
-        self._open: dict[int, Any] = {}
-        self._done: dict[int, Any] = {}
-
-    def reset(self) -> None:
-        """After a failed copy: forget the half-copied nodes."""
-        self._open.clear()
-
-    def copy(self, value: Any, key: Any) -> Any:
-        kind = type(value)
-        if kind is str:
-            return value if key in LOG_IDENTIFIERS else _mask_text(value, self._mask, key)
-        if kind in _SCALARS or key in LOG_IDENTIFIERS:
-            return value
-        return self._object(value, kind, key)
-
-    def _object(self, value: Any, kind: type, key: Any) -> Any:
-        """Any value but a str or a leaf: a container is copied (once per payload)."""
-        if (kind is dict or kind is list or kind is tuple) and not value:
-            return value  # empty: no text, and no cycle
-        ident = id(value)
-        done = self._done.get(ident)
-        if done is not None:
-            return done
-        if ident in self._open:
-            if self._open[ident] is None:
-                self._open[ident] = _empty_like(value)
-            return self._open[ident]
-        if kind is dict or isinstance(value, dict):
-            walk = self._dict
-        elif kind is list or kind is tuple or isinstance(value, _SEQUENCES):
-            walk = self._sequence
-        elif isinstance(value, str):  # a str subclass (litellm has str enums)
-            return _mask_text(value, self._mask, key)
-        elif hasattr(value, "model_copy"):
-            walk = self._model
-        else:
-            return value  # numbers, streams, coroutines, loggers: not text
-        return self._node(value, ident, key, walk)
-
-    def _node(self, value: Any, ident: int, key: Any, walk: Callable[[Any, Any], Any]) -> Any:
-        self._open[ident] = None
-        result = walk(value, key)
-        handed = self._open.pop(ident)
-        if handed is not None:  # a cycle points at the copy: fill it
-            result = _fill(handed, value, result)
-        self._done[ident] = result
-        return result
-
-    def _changes(self, items: Iterable[tuple[Any, Any]], fields: bool) -> dict[Any, Any]:
-        """The masked copies of the values that change, by name. With `fields` (a model's),
-        private names are left alone. Only changed values are collected: most of a logging
-        payload holds no text."""
-        changed: dict[Any, Any] = {}
-        mask = self._mask
-        for name, item in items:
-            kind = type(item)
-            if kind in _SCALARS or name in LOG_IDENTIFIERS or (fields and name[:1] == "_"):
-                continue
-            if kind is not str:
-                new = self._object(item, kind, name)
-            elif name in JSON_KEYS or item.startswith(_JSON_STARTS):
-                new = _mask_json_text(item, mask)
-            else:
-                new = mask(item)
-            if new is not item:
-                changed[name] = new
-        return changed
-
-    def _dict(self, value: dict, key: Any = None) -> dict:
-        changed = self._changes(value.items(), False)
-        if not changed:
-            return value
-        copied = dict(value)
-        copied.update(changed)
-        return copied
-
-    def _sequence(self, value: list | tuple, key: Any) -> list | tuple:
-        items: list | None = None
-        mask = self._mask
-        snapshot = value if isinstance(value, tuple) else list(value)  # a list may grow meanwhile
-        for index, item in enumerate(snapshot):
-            kind = type(item)
-            if kind in _SCALARS:
-                continue
-            new = _mask_text(item, mask, key) if kind is str else self._object(item, kind, key)
-            if new is not item:
-                if items is None:
-                    items = list(snapshot)
-                items[index] = new
-        if items is None:
-            return value
-        return items if isinstance(value, list) else tuple(items)
-
-    def _model(self, value: Any, key: Any = None) -> Any:
-        """Pydantic models: a shallow copy with the changed fields replaced."""
-        extra = getattr(value, "__pydantic_extra__", None) or {}
-        updates = self._changes([*vars(value).items(), *extra.items()], True)
-        if not updates:
-            return value
-        copied = value.model_copy()
-        for name, new in updates.items():
-            setattr(copied, name, new)
-        return copied
-
-
-def _empty_like(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {}
-    if isinstance(value, list):
-        return []
-    if isinstance(value, tuple):
-        return []  # a tuple cannot be filled later: the cycle gets a list
-    return value.model_copy()
-
-
-def _fill(handed: Any, original: Any, result: Any) -> Any:
-    """Make the copy a cycle already points at hold the masked result."""
-    if isinstance(handed, dict):
-        handed.update(result)
-    elif isinstance(handed, list):
-        handed.extend(result)
-    elif result is not original:
-        for name in (*vars(result), *(getattr(result, "__pydantic_extra__", None) or {})):
-            if name[:1] != "_":
-                setattr(handed, name, getattr(result, name))
-    return handed
-
-
-_JSON_STARTS = ("{", "[")
-
-
-def _mask_text(text: str, mask: Fn, key: Any) -> str:
-    if key in JSON_KEYS or text.startswith(_JSON_STARTS):
-        return _mask_json_text(text, mask)
+def mask_text(text: str, mask: Fn, key: Any) -> str:
+    if key in JSON_KEYS or text.startswith(JSON_STARTS):
+        return mask_json_text(text, mask)
     return mask(text)
