@@ -1,0 +1,276 @@
+/**
+ * One crawl's state and steps (`crawlSite` in crawler.ts runs them in order): the frontier,
+ * robots.txt and politeness through the client, the production twin, the start page, sitemap
+ * discovery, the workers that take queued URLs, and admission of what pages lead to.
+ * @module
+ */
+import { ApiError, ERRORS } from "../../shared/errors.ts";
+import { conventionalSitemaps, discoverSitemaps } from "../sitemap/discover.ts";
+import { type CrawlBounds, POLICY } from "./bounds.ts";
+import type { CrawlDeps, CrawlResult, PageVisit, Visitor } from "./crawl-types.ts";
+import type { FetchedPage } from "../fetch/fetch-page.ts";
+import { Frontier, type QueueName, type UrlEntry } from "./frontier.ts";
+import { PoliteClient } from "./polite-client.ts";
+import { toLocal, type Twin, twinFromCanonical } from "./twin.ts";
+import { reachNextStep } from "./unreachable.ts";
+import { isSameSite, normaliseUrl, sitePrefixes } from "../fetch/url.ts";
+
+/** Queued records allowed per page still in the budget: the slack covers URLs robots.txt blocks. */
+const ROOM_FACTOR = 1.25;
+const ROOM_SLACK = 64;
+
+export class CrawlRun {
+  readonly root: URL;
+  readonly frontier: Frontier;
+  readonly result: CrawlResult;
+  readonly #bounds: CrawlBounds;
+  readonly #deps: CrawlDeps;
+  readonly #visit: Visitor;
+  readonly #client: PoliteClient;
+  readonly #signal: AbortSignal;
+  readonly #prefixes: string[];
+  readonly #waiters: (() => void)[] = [];
+  #twin: Twin | undefined;
+  #linkSitemaps: string[] = [];
+  #pagesStarted = 0;
+  #resourcesStarted = 0;
+  #inFlight = 0;
+
+  constructor(start: string, bounds: CrawlBounds, deps: CrawlDeps, visit: Visitor, deadline: AbortSignal) {
+    this.root = new URL(start);
+    this.#bounds = bounds;
+    this.#deps = deps;
+    this.#visit = visit;
+    this.#twin = deps.twin ?? undefined;
+    this.#signal = deps.signal ? AbortSignal.any([deps.signal, deadline]) : deadline;
+    this.#signal.addEventListener("abort", () => this.#notify(), { once: true });
+    this.#prefixes = sitePrefixes(this.root);
+    this.#client = new PoliteClient({
+      fetch: deps.fetch,
+      ...(deps.request ? { request: deps.request } : {}),
+      ...(deps.textSink ? { textSink: deps.textSink } : {}),
+      userAgent: deps.userAgent,
+      productToken: deps.productToken,
+      bounds,
+      signal: this.#signal,
+      politenessOff: deps.politenessOff === true,
+      inScope: (url: URL) => isSameSite(url, this.root),
+    });
+    this.frontier = new Frontier(Math.min(POLICY.seenCap, bounds.maxPages * POLICY.seenPerPage + 10_000));
+    this.result = {
+      start,
+      entries: this.frontier.entries,
+      robots: [],
+      sitemaps: undefined,
+      truncated: [],
+      cuts: { notKept: 0, byReason: { max_pages: 0, max_depth: 0 }, patterns: [] },
+      stoppedHosts: [],
+      pages: 0,
+      resources: 0,
+      requests: 0,
+      durationMs: 0,
+    };
+  }
+
+  /** robots.txt of the start origin: unreachable or disallowing the start URL ends the crawl. */
+  async checkStart(): Promise<void> {
+    const robots = await this.#client.robotsFor(this.root.origin);
+    if (robots.status === 0) {
+      const what = `could not reach ${this.root.origin} (${robots.reason})`;
+      throw new ApiError("UNREACHABLE", `${what}; ${reachNextStep(what)}`);
+    }
+    if (!robots.robots.isAllowed(`${this.root.pathname}${this.root.search}`)) {
+      const what = `${robots.url} (${robots.reason}) disallows ${this.result.start} for ${this.#deps.productToken}`;
+      throw new ApiError("ROBOTS_DISALLOWED", `${what}. ${ERRORS.ROBOTS_DISALLOWED.hint}`);
+    }
+  }
+
+  /** The start page alone: its canonical may name the production twin, its link rel=sitemap a sitemap. */
+  async crawlStart(): Promise<void> {
+    const first = this.frontier.create(this.result.start, "page");
+    first.depth = 0;
+    const visited = await this.#take(first);
+    if (!visited) return;
+    if (this.#deps.twin === undefined && visited.visit.canonical) {
+      const page = visited.owner.finalUrl ?? visited.owner.url;
+      this.#twin = twinFromCanonical(page, visited.visit.canonical, "start-page");
+    }
+    this.#linkSitemaps = visited.visit.sitemaps ?? [];
+    this.#follow(visited.owner, visited.visit);
+  }
+
+  async readSitemaps(): Promise<void> {
+    const robots = await this.#client.robotsFor(this.root.origin);
+    const origin = this.root.origin;
+    this.result.sitemaps = await discoverSitemaps(
+      { robots: robots.sitemaps, conventional: conventionalSitemaps(this.root), links: this.#linkSitemaps },
+      {
+        get: (url) => this.#client.fetchSitemap(url, robots.sitemaps.includes(url)),
+        inScope: (url) => isSameSite(url, this.root),
+        toLocal: (url) => toLocal(url, this.#twin, origin),
+        maxFiles: POLICY.maxSitemapFiles,
+        maxUrls: Math.min(POLICY.maxSitemapUrls, this.#bounds.maxPages * 10),
+        now: (this.#deps.now?.() ?? new Date()).getTime(),
+      },
+    );
+    this.frontier.setSitemap(this.result.sitemaps.urls);
+  }
+
+  async work(): Promise<void> {
+    while (!this.#signal.aborted) {
+      const entry = this.frontier.next((queue) => this.#allowed(queue));
+      if (!entry) {
+        if (this.#inFlight === 0) return;
+        await new Promise<void>((resolve) => this.#waiters.push(resolve));
+        continue;
+      }
+      this.#inFlight++;
+      try {
+        const visited = await this.#take(entry);
+        if (visited) this.#follow(visited.owner, visited.visit);
+      } finally {
+        this.#inFlight--;
+        this.#notify();
+      }
+    }
+  }
+
+  async finish(outOfTime: boolean, durationMs: number): Promise<CrawlResult> {
+    const { result, frontier } = this;
+    result.robots = await this.#client.robots.all();
+    result.requests = this.#client.requests;
+    result.stoppedHosts = this.#client.stoppedHosts;
+    result.truncated = frontier.truncation(outOfTime, this.#deps.signal?.aborted === true);
+    result.cuts = { notKept: frontier.notKept, byReason: { ...frontier.cut }, patterns: frontier.patterns(5) };
+    if (this.#twin) result.twin = this.#twin;
+    result.durationMs = durationMs;
+    return result;
+  }
+
+  #inScope(url: string): boolean {
+    for (const prefix of this.#prefixes) if (url.startsWith(prefix)) return true;
+    return false;
+  }
+
+  #notify(): void {
+    for (const resolve of this.#waiters.splice(0)) resolve();
+  }
+
+  #allowed(queue: QueueName): boolean {
+    return queue === "resources"
+      ? this.#resourcesStarted < this.#bounds.maxResources
+      : this.#pagesStarted < this.#bounds.maxPages;
+  }
+
+  /** Fetches and visits one entry, counting it against its budget unless it was never requested. */
+  async #take(entry: UrlEntry): Promise<{ visit: PageVisit; owner: UrlEntry } | undefined> {
+    const resource = entry.kind === "resource";
+    if (resource) this.#resourcesStarted++;
+    else this.#pagesStarted++;
+    const visited = await this.#fetch(entry);
+    if (entry.state === "done") {
+      if (resource) this.result.resources++;
+      else {
+        this.result.pages++;
+        this.#progress(entry.url);
+      }
+    } else if (!resource && entry.state !== "queued") this.#pagesStarted--;
+    return visited;
+  }
+
+  async #fetch(entry: UrlEntry): Promise<{ visit: PageVisit; owner: UrlEntry } | undefined> {
+    const url = new URL(entry.url);
+    if (this.#client.gate.isStopped(url.origin)) {
+      entry.state = "skipped";
+      entry.reason = "host stopped after repeated 5xx/429";
+      return undefined;
+    }
+    if (!(await this.#client.isAllowed(url))) {
+      entry.state = "blocked";
+      entry.reason = "robots.txt";
+      return undefined;
+    }
+    const page = await this.#client.fetchEntry(entry.url, entry.kind === "resource");
+    if (!page) return undefined; // the crawl stopped meanwhile: it stays queued
+    entry.state = "done";
+    entry.status = page.status;
+    entry.finalUrl = page.finalUrl;
+    entry.hops = page.redirects.length;
+    if (page.error) entry.error = page.error;
+    if (entry.kind === "resource") return undefined;
+    const analyseAs = this.#claimFinal(entry, page);
+    const visit = this.#visit(page, entry, analyseAs);
+    const owner = analyseAs ? (this.frontier.entries.get(analyseAs) ?? entry) : entry;
+    return { visit, owner };
+  }
+
+  /** The URL whose content this response is, if nobody else has claimed it. */
+  #claimFinal(entry: UrlEntry, page: FetchedPage): string | undefined {
+    if (page.redirects.length === 0) return entry.url;
+    if (page.status >= 300 && page.status < 400) return undefined;
+    const final = normaliseUrl(page.finalUrl);
+    if (!final || !isSameSite(new URL(final), this.root)) return undefined;
+    const known = this.frontier.entries.get(final);
+    if (known?.state === "done") return undefined;
+    const target = known ?? this.frontier.create(final, "page");
+    target.state = "done";
+    target.status = page.status;
+    target.finalUrl = final;
+    target.hops = 0;
+    target.depth ??= entry.depth;
+    return final;
+  }
+
+  #follow(owner: UrlEntry, found: PageVisit): void {
+    const depth = owner.depth === undefined ? undefined : owner.depth + 1;
+    for (const link of new Set(found.links)) this.#add(link, "page", "links", owner, depth);
+    for (const target of found.targets) this.#add(target, "page", "targets", undefined, undefined);
+    if (this.#bounds.maxResources > 0)
+      for (const res of new Set(found.resources)) this.#add(res, "resource", "resources", owner, undefined);
+  }
+
+  /** Room for one more queued record of this kind while the budget could still reach it. */
+  #hasRoom(kind: UrlEntry["kind"]): boolean {
+    const { frontier } = this;
+    if (kind === "resource")
+      return (
+        frontier.pending("resources") <
+        (this.#bounds.maxResources - this.#resourcesStarted) * ROOM_FACTOR + ROOM_SLACK
+      );
+    const pending = frontier.pending("links") + frontier.pending("targets");
+    return pending < (this.#bounds.maxPages - this.#pagesStarted) * ROOM_FACTOR + ROOM_SLACK;
+  }
+
+  #add(
+    found: string,
+    kind: UrlEntry["kind"],
+    queue: "links" | "targets" | "resources",
+    from: UrlEntry | undefined,
+    depth: number | undefined,
+  ): void {
+    const url = this.#twin ? toLocal(found, this.#twin, this.root.origin) : found;
+    if (!this.#inScope(url)) return;
+    let entry = this.frontier.entries.get(url);
+    if (!entry) {
+      if (queue === "links" && depth !== undefined && depth > this.#bounds.maxDepth)
+        return this.frontier.unkeep(url, "max_depth");
+      if (!this.#hasRoom(kind)) return this.frontier.unkeep(url, "max_pages");
+      entry = this.frontier.create(url, kind);
+      this.frontier.enqueue(entry, queue);
+      this.#notify();
+    }
+    if (from && queue === "links") entry.inlinks++;
+    if (from) entry.referrer ??= from.url;
+    if (depth !== undefined && (entry.depth === undefined || depth < entry.depth)) entry.depth = depth;
+  }
+
+  #progress(url: string): void {
+    const { frontier } = this;
+    this.#deps.onProgress?.({
+      pages: this.result.pages,
+      maxPages: this.#bounds.maxPages,
+      queued: frontier.pending("links") + frontier.pending("targets") + frontier.pending("sitemap"),
+      url,
+    });
+  }
+}
