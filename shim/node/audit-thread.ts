@@ -10,8 +10,8 @@
  * @module
  */
 import { availableParallelism } from "node:os";
-import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
-import { PageAnswers, type PageMessage } from "./page-answers.ts";
+import { MessageChannel, Worker } from "node:worker_threads";
+import { answerPagesOn } from "./page-answers.ts";
 import { besideTheBin, withPageParser } from "./page-parser.ts";
 import type { AuditThreadData, AuditThreadMessage } from "./seo-audit-thread.ts";
 
@@ -31,18 +31,9 @@ function threadFailure(err: Error & { code?: string }): string {
   return `audit: the audit thread failed: ${err.message}\n`;
 }
 
-/** Answers the audit thread's pages on this thread. */
-function parsePagesFrom(port: MessagePort): void {
-  const answers = new PageAnswers();
-  port.on("message", (message: PageMessage) => {
-    const answer = answers.take(message);
-    if (answer) port.postMessage(answer);
-  });
-}
-
 function onThread(file: URL, args: string[]): Promise<number> {
   const { port1, port2 } = new MessageChannel();
-  parsePagesFrom(port1);
+  answerPagesOn(port1);
   const data: AuditThreadData = { args, isTTY: process.stderr.isTTY === true, pages: port2 };
   const worker = new Worker(file, { workerData: data, transferList: [port2], resourceLimits: AUDIT_THREAD_LIMITS });
   const interrupt = () => worker.postMessage("abort");

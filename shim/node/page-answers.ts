@@ -4,6 +4,7 @@
  * `[id, undefined, message]` if parsing them threw.
  * @module
  */
+import type { MessagePort } from "node:worker_threads";
 import { HtmlExtractor } from "../../src/seo/page-worker.ts";
 
 export type PageMessage = [id: number, text: string, last: boolean];
@@ -19,7 +20,7 @@ function feed(extractor: HtmlExtractor, text: string, last: boolean): HtmlExtrac
   }
 }
 
-export class PageAnswers {
+class PageAnswers {
   /** Pages being read: their extractor, or the message of the error that ended their parse. */
   readonly #open = new Map<number, HtmlExtractor | string>();
 
@@ -34,4 +35,13 @@ export class PageAnswers {
     this.#open.delete(id);
     return typeof state === "string" ? [id, undefined, state] : [id, state.facts];
   }
+}
+
+/** Answers every page that arrives on `port` (the page worker's parent port, or the CLI's channel). */
+export function answerPagesOn(port: MessagePort): void {
+  const answers = new PageAnswers();
+  port.on("message", (message: PageMessage) => {
+    const answer = answers.take(message);
+    if (answer) port.postMessage(answer);
+  });
 }

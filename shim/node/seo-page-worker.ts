@@ -5,11 +5,6 @@
  * @module
  */
 import { parentPort } from "node:worker_threads";
-import { PageAnswers, type PageMessage } from "./page-answers.ts";
+import { answerPagesOn } from "./page-answers.ts";
 
-const answers = new PageAnswers();
-
-parentPort?.on("message", (message: PageMessage) => {
-  const answer = answers.take(message);
-  if (answer) parentPort?.postMessage(answer);
-});
+if (parentPort) answerPagesOn(parentPort);
