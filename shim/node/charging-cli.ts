@@ -4,7 +4,7 @@
  * Node: stdio, the environment, the local dataset, the server and the importer.
  * @module
  */
-import { createChargingHandler, exitCodeOf, parseChargingEnv, runCli, runImport } from "../../src/charging/mod.ts";
+import { createChargingHandler, exitCodeOf, failureLine, parseChargingEnv, runCli, runImport } from "../../src/charging/mod.ts";
 import { loadStore, servicesFor, startChargingServer } from "./charging-app.ts";
 import { nodeImportIo } from "./import-io.ts";
 
@@ -30,6 +30,7 @@ try {
     runImport: (args) => runImport([...args], nodeImportIo()),
   });
 } catch (err) {
-  log(`charging: ${err instanceof Error ? err.message : String(err)}`);
+  // Only what runCli does not report itself reaches here: a failure nobody planned for.
+  log(failureLine(err, "charging --help"));
   process.exitCode = exitCodeOf(err);
 }

@@ -5,7 +5,7 @@
  * start-up failures.
  * @module
  */
-import { exitCodeOf } from "../../src/charging/mod.ts";
+import { exitCodeOf, failureLine } from "../../src/charging/mod.ts";
 import { startChargingServer } from "./charging-app.ts";
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -13,6 +13,6 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 try {
   await startChargingServer(process.env, log);
 } catch (err) {
-  log(`charging: cannot start: ${err instanceof Error ? err.message : String(err)}`);
+  log(failureLine(err, "src/charging/API.md (configuration)"));
   process.exitCode = exitCodeOf(err);
 }

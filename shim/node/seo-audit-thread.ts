@@ -6,7 +6,7 @@
  * @module
  */
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
-import { exitCodeOf, SEO_SERVER_NAME } from "../../src/seo/commands.ts";
+import { exitCodeOf, failureLine } from "../../src/seo/commands.ts";
 import { runAudit } from "./audit-run.ts";
 import { portEndpoint, RemoteParsing } from "./page-parser.ts";
 
@@ -44,7 +44,7 @@ async function main(data: AuditThreadData): Promise<void> {
     send(["exit", await audit(data, controller.signal)]);
   } catch (err) {
     // As the command line reports a failure when it runs on the main thread.
-    send(["stderr", `${SEO_SERVER_NAME}: ${err instanceof Error ? err.message : String(err)}\n`]);
+    send(["stderr", `${failureLine(err, "seo-audit-mcp audit --help")}\n`]);
     send(["exit", exitCodeOf(err)]);
   }
 }

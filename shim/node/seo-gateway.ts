@@ -6,8 +6,7 @@
  * @module
  */
 import { lookup } from "node:dns/promises";
-import { parseArgs } from "node:util";
-import { ApiError, createGuardedLookup, createSeoHandler, type GatewayEgress, parseGatewayEnv } from "../../src/seo/mod.ts";
+import { ApiError, createGuardedLookup, createSeoHandler, type GatewayEgress, type OptionSpec, parseArgs, parseGatewayEnv, valueOf } from "../../src/seo/mod.ts";
 import { pinnedFetch } from "./pinned-fetch.ts";
 import { closeOnSignals, serve } from "./serve.ts";
 import { configuredLog, localCrawl, nodeProvider, nodeRankStore } from "./seo-node.ts";
@@ -26,29 +25,27 @@ export interface GatewayArgs {
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
-/** Reads the gateway's flags; throws INVALID_CONFIG naming the flag at fault. */
+const GATEWAY_OPTIONS: Record<string, OptionSpec> = {
+  port: { value: true },
+  host: { value: true },
+  "allow-audit": { value: false },
+};
+
+/** Reads the gateway's flags; throws INVALID_USAGE naming the flag at fault. */
 export function parseGatewayArgs(args: string[]): GatewayArgs {
-  let values: { port?: string; host?: string; "allow-audit"?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: { port: { type: "string" }, host: { type: "string" }, "allow-audit": { type: "boolean" } },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    throw new ApiError("INVALID_CONFIG", `gateway: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  const port = values.port ?? "8788";
+  const parsed = parseArgs(args, GATEWAY_OPTIONS);
+  if (parsed.positionals.length > 0)
+    throw new ApiError("INVALID_USAGE", `gateway takes no arguments (got "${parsed.positionals[0]}")`);
+  const port = valueOf(parsed, "port") ?? "8788";
   if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) {
-    throw new ApiError("INVALID_CONFIG", `--port must be a number from 0 to 65535; got "${port.slice(0, 20)}"`);
+    throw new ApiError("INVALID_USAGE", `--port must be a number from 0 to 65535 (got "${port.slice(0, 20)}"); 0 picks any free port`);
   }
-  const host = values.host ?? "127.0.0.1";
-  const allowAudit = values["allow-audit"] === true;
+  const host = valueOf(parsed, "host") ?? "127.0.0.1";
+  const allowAudit = parsed.options["allow-audit"] === true;
   if (allowAudit && !LOOPBACK.has(host.replace(/^\[|\]$/g, ""))) {
     throw new ApiError(
-      "INVALID_CONFIG",
-      `--allow-audit needs a loopback --host (127.0.0.1, ::1 or localhost): a crawl must not be reachable from other machines; got "${host}"`,
+      "INVALID_USAGE",
+      `--allow-audit needs a loopback --host (got "${host}"): a crawl must not be reachable from other machines; use --host 127.0.0.1, ::1 or localhost`,
     );
   }
   return { port: Number(port), host, allowAudit };
@@ -80,7 +77,7 @@ export async function serveGateway(args: string[]): Promise<void> {
     ...settings,
     log,
   });
-  const serving = await serve(handler, { port, hostname: host });
+  const serving = await serve(handler, { port, hostname: host, portSetting: "--port" });
   closeOnSignals(serving, log);
   const auth = settings.authToken ? "bearer token required" : "no token (set GATEWAY_AUTH_TOKEN)";
   log(`gateway listening on ${serving.url} (${auth}; site audit ${allowAudit ? "on" : "off"})`);

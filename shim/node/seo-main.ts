@@ -2,9 +2,11 @@
  * The `seo-audit-mcp` command, loaded by the launcher (seo-cli.ts): `mcp` serves the SEO tools
  * over stdio, `audit <url>` runs the human CLI, `gateway` serves them over HTTP. Each command's
  * code is loaded only when it runs. In `mcp` mode stdout carries protocol only; logs go to stderr.
+ * Every command answers `--help` and `--version`; every failure is one stderr line,
+ * `CODE: what happened; what to do`.
  * @module
  */
-import { exitCodeOf, SEO_SERVER_NAME as SERVER_NAME, VERSION } from "../../src/seo/commands.ts";
+import { ApiError, exitCodeOf, failureLine, metaFlagOf, SEO_SERVER_NAME as SERVER_NAME, VERSION } from "../../src/seo/commands.ts";
 
 const USAGE = `${SERVER_NAME} ${VERSION}
 
@@ -12,16 +14,26 @@ Usage:
   ${SERVER_NAME} mcp                 serve the five SEO tools over stdio (MCP)
   ${SERVER_NAME} audit <url> [...]   audit a site from the terminal (see: audit --help)
   ${SERVER_NAME} gateway [...]       serve the tools over HTTP: POST /mcp and a REST subset (see: gateway --help)
-  ${SERVER_NAME} --help | --version
+  ${SERVER_NAME} --help | --version | <command> --help
 
 Optional environment: SEO_PSI_KEY, SEO_CRUX_KEY, SEO_OPR_KEY, SEO_BING_KEY, SEO_GSC_CREDENTIALS,
 SEO_<PROVIDER>_ENDPOINT overrides, SEO_CACHE_DIR; for the gateway GATEWAY_AUTH_TOKEN,
 GATEWAY_ALLOWED_ORIGINS, GATEWAY_RATE_LIMIT, GATEWAY_TRUST_PROXY. See the README.
+Exit codes: 0 ok, 1 failed (or audit --fail-on findings), 2 bad usage or settings, 130 interrupted (Ctrl-C).
 `;
+
+const MCP_USAGE = `Usage: ${SERVER_NAME} mcp
+
+Serves the five SEO tools over stdio (MCP): an MCP client starts this command and speaks
+JSON-RPC on its stdin and stdout; logs go to stderr. It takes no options; settings come from
+the environment (see ${SERVER_NAME} --help). Closing stdin stops it.
+`;
+
+const COMMANDS = ["mcp", "audit", "gateway"];
 
 async function runGateway(args: string[]): Promise<number> {
   const { GATEWAY_USAGE, serveGateway } = await import("./seo-gateway.ts");
-  if (args.includes("--help") || args.includes("-h")) {
+  if (metaFlagOf(args) === "help") {
     process.stdout.write(`Usage: ${SERVER_NAME} ${GATEWAY_USAGE}\n`);
     return 0;
   }
@@ -34,28 +46,40 @@ async function audit(args: string[]): Promise<number> {
   return run(args);
 }
 
+async function mcp(args: string[]): Promise<number> {
+  if (metaFlagOf(args) === "help") {
+    process.stdout.write(MCP_USAGE);
+    return 0;
+  }
+  if (args.length > 0) throw new ApiError("INVALID_USAGE", `mcp takes no arguments (got "${args[0]}")`);
+  const { serveStdio } = await import("./seo-stdio.ts");
+  serveStdio();
+  return -1;
+}
+
+/** Help and version, asked alone or after any command (audit answers its own --help). */
+function answerMeta(command: string | undefined, rest: string[]): number | undefined {
+  const meta = command === "help" || command === "-h" ? "help" : command === "-v" ? "version" : metaFlagOf([command ?? "", ...rest]);
+  if (meta === "version") process.stdout.write(`${VERSION}\n`);
+  else if (meta === "help" && (command === undefined || !COMMANDS.includes(command))) process.stdout.write(USAGE);
+  else return undefined;
+  return 0;
+}
+
 async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
-  if (command === "--version" || command === "-v") {
-    process.stdout.write(`${VERSION}\n`);
-    return 0;
-  }
-  if (command === "--help" || command === "-h" || command === "help") {
-    process.stdout.write(USAGE);
-    return 0;
-  }
+  const answered = answerMeta(command, rest);
+  if (answered !== undefined) return answered;
   if (command === "audit") return audit(rest);
   if (command === "gateway") return runGateway(rest);
-  if (command === "mcp" && rest.length === 0) {
-    const { serveStdio } = await import("./seo-stdio.ts");
-    serveStdio();
-    return -1;
-  }
-  process.stderr.write(
-    `${SERVER_NAME}: ${command === undefined ? "a command is required" : `unknown command "${[command, ...rest].join(" ")}"`}\n\n${USAGE}`,
-  );
-  return 2;
+  if (command === "mcp") return mcp(rest);
+  if (command === undefined) throw new ApiError("INVALID_USAGE", "a command is required: mcp, audit or gateway");
+  const what = command.startsWith("-") ? `unknown option ${command}; the command comes first` : `unknown command "${command}"`;
+  throw new ApiError("INVALID_USAGE", `${what}; the commands are mcp, audit and gateway (see ${SERVER_NAME} --help)`);
 }
+
+const helpOf = (command: string | undefined) =>
+  command !== undefined && COMMANDS.includes(command) ? `${SERVER_NAME} ${command} --help` : `${SERVER_NAME} --help`;
 
 /** Runs the command line; sets the exit code when the command finishes (not in `mcp` mode). */
 export const run = (): Promise<void> =>
@@ -64,7 +88,7 @@ export const run = (): Promise<void> =>
       if (code >= 0) process.exitCode = code;
     },
     (err: unknown) => {
-      process.stderr.write(`${SERVER_NAME}: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.stderr.write(`${failureLine(err, helpOf(process.argv[2]))}\n`);
       process.exitCode = exitCodeOf(err);
     },
   );

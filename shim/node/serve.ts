@@ -10,7 +10,7 @@
  */
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { errorResponse, toErrorResponse } from "../../src/shared/errors.ts";
+import { ApiError, errorResponse, toErrorResponse } from "../../src/shared/errors.ts";
 import { bodyOf, type FetchHandler } from "../../src/shared/http/respond.ts";
 import { originOf, toRequest } from "./node-request.ts";
 import { answerClientError, answerConnect, answerExpectation } from "./raw-answers.ts";
@@ -20,6 +20,8 @@ export interface ServeOptions {
   hostname?: string;
   /** Milliseconds in-flight requests get to finish after a shutdown signal. */
   drainMs?: number;
+  /** How the user chooses the port, named when it is taken (default: the PORT variable). */
+  portSetting?: string;
 }
 
 export interface Serving {
@@ -90,7 +92,7 @@ export function serve(handler: FetchHandler, options: ServeOptions = {}): Promis
   server.on("checkExpectation", answerExpectation);
   server.keepAliveTimeout = 5000;
   return new Promise((resolve, reject) => {
-    server.once("error", reject);
+    server.once("error", (err) => reject(listenFailure(err, hostname, port, options.portSetting ?? "PORT")));
     server.listen(port, hostname, () => {
       const address = server.address() as AddressInfo;
       const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -101,6 +103,21 @@ export function serve(handler: FetchHandler, options: ServeOptions = {}): Promis
       });
     });
   });
+}
+
+/**
+ * Why the socket could not listen, in one line with the fix: a taken port is the common case
+ * (a second server, or the last one still running), and Node's text for it is a bare EADDRINUSE.
+ */
+function listenFailure(err: Error & { code?: string }, hostname: string, port: number, portSetting: string): Error {
+  const where = `${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
+  if (err.code === "EADDRINUSE")
+    return new ApiError("INVALID_CONFIG", `${where} is already in use by another process; stop that process, or choose another port with ${portSetting} (0 = any free port)`, { cause: err });
+  if (err.code === "EACCES")
+    return new ApiError("INVALID_CONFIG", `${where} needs privileges this process does not have (ports below 1024 usually do); choose a port from 1024 up with ${portSetting}`, { cause: err });
+  if (err.code === "EADDRNOTAVAIL")
+    return new ApiError("INVALID_CONFIG", `${hostname} is not an address of this machine, so nothing can listen on it; bind 127.0.0.1, 0.0.0.0 or one of this machine's addresses`, { cause: err });
+  return err;
 }
 
 function drain(server: Server, drainMs: number): Promise<void> {
@@ -115,14 +132,21 @@ function drain(server: Server, drainMs: number): Promise<void> {
   });
 }
 
+/**
+ * Exit codes after a signal: Ctrl-C is an interruption, 130 (128 + SIGINT) as shells report it;
+ * SIGTERM is how supervisors (systemd, containers) stop a server on purpose, a clean 0.
+ */
+const EXIT_AFTER: Readonly<Record<string, number>> = { SIGINT: 130, SIGTERM: 0 };
+
 /** Closes `serving` gracefully on the first SIGINT or SIGTERM, then exits. */
 export function closeOnSignals(
   serving: Serving,
   log: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
 ): void {
   const stop = (signal: string) => {
-    log(`${signal}: draining connections`);
-    serving.close().then(() => process.exit(0));
+    const why = signal === "SIGINT" ? "interrupted (Ctrl-C), " : "";
+    log(`${signal}: ${why}draining connections, then exiting with ${EXIT_AFTER[signal]}`);
+    serving.close().then(() => process.exit(EXIT_AFTER[signal]));
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);

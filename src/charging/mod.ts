@@ -6,7 +6,7 @@
  * (packages/charging-sites/mod.ts) picks its public subset from here.
  * @module
  */
-export { exitCodeOf } from "../shared/cli/failure.ts";
+export { exitCodeOf, failureLine } from "../shared/cli/failure.ts";
 export { ApiError, errorResponse, isApiError } from "../shared/errors.ts";
 export { createSharedRateLimiter, type RateLimiter, type RateLimitStore } from "../shared/http/rate-limit.ts";
 export { bodyOf, type FetchHandler, type RequestContext } from "../shared/http/respond.ts";

@@ -4,9 +4,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { parseArgs, valueOf } from "../../src/shared/cli/args.ts";
-import { cliFailure, exitCodeOf, USAGE_CODES } from "../../src/shared/cli/failure.ts";
-import { ApiError, ERROR_CODES, isApiError } from "../../src/shared/errors.ts";
+import { metaFlagOf, parseArgs, valueOf } from "../../src/shared/cli/args.ts";
+import { cliFailure, exitCodeOf, failureLine, UNEXPECTED_NEXT_STEP, USAGE_CODES } from "../../src/shared/cli/failure.ts";
+import { ApiError, ERROR_CODES, ERRORS, isApiError } from "../../src/shared/errors.ts";
 
 const KNOWN = { json: { value: false }, limit: { value: true }, out: { value: true } };
 
@@ -63,18 +63,31 @@ test("parseArgs() on any argv answers or throws INVALID_USAGE, nothing else (fas
   );
 });
 
-test("cliFailure(): usage, configuration and data problems exit 2 with the message; other codes exit 1 with the code", () => {
+test("cliFailure(): one line CODE: what happened; what to do; usage, configuration and data problems exit 2, the rest 1", () => {
   assert.deepEqual(USAGE_CODES, ["INVALID_USAGE", "INVALID_CONFIG", "INVALID_DATA"]);
   for (const code of ERROR_CODES) {
-    const failure = cliFailure(new ApiError(code, "what happened; what to do"));
+    const failure = cliFailure(new ApiError(code, "what happened; what to do"), "tool --help");
     const usage: boolean = USAGE_CODES.includes(code);
-    assert.deepEqual(failure, {
-      exit: usage ? 2 : 1,
-      line: usage ? "what happened; what to do" : `${code}: what happened; what to do`,
-    });
+    assert.deepEqual(failure, { exit: usage ? 2 : 1, line: `${code}: what happened; what to do` });
     assert.equal(exitCodeOf(new ApiError(code, "x")), usage ? 2 : 1);
   }
-  assert.equal(cliFailure(new Error("a bug")), undefined, "not ours: the entry point reports it");
+  assert.equal(cliFailure(new Error("a bug"), "tool --help"), undefined, "not ours: the entry point reports it");
   assert.equal(exitCodeOf(new Error("a bug")), 1);
   assert.equal(exitCodeOf("thrown text"), 1);
+});
+
+test("failureLine(): a message without a next step gets one; line breaks never split the line", () => {
+  assert.equal(failureLine(new ApiError("INVALID_USAGE", "unknown option --x"), "tool sub --help"), "INVALID_USAGE: unknown option --x; see tool sub --help");
+  assert.equal(failureLine(new ApiError("INVALID_CONFIG", "PORT is\nbad"), "tool --help"), `INVALID_CONFIG: PORT is bad; ${ERRORS.INVALID_CONFIG.hint}`);
+  assert.equal(failureLine(new ApiError("NOT_FOUND", "gone; search first"), "tool --help"), "NOT_FOUND: gone; search first");
+  assert.equal(failureLine(new Error("boom\nat x"), "tool --help"), `INTERNAL: boom at x; ${UNEXPECTED_NEXT_STEP}`);
+  assert.equal(failureLine("thrown text", "tool --help"), `INTERNAL: thrown text; ${UNEXPECTED_NEXT_STEP}`);
+});
+
+test("metaFlagOf(): --help, -h and --version anywhere before --, the first one wins", () => {
+  assert.equal(metaFlagOf(["search", "--bogus", "--help"]), "help");
+  assert.equal(metaFlagOf(["-h"]), "help");
+  assert.equal(metaFlagOf(["audit", "--version", "--help"]), "version");
+  assert.equal(metaFlagOf(["site", "--", "--help"]), undefined, "after -- it is an argument");
+  assert.equal(metaFlagOf(["search", "--limit", "5"]), undefined);
 });

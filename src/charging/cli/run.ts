@@ -1,39 +1,22 @@
 /**
  * The `charging` command line: `search`, `site`, `status` through the very same Fetch
  * handler as the server (in-process on the local dataset, or over HTTP with `--url`), plus
- * `serve` and `import`, which the runtime shim provides. Data goes to stdout; errors go to
- * stderr. Exit codes: 0 ok, 1 not found or failure, 2 bad flags or arguments.
+ * `serve` and `import`, which the runtime shim provides. Data goes to stdout; every failure is
+ * one stderr line, `CODE: what happened; what to do`, naming this command's flags. Exit codes:
+ * 0 ok, 1 not found or failure, 2 bad flags or arguments (130 on Ctrl-C comes from the shim).
  * @module
  */
-import { type OptionSpec, parseArgs } from "../../shared/cli/args.ts";
-import { exitCodeOf } from "../../shared/cli/failure.ts";
+import { metaFlagOf, type OptionSpec, parseArgs } from "../../shared/cli/args.ts";
+import { exitCodeOf, failureLine } from "../../shared/cli/failure.ts";
+import { VERSION } from "../../shared/build-info.ts";
 import { ApiError, isApiError } from "../../shared/errors.ts";
 import type { FetchHandler } from "../../shared/http/respond.ts";
 import type { Site } from "../model.ts";
+import { answerError, type Asked, PARAM } from "./answer-error.ts";
 import { renderFields, renderSite, renderSites } from "./table.ts";
+import { COMMAND_USAGE, USAGE } from "./usage.ts";
 
-export const USAGE = `charging: open-data EV charging sites (Open Charge Map, OpenStreetMap)
-
-Usage:
-  charging search [filters] [--json] [--url URL]   list sites (table, or JSON with --json)
-  charging site <id> [--json] [--url URL]          one site, e.g. ocm:123 or osm:node/123
-  charging status <id> [--json] [--url URL]        a site's status (stale after 60 minutes)
-  charging serve [--port N] [--host H] [--data FILE]   run the HTTP API (same as dist/charging.js)
-  charging import --help                           build a dataset from OCM / OSM files
-
-Search filters:
-  --bbox minLon,minLat,maxLon,maxLat   bounding box in degrees
-  --near lat,lon [--radius km]         within a radius (default 10 km), nearest first
-  --connector TEXT                     connector substring, e.g. ccs, type2, chademo
-  --min-power KW                       at least this power in kW
-  --open-only                          only sites whose status is AVAILABLE
-  --limit N                            1 to 100 (default 20)
-  --offset N                           0 to 100000 (default 0)
-
-Without --url the command reads the embedded data (or the file in CHARGING_DATA) in-process.
-With --url it asks that server; CHARGING_API_KEY is sent as x-api-key when set.
-Exit codes: 0 ok, 1 not found or failed, 2 bad flags or arguments.
-`;
+export { USAGE } from "./usage.ts";
 
 export interface CliDeps {
   env: Readonly<Record<string, string | undefined>>;
@@ -54,14 +37,7 @@ const COMMON: Record<string, OptionSpec> = {
 };
 const SEARCH: Record<string, OptionSpec> = {
   ...COMMON,
-  bbox: { value: true },
-  near: { value: true },
-  radius: { value: true },
-  connector: { value: true },
-  "min-power": { value: true },
-  "open-only": { value: false },
-  limit: { value: true },
-  offset: { value: true },
+  ...Object.fromEntries(Object.keys(PARAM).map((flag) => [flag, { value: flag !== "open-only" }])),
 };
 const SERVE: Record<string, OptionSpec> = {
   help: { value: false },
@@ -70,63 +46,62 @@ const SERVE: Record<string, OptionSpec> = {
   data: { value: true },
 };
 
-/** Query parameter of each search flag. */
-const PARAM: Record<string, string> = {
-  bbox: "bbox",
-  near: "near",
-  radius: "radiusKm",
-  connector: "connector",
-  "min-power": "minPower",
-  "open-only": "openOnly",
-  limit: "limit",
-  offset: "offset",
-};
-
-function flagsInMessage(message: string): string {
-  return Object.entries(PARAM).reduce(
-    (text, [flag, param]) => text.replace(new RegExp(`\\b${param}\\b`, "g"), `--${flag}`),
-    message,
-  );
-}
-
 const usage = (message: string) => new ApiError("INVALID_USAGE", message);
 
-interface Target {
+interface Target extends Asked {
   path: string;
-  command: "search" | "site" | "status";
+}
+
+function searchTarget(positionals: string[], options: Record<string, string | true>): Target {
+  if (positionals.length > 0) throw usage(`search takes no arguments (got "${positionals[0]}"); give filters as flags, e.g. --near 52.52,13.40`);
+  const query = new URLSearchParams();
+  for (const [flag, param] of Object.entries(PARAM)) {
+    const value = options[flag];
+    if (value !== undefined) query.set(param, value === true ? "true" : value);
+  }
+  const search = query.size > 0 ? `?${query}` : "";
+  return { command: "search", path: `/api/v1/sites${search}` };
 }
 
 function targetOf(command: string, positionals: string[], options: Record<string, string | true>): Target {
-  if (command === "search") {
-    if (positionals.length > 0) throw usage(`search takes no arguments (got "${positionals[0]}")`);
-    const query = new URLSearchParams();
-    for (const [flag, param] of Object.entries(PARAM)) {
-      const value = options[flag];
-      if (value !== undefined) query.set(param, value === true ? "true" : value);
-    }
-    const search = query.size > 0 ? `?${query}` : "";
-    return { command, path: `/api/v1/sites${search}` };
-  }
+  if (command === "search") return searchTarget(positionals, options);
   if (command === "site" || command === "status") {
-    if (positionals.length !== 1) throw usage(`${command} takes exactly one site id, e.g. ocm:123`);
+    if (positionals.length !== 1) throw usage(`${command} takes exactly one site id, e.g. charging ${command} ocm:123`);
+    const id = positionals[0] as string;
     const base = command === "site" ? "/api/v1/sites/" : "/api/v1/status/";
-    return { command, path: base + encodeURIComponent(positionals[0] as string) };
+    return { command, id, path: base + encodeURIComponent(id) };
   }
-  throw usage(`unknown command "${command}"`);
+  throw usage(`unknown command "${command}"; the commands are search, site, status, serve and import (see charging --help)`);
 }
 
-async function ask(deps: CliDeps, target: Target, url: string | undefined): Promise<Response> {
-  if (url === undefined) return (await deps.local())(new Request(`http://localhost${target.path}`));
-  let base: URL;
+function baseUrl(url: string): URL {
   try {
-    base = new URL(url);
-    if (base.protocol !== "http:" && base.protocol !== "https:") throw new Error("scheme");
+    const base = new URL(url);
+    if (base.protocol === "http:" || base.protocol === "https:") return base;
   } catch {
-    throw usage(`--url must be an http(s) URL, e.g. http://127.0.0.1:8787`);
+    // Not a URL at all: the same answer as a URL of another scheme.
   }
+  throw usage(`--url must be an http(s) URL, e.g. http://127.0.0.1:8787`);
+}
+
+/** fetch's own text is "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND, ...) is its cause. */
+function networkReason(err: unknown): string {
+  const cause = (err as { cause?: { code?: string; message?: string } } | undefined)?.cause;
+  const why = err instanceof Error ? err.message : String(err);
+  return cause?.code ?? cause?.message ?? why;
+}
+
+async function ask(deps: CliDeps, target: Target): Promise<Response> {
+  if (target.url === undefined) return (await deps.local())(new Request(`http://localhost${target.path}`));
+  const base = baseUrl(target.url);
   const key = deps.env.CHARGING_API_KEY;
   const headers: Record<string, string> = key ? { "x-api-key": key } : {};
-  return deps.fetch(new URL(target.path, base), { headers });
+  try {
+    return await deps.fetch(new URL(target.path, base), { headers });
+  } catch (err) {
+    const why = networkReason(err);
+    throw new ApiError("UNREACHABLE", `cannot reach ${target.url}: ${why}; check --url and that the server is running (charging serve)`);
+  }
 }
 
 function render(target: Target, body: Record<string, unknown>): string {
@@ -156,49 +131,39 @@ function render(target: Target, body: Record<string, unknown>): string {
   ]);
 }
 
+/** The answer's JSON body; a body that is not JSON means --url names something else. */
+async function bodyOf(target: Target, response: Response): Promise<Record<string, unknown>> {
+  try {
+    return JSON.parse(await response.text()) as Record<string, unknown>;
+  } catch {
+    throw new ApiError(
+      "UPSTREAM_UNAVAILABLE",
+      `${target.url ?? "the local data"} answered HTTP ${response.status} without JSON; check that --url names a charging server (one started with charging serve)`,
+    );
+  }
+}
+
 async function query(deps: CliDeps, command: string, argv: readonly string[]): Promise<number> {
   const { positionals, options } = parseArgs(argv, command === "search" ? SEARCH : COMMON);
-  if (options.help) {
-    deps.stdout(USAGE);
-    return 0;
-  }
   const target = targetOf(command, positionals, options);
-  const url = options.url === true ? undefined : options.url;
-  let response: Response;
-  try {
-    response = await ask(deps, target, url);
-  } catch (err) {
-    // Without --url nothing was reached for: a local data failure (a bad CHARGING_DATA file)
-    // goes up to the entry point, which names it and exits 2 for a configuration error.
-    if (isApiError(err, "INVALID_USAGE") || url === undefined) throw err;
-    deps.stderr(`charging: cannot reach ${url}: ${err instanceof Error ? err.message : String(err)}\n`);
-    return 1;
-  }
-  const text = await response.text();
-  let body: Record<string, unknown>;
-  try {
-    body = JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    deps.stderr(`charging: the server answered HTTP ${response.status} without JSON\n`);
-    return 1;
-  }
+  if (typeof options.url === "string") target.url = options.url;
+  const response = await ask(deps, target);
+  const body = await bodyOf(target, response);
   if (!response.ok) {
     const error = (body.error ?? {}) as { code?: string; message?: string };
-    deps.stderr(
-      `charging: ${error.code ?? `HTTP ${response.status}`}: ${flagsInMessage(error.message ?? "")}\n`,
-    );
-    return error.code === "INVALID_ARGUMENTS" ? 2 : 1;
+    const refusal = answerError(target, response.status, error);
+    deps.stderr(`${failureLine(refusal, `charging ${command} --help`)}\n`);
+    // A value the server refused is the user's argument at fault, as a bad flag is.
+    return refusal.code === "INVALID_ARGUMENTS" ? 2 : 1;
   }
   deps.stdout(`${options.json ? JSON.stringify(body, null, 2) : render(target, body)}\n`);
   return 0;
 }
 
+const FLAG_OF_VARIABLE: Record<string, string> = { PORT: "--port", HOST: "--host", CHARGING_DATA: "--data" };
+
 async function serveCommand(deps: CliDeps, argv: readonly string[]): Promise<number> {
   const { positionals, options } = parseArgs(argv, SERVE);
-  if (options.help) {
-    deps.stdout(USAGE);
-    return 0;
-  }
   if (positionals.length > 0) throw usage(`serve takes no arguments (got "${positionals[0]}")`);
   const overrides: Record<string, string> = {};
   if (typeof options.port === "string") overrides.PORT = options.port;
@@ -217,28 +182,43 @@ async function serveCommand(deps: CliDeps, argv: readonly string[]): Promise<num
   }
 }
 
-const FLAG_OF_VARIABLE: Record<string, string> = { PORT: "--port", HOST: "--host", CHARGING_DATA: "--data" };
+/** `charging --version`, `charging --help`, and both after any command. */
+function answerMeta(deps: CliDeps, command: string | undefined, meta: "help" | "version"): number {
+  if (meta === "version") deps.stdout(`${VERSION}\n`);
+  else deps.stdout((command !== undefined && COMMAND_USAGE[command]) || USAGE);
+  return 0;
+}
+
+/** A leading flag: `--limit 5` alone most likely meant `charging search --limit 5`. */
+function leadingFlag(argv: readonly string[]): ApiError {
+  const flag = argv[0] as string;
+  const name = flag.replace(/^-+/, "").split("=")[0] as string;
+  if (Object.hasOwn(PARAM, name)) return usage(`${flag} comes before a command; put the command first: charging search ${argv.join(" ")}`);
+  return usage(`unknown option ${flag}; the command comes first (see charging --help)`);
+}
+
+async function dispatch(argv: readonly string[], deps: CliDeps): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === "help" || first === "-v") return answerMeta(deps, rest[0], first === "-v" ? "version" : "help");
+  // import has a --help of its own; its --version is the program's.
+  const meta = metaFlagOf(argv);
+  if (meta && !(first === "import" && meta === "help")) return answerMeta(deps, first, meta);
+  if (first === undefined) throw usage("a command is required: search, site, status, serve or import");
+  if (first === "import") return deps.runImport(rest);
+  if (first === "serve") return serveCommand(deps, rest);
+  if (first.startsWith("-")) throw leadingFlag(argv);
+  return query(deps, first, rest);
+}
 
 /** Runs one command line; resolves to the exit code. */
 export async function runCli(argv: readonly string[], deps: CliDeps): Promise<number> {
-  const [first, ...rest] = argv;
   try {
-    if (first === undefined) {
-      deps.stderr(USAGE);
-      return 2;
-    }
-    if (first === "--help" || first === "-h" || first === "help") {
-      deps.stdout(USAGE);
-      return 0;
-    }
-    if (first === "import") return await deps.runImport(rest);
-    if (first === "serve") return await serveCommand(deps, rest);
-    if (first.startsWith("-")) throw usage(`put the command first, e.g. charging search ${first}`);
-    return await query(deps, first, rest);
+    return await dispatch(argv, deps);
   } catch (err) {
-    // Configuration failures go up to the entry point, which names them and exits 2.
-    if (!isApiError(err, "INVALID_USAGE")) throw err;
-    deps.stderr(`charging: ${err.message}; see charging --help\n`);
+    // A bad data file or setting the in-process handler hit names itself; it exits 2 like a bad flag.
+    if (!isApiError(err)) throw err;
+    const command = argv[0] !== undefined && COMMAND_USAGE[argv[0]] ? `charging ${argv[0]} --help` : "charging --help";
+    deps.stderr(`${failureLine(err, command)}\n`);
     return exitCodeOf(err);
   }
 }

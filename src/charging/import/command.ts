@@ -265,10 +265,9 @@ export async function runImport(args: string[], io: ImportIo): Promise<number> {
     }
     return await run(opts, io);
   } catch (err) {
-    const failure = cliFailure(err);
+    const failure = cliFailure(err, "charging import --help");
     if (!failure) throw err;
-    io.stderr(`import: ${failure.line}`);
-    if (failure.exit === 2) io.stderr(IMPORT_USAGE);
+    io.stderr(failure.line);
     return failure.exit;
   }
 }

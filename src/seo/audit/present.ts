@@ -160,30 +160,69 @@ function example(f: Finding | undefined): string {
   return first ? `\n     e.g. ${first.url}: ${first.evidence}` : "";
 }
 
-/** The readable report: what an agent reads first and what the CLI prints. */
-export function reportText(report: AuditReport, format: ResponseFormat, comparison?: Comparison): string {
+/**
+ * How the readable report names the settings it suggests: an agent sets the tool's arguments,
+ * a terminal user the CLI's flags. A report must not send either to the other's words.
+ */
+export interface ReportWords {
+  /** What lists every fix. */
+  allFixes: string;
+  /** The settings that let a bounded crawl see more. */
+  bounds: string;
+  /** The settings that give a slow start page more time. */
+  slowStart: string;
+  /** How to turn the production twin off. */
+  twinOff: string;
+}
+
+export const TOOL_WORDS: ReportWords = {
+  allFixes: "response_format=detailed",
+  bounds: "raise the bounds (max_pages, max_depth, max_seconds)",
+  slowStart: "raise max_seconds or timeout_ms",
+  twinOff: 'pass production_url="none"',
+};
+
+export const CLI_WORDS: ReportWords = {
+  allFixes: "--detailed",
+  bounds: "raise the bounds (--max-pages, --max-depth, --max-seconds)",
+  slowStart: "raise --max-seconds or --timeout-ms",
+  twinOff: "pass --production-url none",
+};
+
+/** The first line of a partial audit: a cancelled one was stopped on purpose, not by a bound. */
+function truncationLine(report: AuditReport, words: ReportWords): string {
+  const reasons = report.truncation_reasons.join(", ");
+  if (report.truncation_reasons.includes("cancelled"))
+    return "CANCELLED: a partial audit of the pages crawled before it was stopped; run it again to finish.";
+  return `TRUNCATED (${reasons}): a partial audit; ${words.bounds} to see more.`;
+}
+
+/** The readable report: what an agent reads first and what the CLI prints (in `words`). */
+export function reportText(
+  report: AuditReport,
+  format: ResponseFormat,
+  comparison?: Comparison,
+  words: ReportWords = TOOL_WORDS,
+): string {
   const s = report.stats;
   const lines = [
     `SEO audit of ${report.target}: ${s.pages_crawled} pages crawled in ${(s.duration_ms / 1000).toFixed(1)} s${report.id ? ` (report ${report.id})` : ""}`,
   ];
-  if (report.truncated)
-    lines.push(
-      `TRUNCATED (${report.truncation_reasons.join(", ")}): a partial audit; raise the bounds to see more.`,
-    );
+  if (report.truncated) lines.push(truncationLine(report, words));
   const cats = Object.entries(report.scores.categories).map(([c, v]) => `${c} ${v}`);
   lines.push(`Score ${report.scores.overall}/100 [derived]: ${cats.join(", ")}`);
   if (s.html_pages === 0 && s.pages_crawled > 0)
     lines.push(
       "No crawled URL answered 200 with HTML, so no page could be audited (overall score 0): fix the errors below, or start from the site's HTML home page.",
     );
-  if (s.pages_crawled === 0)
+  if (s.pages_crawled === 0 && !report.truncation_reasons.includes("cancelled"))
     lines.push(
-      "No page was crawled before the crawl stopped, so nothing was audited (overall score 0): raise max_seconds or timeout_ms, or check why the start page answers so slowly.",
+      `No page was crawled before the crawl stopped, so nothing was audited (overall score 0): ${words.slowStart}, or check why the start page answers so slowly.`,
     );
   if (s.blocked_by_robots > 0) lines.push(`${s.blocked_by_robots} URL(s) skipped: disallowed by robots.txt.`);
   if (report.twin)
     lines.push(
-      `Production twin: URLs on ${report.twin.production} are read as this site's own paths (${TWIN_VIA[report.twin.via]}); pass production_url="none" to read them literally.`,
+      `Production twin: URLs on ${report.twin.production} are read as this site's own paths (${TWIN_VIA[report.twin.via]}); ${words.twinOff} to read them literally.`,
     );
   for (const cut of report.cuts)
     lines.push(`Cut (${cut.bound}): ${cut.detail}${cut.examples[0] ? `; commonest: ${cut.examples[0]}` : ""}.`);
@@ -199,7 +238,7 @@ export function reportText(report: AuditReport, format: ResponseFormat, comparis
     );
   }
   if (format !== "detailed" && report.fixes.length > fixes.length)
-    lines.push(`  … ${report.fixes.length - fixes.length} more (response_format=detailed lists all).`);
+    lines.push(`  … ${report.fixes.length - fixes.length} more (${words.allFixes} lists all).`);
   const info = report.findings.filter((f) => f.severity === "info");
   if (info.length > 0) lines.push(`Notes: ${info.map((f) => `${f.id} (${f.count})`).join(", ")}`);
   if (comparison) {

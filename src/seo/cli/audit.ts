@@ -1,16 +1,23 @@
 /**
- * `seo-audit-mcp audit <url> [bounds] [--json]`: the audit for people. Live progress on
- * stderr, the readable report (or JSON) on stdout. Exit 0 on a finished audit, 1 when the
- * audit could not run, 2 on bad usage.
+ * `seo-audit-mcp audit <url> [bounds] [--json] [--fail-on SEVERITY]`: the audit for people.
+ * Live progress on stderr, the readable report (or JSON) on stdout. Exit 0 on a finished
+ * audit, 1 when the audit could not run or `--fail-on` found findings at or above its
+ * severity (a CI gate, like linkinator's exit 1 on broken links), 2 on bad usage, 130 when
+ * Ctrl-C stopped it (the partial report is still printed). Failures are one stderr line,
+ * `CODE: what happened; what to do`.
  * @module
  */
 import { v } from "../../../deps.ts";
-import { type OptionSpec, type ParsedArgs, parseArgs, valueOf } from "../../shared/cli/args.ts";
+import { metaFlagOf, type OptionSpec, type ParsedArgs, parseArgs, valueOf } from "../../shared/cli/args.ts";
 import { cliFailure } from "../../shared/cli/failure.ts";
+import { VERSION } from "../../shared/build-info.ts";
 import { ApiError } from "../../shared/errors.ts";
 import { type AuditRequest, handleAuditRequest } from "../audit/audit-request.ts";
-import { presentReport, reportText } from "../audit/present.ts";
+import { CLI_WORDS, presentReport, reportText } from "../audit/present.ts";
+import { type Severity, SEVERITY_RANK } from "../audit/catalogue.ts";
 import type { ReportStore } from "../audit/report-store.ts";
+import type { AuditReport } from "../audit/report.ts";
+import type { Comparison } from "../audit/compare.ts";
 import { REPORT_ID } from "../audit/report-store.ts";
 import { cliBoundsInput } from "../audit/bounds-input.ts";
 import { CAPS, DEFAULTS, REMOTE_LIMITS } from "../crawl/bounds.ts";
@@ -61,6 +68,12 @@ Sites on your own machine or network (localhost, 127.0.0.1, private addresses, .
   --html FILE          also write a self-contained HTML report (charts, sortable page table)
   --detailed           every finding with examples (default: the top fixes)
   --json               print the report as JSON instead of text
+  --fail-on SEVERITY   exit 1 when a finding of this severity or a worse one is present:
+                       critical, high, medium or low (for CI; default: exit 0 on any audit)
+  --help, --version
+
+Exit codes: 0 audited, 1 the audit could not run or --fail-on found findings, 2 bad usage,
+130 stopped by Ctrl-C (the partial report is printed first).
 `;
 
 const NUMERIC: Record<string, keyof typeof cliBoundsInput> = {
@@ -81,8 +94,12 @@ const OPTIONS: Record<string, OptionSpec> = {
   "no-sitemaps": { value: false },
   detailed: { value: false },
   json: { value: false },
-  help: { value: false },
+  "fail-on": { value: true },
 };
+
+/** Severities --fail-on takes: "info" findings are notes, never a reason to fail a build. */
+const FAIL_ON = ["critical", "high", "medium", "low"] as const satisfies readonly Severity[];
+type FailOn = (typeof FAIL_ON)[number];
 
 const usage = (message: string) => new ApiError("INVALID_USAGE", message);
 
@@ -92,7 +109,7 @@ interface Parsed {
   detailed: boolean;
   compare?: string;
   html?: string;
-  help: boolean;
+  failOn?: FailOn;
 }
 
 /** The crawl bounds and switches of the request, as the tool's arguments. */
@@ -119,18 +136,23 @@ function requestOf(url: string, parsed: ParsedArgs): AuditRequest {
 function parseAuditArgs(args: string[]): Parsed {
   const parsed = parseArgs(args, OPTIONS);
   const flags = { json: parsed.options.json === true, detailed: parsed.options.detailed === true };
-  if (parsed.options.help) return { request: { url: "" }, ...flags, help: true };
   const urls = parsed.positionals;
   if (urls.length !== 1) throw usage(urls.length === 0 ? "a URL is required" : `one URL only, got ${urls.length}`);
   const compare = valueOf(parsed, "compare");
   const html = valueOf(parsed, "html");
+  const failOn = failOnOf(valueOf(parsed, "fail-on"));
   return {
     request: requestOf(urls[0] as string, parsed),
     ...flags,
-    help: false,
     ...(compare !== undefined ? { compare } : {}),
     ...(html !== undefined ? { html } : {}),
+    ...(failOn !== undefined ? { failOn } : {}),
   };
+}
+
+function failOnOf(text: string | undefined): FailOn | undefined {
+  if (text === undefined || (FAIL_ON as readonly string[]).includes(text)) return text as FailOn | undefined;
+  throw usage(`--fail-on takes ${FAIL_ON.join(", ")} (got "${text.slice(0, 40)}")`);
 }
 
 async function baseline(compare: string, io: CliIo): Promise<AuditRequest["compare_to"]> {
@@ -176,6 +198,36 @@ async function writeHtml(path: string, html: string, io: CliIo): Promise<number>
   return 0;
 }
 
+/** The report on stdout, as text in the CLI's words or as JSON. */
+function printReport(parsed: Parsed, report: AuditReport, comparison: Comparison | undefined, io: CliIo): void {
+  const format = parsed.detailed ? "detailed" : "concise";
+  if (parsed.json)
+    io.stdout(
+      `${JSON.stringify(parsed.detailed ? { ...report, comparison } : presentReport(report, format, comparison), null, 2)}\n`,
+    );
+  else io.stdout(`${reportText(report, format, comparison, CLI_WORDS)}\n`);
+}
+
+/** Exit 1 when --fail-on is given and a finding at or above it is present (a CI gate). */
+function failOnExit(report: AuditReport, failOn: FailOn | undefined, io: CliIo): 0 | 1 {
+  if (failOn === undefined) return 0;
+  const over = report.findings.filter((f) => SEVERITY_RANK[f.severity] <= SEVERITY_RANK[failOn]);
+  if (over.length === 0) {
+    io.stderr(`--fail-on ${failOn}: passed, no finding is ${failOn} or worse\n`);
+    return 0;
+  }
+  const checks = over.map((f) => `${f.id} (${f.severity})`).join(", ");
+  io.stderr(`--fail-on ${failOn}: failed, ${over.length} finding(s) ${failOn} or worse: ${checks}; fix them, or raise --fail-on\n`);
+  return 1;
+}
+
+/** Ctrl-C stopped the audit: say so, and exit 130 (128 + SIGINT) as shells report an interrupted command. */
+function cancelled(io: CliIo, pages?: number): 130 {
+  const partial = pages === undefined ? "before any report" : `after ${pages} page(s); the report above is partial`;
+  io.stderr(`audit: cancelled by Ctrl-C ${partial}; run the command again to audit the whole site\n`);
+  return 130;
+}
+
 async function auditAndPrint(parsed: Parsed, io: CliIo): Promise<number> {
   io.stderr(`auditing ${parsed.request.url} (robots.txt honoured; Ctrl-C stops)\n`);
   const { report, comparison } = await handleAuditRequest(parsed.request, {
@@ -191,31 +243,31 @@ async function auditAndPrint(parsed: Parsed, io: CliIo): Promise<number> {
   if (io.isTTY) io.stderr("\r\x1b[K");
   const b = report.bounds;
   io.stderr(
-    `done: ${report.stats.pages_crawled} pages (bounds: ${b.maxPages} pages, ${b.maxSeconds} s, ${b.concurrency} parallel, ${b.minIntervalMs} ms apart), report id ${report.id}\n`,
+    `${io.signal?.aborted ? "stopped" : "done"}: ${report.stats.pages_crawled} pages (bounds: ${b.maxPages} pages, ${b.maxSeconds} s, ${b.concurrency} parallel, ${b.minIntervalMs} ms apart), report id ${report.id}\n`,
   );
-  const format = parsed.detailed ? "detailed" : "concise";
-  if (parsed.json)
-    io.stdout(
-      `${JSON.stringify(parsed.detailed ? { ...report, comparison } : presentReport(report, format, comparison), null, 2)}\n`,
-    );
-  else io.stdout(`${reportText(report, format, comparison)}\n`);
-  return parsed.html === undefined ? 0 : await writeHtml(parsed.html, renderReportHtml(report, comparison), io);
+  printReport(parsed, report, comparison, io);
+  const written = parsed.html === undefined ? 0 : await writeHtml(parsed.html, renderReportHtml(report, comparison), io);
+  if (io.signal?.aborted) return cancelled(io, report.stats.pages_crawled);
+  return Math.max(written, failOnExit(report, parsed.failOn, io));
 }
 
 /** The `seo-audit-mcp audit` command line: parses `args`, audits, writes the report; returns the exit code. */
 export async function auditCommand(args: string[], io: CliIo): Promise<number> {
+  const meta = metaFlagOf(args);
+  if (meta !== undefined) {
+    io.stdout(meta === "help" ? AUDIT_USAGE : `${VERSION}\n`);
+    return 0;
+  }
   try {
     const parsed = parseAuditArgs(args);
-    if (parsed.help) {
-      io.stdout(AUDIT_USAGE);
-      return 0;
-    }
     if (parsed.compare !== undefined) parsed.request.compare_to = await baseline(parsed.compare, io);
     return await auditAndPrint(parsed, io);
   } catch (err) {
-    const failure = cliFailure(err);
+    // Stopped before a report existed (while robots.txt or the start page was on its way).
+    if (io.signal?.aborted) return cancelled(io);
+    const failure = cliFailure(err, "seo-audit-mcp audit --help");
     if (!failure) throw err;
-    io.stderr(`audit: ${failure.line}\n${failure.exit === 2 ? `\n${AUDIT_USAGE}` : ""}`);
+    io.stderr(`${failure.line}\n`);
     return failure.exit;
   }
 }

@@ -12,7 +12,7 @@ import type { FetchedPage } from "../fetch/fetch-page.ts";
 import { Frontier, type QueueName, type UrlEntry } from "./frontier.ts";
 import { PoliteClient } from "./polite-client.ts";
 import { toLocal, type Twin, twinFromCanonical } from "./twin.ts";
-import { reachNextStep } from "./unreachable.ts";
+import { unreachableStart } from "./unreachable.ts";
 import { isSameSite, normaliseUrl, sitePrefixes } from "../fetch/url.ts";
 
 /** Queued records allowed per page still in the budget: the slack covers URLs robots.txt blocks. */
@@ -75,13 +75,10 @@ export class CrawlRun {
   /** robots.txt of the start origin: unreachable or disallowing the start URL ends the crawl. */
   async checkStart(): Promise<void> {
     const robots = await this.#client.robotsFor(this.root.origin);
-    if (robots.status === 0) {
-      const what = `could not reach ${this.root.origin} (${robots.reason})`;
-      throw new ApiError("UNREACHABLE", `${what}; ${reachNextStep(what)}`);
-    }
+    if (robots.status === 0) throw unreachableStart(this.root.origin, robots.error ?? robots.reason);
     if (!robots.robots.isAllowed(`${this.root.pathname}${this.root.search}`)) {
       const what = `${robots.url} (${robots.reason}) disallows ${this.result.start} for ${this.#deps.productToken}`;
-      throw new ApiError("ROBOTS_DISALLOWED", `${what}. ${ERRORS.ROBOTS_DISALLOWED.hint}`);
+      throw new ApiError("ROBOTS_DISALLOWED", `${what}; ${ERRORS.ROBOTS_DISALLOWED.hint}`);
     }
   }
 

@@ -27,6 +27,8 @@ export interface RobotsInfo {
   robots: Robots;
   /** A 2xx answer that is an HTML page (a dev server's catch-all route), not a robots file. */
   html?: boolean;
+  /** Why no answer came (status 0): the network error, in the fetch's words. */
+  error?: string;
 }
 
 const looksLikeHtml = (page: FetchedPage) =>
@@ -83,6 +85,7 @@ export function robotsInfoOf(url: string, page: FetchedPage, productToken: strin
     reason: `${why}: everything is disallowed (RFC 9309 §2.3.1.4)`,
     sitemaps: [],
     robots: disallowAll,
+    ...(status === 0 ? { error: page.error ?? "network error" } : {}),
   };
 }
 

@@ -64,3 +64,16 @@ export function valueOf(parsed: ParsedArgs, name: string): string | undefined {
   const value = parsed.options[name];
   return typeof value === "string" ? value : undefined;
 }
+
+/**
+ * `--help` (or `-h`) and `--version` anywhere before `--`: every command answers them, before
+ * its own options are checked, so `charging search --bogus --help` still shows the help.
+ */
+export function metaFlagOf(argv: readonly string[]): "help" | "version" | undefined {
+  for (const arg of argv) {
+    if (arg === "--") return undefined;
+    if (arg === "--help" || arg === "-h") return "help";
+    if (arg === "--version") return "version";
+  }
+  return undefined;
+}

@@ -1,18 +1,21 @@
 /**
- * The command lines' conversion point: a failed command's stderr line and exit code. Usage,
- * configuration and data-file problems exit 2 with the bare message (the command adds its
- * usage or where to read it); every other `ApiError` exits 1 as `CODE: message`. Anything
- * else is unexpected: it goes up to the entry point, which prints its message and exits 1.
+ * The command lines' conversion point: a failed command's stderr line and exit code. Every
+ * failure is one line, `CODE: what happened; what to do`: the code from the registry, so a
+ * user can look it up and a script can match it, and a next step, so the line is enough to
+ * act on. Usage, configuration and data-file problems exit 2; every other failure exits 1.
  * @module
  */
-import { type ErrorCode, isApiError } from "../errors.ts";
+import { ERRORS, type ErrorCode, isApiError } from "../errors.ts";
 
 /** The codes that mean the command line, a setting or an input file is at fault: exit 2. */
 export const USAGE_CODES: readonly ErrorCode[] = ["INVALID_USAGE", "INVALID_CONFIG", "INVALID_DATA"];
 
+/** The next step of a failure nobody planned for (a bug, or the machine refusing something). */
+export const UNEXPECTED_NEXT_STEP = "this is unexpected: run the command again, and if it fails again report it with the command line you ran";
+
 export interface CliFailure {
   exit: 1 | 2;
-  /** What to print after the command's prefix (no newline). */
+  /** One line, `CODE: what happened; what to do` (no newline). */
   line: string;
 }
 
@@ -21,9 +24,29 @@ export function exitCodeOf(err: unknown): 1 | 2 {
   return isApiError(err, ...USAGE_CODES) ? 2 : 1;
 }
 
+/** Line breaks inside a message would split the one line a script reads. */
+const oneLine = (text: string) => text.replace(/\s*[\r\n]+\s*/g, " ").trim();
+
+/** Whether a message already says what to do (the registry's messages put it after "; "). */
+const hasNextStep = (message: string) => message.includes("; ");
+
+/**
+ * The one line that reports `err`. `help` is the command's own help invocation (e.g.
+ * `charging search --help`), the next step of a usage error that names none.
+ */
+export function failureLine(err: unknown, help: string): string {
+  if (!isApiError(err)) {
+    const what = err instanceof Error ? err.message : String(err);
+    return `INTERNAL: ${oneLine(what)}; ${UNEXPECTED_NEXT_STEP}`;
+  }
+  const message = oneLine(err.message);
+  if (hasNextStep(message)) return `${err.code}: ${message}`;
+  const next = err.code === "INVALID_USAGE" ? `see ${help}` : ERRORS[err.code].hint;
+  return `${err.code}: ${message}; ${next}`;
+}
+
 /** How a command reports `err`; undefined when it is not an `ApiError` (unexpected: rethrow it). */
-export function cliFailure(err: unknown): CliFailure | undefined {
+export function cliFailure(err: unknown, help: string): CliFailure | undefined {
   if (!isApiError(err)) return undefined;
-  const exit = exitCodeOf(err);
-  return { exit, line: exit === 2 ? err.message : `${err.code}: ${err.message}` };
+  return { exit: exitCodeOf(err), line: failureLine(err, help) };
 }

@@ -19,7 +19,7 @@ function cli(...args: string[]) {
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
-test("charging --help prints usage on stdout and exits 0; no command exits 2", () => {
+test("charging --help prints usage on stdout and exits 0; no command exits 2 with one line", () => {
   const help = cli("--help");
   assert.equal(help.code, 0);
   assert.match(help.stdout, /charging search \[filters\]/);
@@ -28,7 +28,7 @@ test("charging --help prints usage on stdout and exits 0; no command exits 2", (
   const none = cli();
   assert.equal(none.code, 2);
   assert.equal(none.stdout, "");
-  assert.match(none.stderr, /Usage:/);
+  assert.match(none.stderr, /^INVALID_USAGE: a command is required: .*; see charging --help\n$/);
 });
 
 test("charging search prints a table of the embedded data; --json prints the API answer", () => {
@@ -160,5 +160,5 @@ test("an unreadable CHARGING_DATA file is named and exits 2 in-process", () => {
   });
   assert.equal(run.status, 2);
   assert.equal(run.stdout, "");
-  assert.match(run.stderr, /^charging: CHARGING_DATA: cannot read \/nonexistent\/sites\.json \(ENOENT\)\n$/);
+  assert.match(run.stderr, /^INVALID_CONFIG: CHARGING_DATA: cannot read \/nonexistent\/sites\.json \(ENOENT\); fix the variable, flag or file the message names and start again\n$/);
 });

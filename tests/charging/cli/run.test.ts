@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { type CliDeps, runCli, USAGE } from "../../../src/charging/cli/run.ts";
+import { COMMAND_USAGE } from "../../../src/charging/cli/usage.ts";
 import { renderSites, renderTable } from "../../../src/charging/cli/table.ts";
 import { createChargingHandler } from "../../../src/charging/handler.ts";
 import { createStatusService } from "../../../src/charging/status/service.ts";
 import { storeOfSites } from "../../../src/charging/store.ts";
-import { ApiError, isApiError } from "../../../src/shared/errors.ts";
+import { ApiError, ERRORS } from "../../../src/shared/errors.ts";
 import { SITES } from "../http/sites.ts";
 
 const store = storeOfSites(SITES);
@@ -41,13 +42,29 @@ function harness(extra: Partial<CliDeps> = {}) {
   return { run, out, err, calls, text: () => out.join(""), errors: () => err.join("") };
 }
 
-test("runCli() prints help on --help, and usage with exit 2 without a command", async () => {
+test("runCli() prints help on --help (each command its own), the version on --version, one line with exit 2 without a command", async () => {
   const h = harness();
   assert.equal(await h.run("--help"), 0);
   assert.equal(h.text(), USAGE);
   assert.equal(await h.run(), 2);
-  assert.match(h.errors(), /Usage:/);
-  assert.equal(await harness().run("search", "--help"), 0);
+  assert.equal(h.errors(), "INVALID_USAGE: a command is required: search, site, status, serve or import; see charging --help\n");
+  for (const [command, usage] of Object.entries(COMMAND_USAGE)) {
+    const each = harness();
+    assert.equal(await each.run(command, "--bogus", "--help"), 0, "--help wins over a bad flag");
+    assert.equal(each.text(), usage);
+    assert.ok(usage.startsWith(`Usage: charging ${command} `), command);
+  }
+  const help = harness();
+  assert.equal(await help.run("help", "serve"), 0);
+  assert.equal(help.text(), COMMAND_USAGE.serve);
+  for (const argv of [["--version"], ["-v"], ["search", "--version"], ["import", "--version"]]) {
+    const version = harness();
+    assert.equal(await version.run(...argv), 0, argv.join(" "));
+    assert.match(version.text(), /^\d+\.\d+\.\d+\n$/, argv.join(" "));
+  }
+  const importHelp = harness();
+  assert.equal(await importHelp.run("import", "--help"), 0);
+  assert.deepEqual(importHelp.calls, ["import --help"], "import answers its own --help");
 });
 
 test("runCli() search renders a table with the page line and attribution", async () => {
@@ -97,15 +114,22 @@ test("runCli() site and status print fields; unknown ids exit 1 with the error o
   assert.equal((JSON.parse(json.text()) as { data: { id: string } }).data.id, "osm:way/20");
   const missing = harness();
   assert.equal(await missing.run("site", "ocm:999"), 1);
-  assert.match(missing.errors(), /^charging: NOT_FOUND: /);
+  assert.equal(
+    missing.errors(),
+    'NOT_FOUND: no open site has id "ocm:999" (unknown, closed, or not an id like ocm:123 or osm:node/123); find one with charging search (e.g. charging search --near 52.52,13.40 --limit 5)\n',
+  );
+  assert.doesNotMatch(missing.errors(), /\/api\/v1|GET |%3A/, "a terminal user is never sent to an HTTP route");
   assert.equal(missing.text(), "");
+  const malformed = harness();
+  assert.equal(await malformed.run("status", "foo"), 1);
+  assert.match(malformed.errors(), /^NOT_FOUND: no open site has id "foo" .*; find one with charging search/);
 });
 
 test("runCli() bad flags and values exit 2 with the flag named", async () => {
   const cases: Array<[string[], RegExp]> = [
-    [["search", "--limit", "0"], /INVALID_ARGUMENTS: --limit must be an integer from 1 to 100/],
+    [["search", "--limit", "0"], /^INVALID_ARGUMENTS: --limit must be an integer from 1 to 100; see charging search --help$/],
     [["search", "--min-power", "x"], /--min-power must be a plain decimal number/],
-    [["search", "--bogus"], /unknown option --bogus; see charging --help/],
+    [["search", "--bogus"], /^INVALID_USAGE: unknown option --bogus; see charging search --help$/],
     [["search", "--limit"], /--limit needs a value/],
     [["search", "--json=yes"], /--json takes no value/],
     [["search", "--limit", "1", "--limit", "2"], /--limit given more than once/],
@@ -113,16 +137,19 @@ test("runCli() bad flags and values exit 2 with the flag named", async () => {
     [["site"], /site takes exactly one site id/],
     [["site", "--connector", "x", "ocm:1"], /unknown option --connector/],
     [["frobnicate"], /unknown command "frobnicate"/],
-    [["--limit", "3"], /put the command first/],
+    [["--limit", "3"], /put the command first: charging search --limit 3$/],
+    [["--colour"], /^INVALID_USAGE: unknown option --colour; the command comes first \(see charging --help\)$/],
     [["search", "--url", "ftp://x"], /--url must be an http\(s\) URL/],
     [["serve", "now"], /serve takes no arguments/],
-    [["search", "-l", "5"], /unknown option -l; see charging --help/],
+    [["search", "-l", "5"], /unknown option -l; see charging search --help/],
     [["site", "-j", "ocm:1"], /unknown option -j/],
   ];
   for (const [argv, message] of cases) {
     const h = harness();
     assert.equal(await h.run(...argv), 2, argv.join(" "));
-    assert.match(h.errors(), message, argv.join(" "));
+    const line = h.errors();
+    assert.match(line, /^[A-Z_]+: [^\n]+; [^\n]+\n$/, `one line, CODE: what happened; what to do (${argv.join(" ")})`);
+    assert.match(line.trimEnd(), message, argv.join(" "));
   }
 });
 
@@ -140,10 +167,10 @@ test("runCli() --url asks that server, sending CHARGING_API_KEY as x-api-key", a
   assert.equal(seen?.get("x-api-key"), "secret-key");
   const down = harness({ fetch: async () => Promise.reject(new Error("ECONNREFUSED")) });
   assert.equal(await down.run("search", "--url", "http://127.0.0.1:9"), 1);
-  assert.match(down.errors(), /cannot reach http:\/\/127\.0\.0\.1:9: ECONNREFUSED/);
+  assert.equal(down.errors(), "UNREACHABLE: cannot reach http://127.0.0.1:9: ECONNREFUSED; check --url and that the server is running (charging serve)\n");
   const html = harness({ fetch: async () => new Response("<html>", { status: 502 }) });
   assert.equal(await html.run("search", "--url", "http://127.0.0.1:9"), 1);
-  assert.match(html.errors(), /HTTP 502 without JSON/);
+  assert.match(html.errors(), /^UPSTREAM_UNAVAILABLE: http:\/\/127\.0\.0\.1:9 answered HTTP 502 without JSON; check that --url names a charging server/);
 });
 
 test("runCli() hands serve and import to the runtime", async () => {
@@ -188,15 +215,27 @@ test("runCli() serve names the flag, not the variable, in a configuration error"
     serve: (overrides) =>
       Promise.reject(new ApiError("INVALID_CONFIG", `PORT must be an integer from 0 to 65535 (got ${overrides.PORT})`)),
   });
-  await assert.rejects(h.run("serve", "--port", "abc"), (err) => {
-    assert.ok(isApiError(err, "INVALID_CONFIG"), "still a configuration error: the entry point exits 2");
-    assert.equal(err.message, "--port must be an integer from 0 to 65535 (got abc)");
-    return true;
-  });
+  assert.equal(await h.run("serve", "--port", "abc"), 2, "a configuration error exits 2");
+  assert.equal(h.errors(), `INVALID_CONFIG: --port must be an integer from 0 to 65535 (got abc); ${ERRORS.INVALID_CONFIG.hint}\n`);
   const env = harness({ serve: () => Promise.reject(new ApiError("INVALID_CONFIG", "PORT must be an integer")) });
-  await assert.rejects(
-    env.run("serve"),
-    (err) => isApiError(err, "INVALID_CONFIG") && err.message === "PORT must be an integer",
-    "from the environment",
-  );
+  assert.equal(await env.run("serve"), 2);
+  assert.match(env.errors(), /^INVALID_CONFIG: PORT must be an integer; /, "from the environment");
+});
+
+test("runCli() says what a server named by --url refused in the CLI's words", async () => {
+  const answer = (code: string, message: string, status: number) => async () =>
+    Response.json({ error: { code, message } }, { status });
+  const cases: [ReturnType<typeof answer>, RegExp][] = [
+    [answer("UNAUTHORIZED", "An API key is required: send it in the x-api-key header", 401), /^UNAUTHORIZED: the server needs an API key; set CHARGING_API_KEY/],
+    [answer("UNAUTHORIZED", "The API key is not valid: check the x-api-key header", 401), /^UNAUTHORIZED: the server refused the key in CHARGING_API_KEY; set it/],
+    [answer("NOT_FOUND", "No such route; the API has GET /healthz", 404), /^NOT_FOUND: http:\/\/127\.0\.0\.1:9 has no charging-site search; check that --url names a charging server/],
+    [answer("RATE_LIMITED", "Over 60 requests per minute from your address; retry in 7 s", 429), /^RATE_LIMITED: Over 60 requests per minute from your address; retry in 7 s$/],
+    [answer("SOMETHING_NEW", "an answer from a newer server", 500), /^UPSTREAM_UNAVAILABLE: an answer from a newer server; /],
+  ];
+  for (const [fetch, line] of cases) {
+    const h = harness({ fetch });
+    assert.equal(await h.run("search", "--url", "http://127.0.0.1:9"), 1);
+    assert.match(h.errors().trimEnd(), line);
+    assert.doesNotMatch(h.errors(), /x-api-key|\/api\/v1|\n./);
+  }
 });

@@ -39,7 +39,7 @@ for (const [name, args, message] of [
     const run = await importInMemory([...args]);
     assert.equal(run.code, 2);
     assert.match(run.stderr.join("\n"), message);
-    assert.match(run.stderr.join("\n"), /usage: charging import/);
+    assert.match(run.stderr.at(-1) ?? "", /^INVALID_(USAGE|DATA): [^\n]+; [^\n]+$/, "one line: CODE: what happened; what to do");
     assert.equal(run.written.size + run.snapshots.size, 0, "nothing is written");
   });
 }
@@ -144,7 +144,7 @@ test("reference data of the wrong shape exits 2 naming the file; a row of the wr
     "ref.json": '{"DataProviders": [], "ConnectionTypes": [{"ID": 1, ',
   });
   assert.equal(truncated.code, 2, "a broken reference file is bad input, named like any other");
-  assert.match(truncated.stderr.join("\n"), /import: ref\.json: the JSON ends before it is complete/);
+  assert.match(truncated.stderr.join("\n"), /INVALID_DATA: ref\.json: the JSON ends before it is complete/);
   const overpass = { elements: [{ type: "area", id: 1 }, { type: "node", id: 2, lat: 1, lon: 2, tags: { amenity: "charging_station" } }] };
   const partly = await importInMemory(["op.json", "--out", "o.json"], { "op.json": JSON.stringify(overpass) });
   assert.equal(partly.code, 0, partly.stderr.join("\n"));

@@ -84,11 +84,12 @@ test("on its thread, bad usage exits 2 and a failed audit exits 1, each with its
   assert.match(failed.stderr, /not an absolute http\(s\) URL/);
 });
 
-test("Ctrl-C reaches the audit thread: the crawl stops early and the report says it was cancelled", async () => {
+test("Ctrl-C reaches the audit thread: the crawl stops early, the report says it was cancelled, exit 130", async () => {
   const started = performance.now();
   const ran = await audit([`${site.origin}/`, "--json"], 300);
   assert.ok(performance.now() - started < 30_000);
-  assert.equal(ran.code, 0, ran.stderr);
+  assert.equal(ran.code, 130, ran.stderr);
+  assert.match(ran.stderr, /^audit: cancelled by Ctrl-C/m);
   const report = JSON.parse(ran.stdout) as { pages_crawled?: number; truncation_reasons?: string[]; cuts?: { bound: string }[] };
   assert.match(JSON.stringify(report), /cancelled/);
   assert.ok(site.paths().filter((p) => p.startsWith("/p/")).length < PAGES - 1, "not every page was fetched");

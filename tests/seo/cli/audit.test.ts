@@ -94,7 +94,7 @@ test("--json writes a report that --compare accepts as a file; --detailed keeps 
   assert.ok(readFileSync(file, "utf8").length > 0);
 });
 
-test("bad usage exits 2 with the usage; audit failures exit 1; --help exits 0", async () => {
+test("bad usage exits 2 with one line naming the fix; audit failures exit 1; --help and --version exit 0", async () => {
   const cases: [string[], RegExp][] = [
     [[], /a URL is required/],
     [["a", "b"], /one URL only/],
@@ -110,7 +110,7 @@ test("bad usage exits 2 with the usage; audit failures exit 1; --help exits 0", 
     const c = io();
     assert.equal(await auditCommand(args, c.io), 2, args.join(" "));
     assert.match(c.err.join(""), pattern);
-    assert.match(c.err.join(""), /Usage: seo-audit-mcp audit <url>/);
+    assert.match(c.err.join(""), /^INVALID_USAGE: [^\n]+; [^\n]+\n$/, "one line: CODE: what happened; what to do");
   }
   const notJson = join(dir, "not.json");
   writeFileSync(notJson, "nope");
@@ -123,6 +123,9 @@ test("bad usage exits 2 with the usage; audit failures exit 1; --help exits 0", 
   const help = io();
   assert.equal(await auditCommand(["--help"], help.io), 0);
   assert.match(help.out.join(""), /--max-pages N/);
+  const version = io();
+  assert.equal(await auditCommand(["http://x/", "--version"], version.io), 0);
+  assert.match(version.out.join(""), /^\d+\.\d+\.\d+\n$/);
 });
 
 test("--compare with a JSON file that is not a report exits 1 with what to pass, before any crawl", async () => {

@@ -125,7 +125,7 @@ test("gateway --allow-audit on loopback crawls a local site; on another interfac
   assert.equal(exposed.status, 2);
   assert.match(exposed.stderr, /--allow-audit needs a loopback --host/);
   assert.equal(run(["--port", "http"]).status, 2);
-  assert.match(run(["--verbose"]).stderr, /gateway: Unknown option '--verbose'/);
+  assert.equal(run(["--verbose"]).stderr, "INVALID_USAGE: unknown option --verbose; see seo-audit-mcp gateway --help\n");
   const badEnv = run([], { GATEWAY_ALLOWED_ORIGINS: "app.example" });
   assert.equal(badEnv.status, 2);
   assert.match(badEnv.stderr, /GATEWAY_ALLOWED_ORIGINS: "app.example" is not an origin/);
