@@ -1,5 +1,5 @@
 /**
- * Crawl benchmark through the shipped path (method of ../shared/research/anchors-perf.md §1).
+ * Crawl benchmark through the shipped path.
  * A generated site (tests/seo/fakes/generated-site.ts: ~8 KB pages, 20 links each, self
  * canonical, robots allow all) is served by a separate process on 127.0.0.1. In the same run,
  * in interleaved rounds so machine load hits each alike:

@@ -1,7 +1,7 @@
 /**
  * Regenerates fixtures/charging/sites.json from the real open data files.
  * Usage: node scripts/import-charging.ts [data-dir] [--out path] [--imported-at ISO]
- * (data-dir defaults to ../shared/data/charging relative to the repository).
+ * (data-dir defaults to fixtures/charging/raw, the raw open data kept in the repository).
  * @module
  */
 import { readdirSync } from "node:fs";
@@ -14,7 +14,7 @@ const args = process.argv.slice(2);
 const dir =
   args[0] && !args[0].startsWith("--")
     ? resolve(args.shift() as string)
-    : resolve(repo, "../shared/data/charging");
+    : join(repo, "fixtures/charging/raw");
 const wanted = /\.(json|geojson|jsonl|jsonl\.gz|json\.gz)$/;
 const files = readdirSync(dir)
   .filter((name) => wanted.test(name))

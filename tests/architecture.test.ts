@@ -2,11 +2,13 @@
  * The layout rules of ARCHITECTURE.md, checked on the source with the TypeScript compiler API:
  * no function in src/ or shim/ over 60 lines, no `node:` in src/, npm
  * packages only through the deps files, no imports between the services, one error class, and
- * the charging adapters import one face of their service. Each rule is first run on a small
- * fixture that breaks it, so a checker that can no longer fail fails here.
+ * the charging adapters import one face of their service; and no file of the repository refers to
+ * a path outside it. Each rule is first run on a small fixture that breaks it, so a checker that
+ * can no longer fail fails here.
  */
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { dirname, join, normalize } from "node:path";
 import { test } from "node:test";
@@ -166,4 +168,58 @@ test("architecture: the rules pass what they should (a fitting function, deps.ts
   assert.deepEqual(crossServiceImports(parse("src/seo/a/b.ts", 'import "../../shared/errors.ts";\nimport "../c.ts";')), []);
   assert.deepEqual(errorClasses(parse(ERROR_CLASS.file, "export class ApiError extends Error {}")), []);
   assert.deepEqual(chargingAdapterFace(parse("shim/node/charging-cli.ts", 'import { runCli } from "../../src/charging/mod.ts";\nimport "./serve.ts";')), []);
+});
+
+// The repository stands alone: a clone with nothing beside it must build, test and run. A file
+// that reads or links `../somewhere` outside the checkout works only on a machine that has it.
+
+/** A run of `../` and the path characters after it (a `#fragment` or `$` ends the path). */
+const PARENT_PATH = /(?<![\w./])(?:\.\.\/)+[^\s"'`()<>[\]{},;|*$#]*/g;
+/** `../` strings that are not file paths: a relative URL and a path-traversal input under test. */
+const NOT_PATHS: Record<string, string[]> = {
+  "tests/seo/fetch/fetch-page.test.ts": ["../b"],
+  "tests/seo/audit/tool.test.ts": ["../../etc/passwd"],
+};
+
+/**
+ * Every `../` path in `text` that, read from `file`'s folder, leaves the repository or names
+ * nothing in it. The second catches a script's `resolve(repo, "../data")`: read from the script's
+ * own folder it lands on a missing path inside the repository.
+ */
+function outsideReferences(file: string, text: string, exists: (path: string) => boolean): string[] {
+  const out: string[] = [];
+  for (const [token] of text.matchAll(PARENT_PATH)) {
+    const path = token.replace(/([^.])[.:]+$/, "$1");
+    if (NOT_PATHS[file]?.includes(path)) continue;
+    const at = target(file, path);
+    if (at === ".." || at.startsWith("../")) out.push(`${file}: ${path} leaves the repository`);
+    else if (!exists(at)) out.push(`${file}: ${path} names nothing in the repository`);
+  }
+  return out;
+}
+
+/** Tracked and new (not ignored) files, as text; binary files (a NUL byte) and deleted ones are left out. */
+function repositoryTexts(): [file: string, text: string][] {
+  const listed = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { encoding: "utf8" });
+  return [...new Set(listed.split("\0").filter(Boolean))].flatMap((file): [string, string][] => {
+    if (!existsSync(file)) return [];
+    const bytes = readFileSync(file);
+    return bytes.includes(0) ? [] : [[file, bytes.toString("utf8")]];
+  });
+}
+
+test("architecture: no file refers to a path outside the repository", () => {
+  const none = () => false;
+  assert.match(outsideReferences("tests/charging/data/helpers.ts", 'resolve(import.meta.dirname, "../../../../shared/data/charging")', none).join(), /leaves the repository/);
+  assert.match(outsideReferences("README.md", "(default `../shared/data/charging`)", none).join(), /leaves the repository/);
+  assert.match(outsideReferences("scripts/import.ts", 'resolve(repo, "../shared/data/charging")', none).join(), /names nothing/);
+  const some = (path: string) => path === "src/shared/mcp/server.ts" || path === "README.md";
+  assert.deepEqual(outsideReferences("src/seo/handler.ts", 'import("../shared/mcp/server.ts");', some), []);
+  assert.deepEqual(outsideReferences("src/seo/TOOLS.md", "[errors](../../README.md#errors).", some), []);
+
+  const texts = repositoryTexts();
+  assert.ok(texts.some(([file]) => file === "tests/charging/data/helpers.ts"), "git ls-files listed the repository");
+  // This file holds the checker's made-up fixtures above.
+  const found = texts.filter(([file]) => file !== "tests/architecture.test.ts").flatMap(([file, text]) => outsideReferences(file, text, existsSync));
+  assert.deepEqual(found, []);
 });

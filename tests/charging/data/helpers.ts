@@ -11,7 +11,8 @@ import { parseDatasetFile } from "../../../src/charging/dataset.ts";
 import { type ImportIo, runImport } from "../../../src/charging/import/command.ts";
 import type { Site } from "../../../src/charging/model.ts";
 
-export const DATA_DIR = resolve(import.meta.dirname, "../../../../shared/data/charging");
+/** The raw open data the importer reads (Open Charge Map and OpenStreetMap files, licences in its README.md). */
+export const DATA_DIR = resolve(import.meta.dirname, "../../../fixtures/charging/raw");
 export const data = (name: string) => join(DATA_DIR, name);
 
 export const SITE_FILES = readdirSync(DATA_DIR)

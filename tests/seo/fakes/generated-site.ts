@@ -1,7 +1,7 @@
 /**
- * A generated site of any size, the benchmark's (method of ../shared/research/anchors-perf.md
- * §1): `/` and `/p/1` … `/p/<n-1>`, about 8 KB each, 20 links per page (page i links to i+1, so
- * every page is reachable, and to 19 others chosen by a mulberry32 PRNG seeded per page),
+ * A generated site of any size, the one scripts/bench-seo-crawl.ts crawls: `/` and `/p/1` …
+ * `/p/<n-1>`, about 8 KB each, 20 links per page (page i links to i+1, so every page is
+ * reachable, and to 19 others chosen by a mulberry32 PRNG seeded per page),
  * a self canonical (built from the Host header), robots.txt allowing everything. Pages are
  * assembled per request from a shared tail, so a 100,000-page site costs no memory to serve.
  * @module

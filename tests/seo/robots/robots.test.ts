@@ -11,7 +11,7 @@ interface Case {
   allowed: boolean;
 }
 
-// A copy of ../shared/data/robots/robots-cases.json (google/robotstxt RFC cases, Apache-2.0).
+// google/robotstxt RFC 9309 cases, Apache-2.0; source and exclusions in fixtures/seo/robots-cases.README.md.
 const cases = (JSON.parse(readFileSync("fixtures/seo/robots-cases.json", "utf8")) as { cases: Case[] }).cases;
 
 /** The path and query exactly as written in the URL string (Google's GetPathParamsQuery). */
