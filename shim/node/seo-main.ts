@@ -51,7 +51,9 @@ async function mcp(args: string[]): Promise<number> {
     process.stdout.write(MCP_USAGE);
     return 0;
   }
-  if (args.length > 0) throw new ApiError("INVALID_USAGE", `mcp takes no arguments (got "${args[0]}")`);
+  const [first] = args;
+  if (first !== undefined)
+    throw new ApiError("INVALID_USAGE", first.startsWith("-") ? `unknown option ${first}` : `mcp takes no arguments (got "${first}")`);
   const { serveStdio } = await import("./seo-stdio.ts");
   serveStdio();
   return -1;

@@ -143,3 +143,32 @@ test("--compare with a JSON file that is not a report exits 1 with what to pass,
     assert.equal(site.paths().length, requestsBefore, `${name}: nothing crawled`);
   }
 });
+
+test("--fail-on high exits 1 naming the findings at or above it; --fail-on critical passes a site without a critical one", async () => {
+  const failing = io();
+  assert.equal(await auditCommand([`${site.origin}/`, "--min-interval-ms=0", "--max-pages", "60", "--fail-on", "high"], failing.io), 1);
+  assert.match(failing.err.join(""), /^--fail-on high: failed, \d+ finding\(s\) high or worse: .*broken-internal-link \(high\).*; fix them, or raise --fail-on$/m);
+  assert.match(failing.out.join(""), /^SEO audit of /, "the report is still printed");
+  const passing = io();
+  const code = await auditCommand([`${site.origin}/`, "--min-interval-ms=0", "--max-pages", "60", "--json", "--detailed", "--fail-on", "critical"], passing.io);
+  const findings = (JSON.parse(passing.out.join("")) as { findings: { severity: string }[] }).findings;
+  assert.equal(code, findings.some((f) => f.severity === "critical") ? 1 : 0);
+  if (code === 0) assert.match(passing.err.join(""), /^--fail-on critical: passed, no finding is critical or worse$/m);
+});
+
+test("Ctrl-C (the signal) before the crawl starts exits 130 with the cancellation line and no report", async () => {
+  const c = io();
+  const controller = new AbortController();
+  controller.abort(new Error("interrupted"));
+  assert.equal(await auditCommand([`${site.origin}/`], { ...c.io, signal: controller.signal }), 130);
+  assert.equal(c.out.join(""), "");
+  assert.match(c.err.join(""), /^audit: cancelled by Ctrl-C before any report; run the command again to audit the whole site$/m);
+});
+
+test("the text report names the CLI's flags, never the tool's arguments", async () => {
+  const c = io();
+  assert.equal(await auditCommand([`${site.origin}/`, "--min-interval-ms=0", "--max-pages", "3"], c.io), 0);
+  const text = c.out.join("");
+  assert.match(text, /TRUNCATED \(.*max_pages.*\): a partial audit; raise the bounds \(--max-pages, --max-depth, --max-seconds\) to see more\./);
+  assert.doesNotMatch(text, /response_format|max_seconds or|production_url=/);
+});
