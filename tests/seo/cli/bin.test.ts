@@ -32,7 +32,7 @@ before(async () => {
   ensureBundle();
   site = await serveSite(async (req, res) => {
     const path = req.url ?? "/";
-    const html = (body: string) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(body);
+    const html = (body: string) => void res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(body);
     if (path === "/clean/") return html(page("Clean start", ["/clean/a"]));
     if (path === "/clean/a") return html(page("Clean page", ["/clean/"]));
     if (path === "/broken/") return html(page("Broken start", ["/broken/500"]));
@@ -41,7 +41,7 @@ before(async () => {
     if (!slow) return void res.writeHead(404).end();
     await new Promise((done) => setTimeout(done, 100));
     const n = Number(slow[1]);
-    html(page(`Slow page ${n}`, [1, 2, 3].map((i) => `/slow/${n * 3 + i}`)));
+    return html(page(`Slow page ${n}`, [1, 2, 3].map((i) => `/slow/${n * 3 + i}`)));
   });
 });
 after(async () => {
