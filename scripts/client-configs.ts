@@ -24,6 +24,9 @@ import {
   type ListedTool,
   MARKETPLACE_NAME,
   marketplace,
+  PACKAGE,
+  PACKAGE_SPEC,
+  PACKAGE_VARIABLE,
   mcpServersConfig,
   PLUGIN_NAME,
   pluginManifest,
@@ -70,6 +73,8 @@ function docsSection(tools: readonly ListedTool[]): string {
   const asked = CLIENT_KEYS.filter((k) => k.asked);
   const withKeys = Object.fromEntries(asked.map((k) => [k.env, `your-${k.env.slice(4).toLowerCase().replaceAll("_", "-")}`]));
   return [
+    `**Not on the npm registry yet.** \`npx -y ${PACKAGE} mcp\` answers 404 until the package is published, so every shape below runs the packed tarball: in a clone of this repository run \`npm run pack:npm\`, which writes \`dist/npm/${PACKAGE_SPEC.split("/").at(-1)}\`, then replace the placeholder \`/path/to/\` with the absolute path of that \`dist/npm/\` folder (in the add command, the JSON and the install links alike). The desktop extension needs no path (it carries the server); the plugin reads the tarball's path from \`${PACKAGE_VARIABLE}\`.`,
+    "",
     `Every shape starts the same stdio command and passes keys (all optional) as environment variables. Verify: the client's MCP listing shows the ${tools.length} tools ${tools.map((t) => `\`${t.name}\``).join(", ")}.`,
     "",
     "Command-line agent (one-line add; `-e` pairs go after the server name):",
@@ -94,11 +99,11 @@ function docsSection(tools: readonly ListedTool[]): string {
     "",
     `Desktop extension (MCPB): \`npm run pack:mcpb\` builds \`dist/${BUNDLE_FILE}\`; open it with the desktop app (Settings > Extensions, or double-click). It asks for the ${asked.length} optional keys (${asked.map((k) => k.title).join(", ")}), stores them as sensitive values and passes them as ${asked.map((k) => `\`${k.env}\``).join(", ")}. The bundle carries the built server and runs it with the app's Node (22 or newer), so it starts without the network.`,
     "",
-    `Coding-agent plugin: adding this repository as a marketplace installs the \`${PLUGIN_NAME}\` plugin, which adds the \`seo\` server (keys from your environment: ${CLIENT_KEYS.map((k) => `\`${k.env}\``).join(", ")}) and the \`${SKILL_NAME}\` skill (audit, fix the ranked problems in your code, re-audit):`,
+    `Coding-agent plugin: adding this repository as a marketplace installs the \`${PLUGIN_NAME}\` plugin, which adds the \`seo\` server (keys from your environment: ${CLIENT_KEYS.map((k) => `\`${k.env}\``).join(", ")}) and the \`${SKILL_NAME}\` skill (audit, fix the ranked problems in your code, re-audit). The server runs \`npx -y ${"$"}${PACKAGE_VARIABLE} mcp\`: export the tarball's absolute path in that variable before starting the agent:`,
     "",
     fence(
       "sh",
-      `claude plugin marketplace add <path or owner/repo of this repository>\nclaude plugin install ${PLUGIN_NAME}@${MARKETPLACE_NAME}`,
+      `npm run pack:npm\nexport ${PACKAGE_VARIABLE}="$PWD/dist/npm/${PACKAGE_SPEC.split("/").at(-1)}"\nclaude plugin marketplace add <path of this repository>\nclaude plugin install ${PLUGIN_NAME}@${MARKETPLACE_NAME}`,
     ),
     "",
     `In a session: \`/${PLUGIN_NAME}:${SKILL_NAME} http://localhost:3000\` (or a URL, or no argument to let it find the dev server).`,

@@ -6,6 +6,8 @@
  * @module
  */
 
+import { VERSION } from "../shared/build-info.ts";
+
 export const PACKAGE = "seo-audit-mcp";
 /** The server's name in every client configuration. */
 export const SERVER_KEY = "seo";
@@ -16,8 +18,23 @@ const AUTHOR = { name: "seo-audit-mcp contributors" };
 const DESCRIPTION =
   "SEO audit MCP server: bounded, robots-honouring site audits with ranked fixes and re-audits, page reports, keyword ideas, rank checks and domain authority; every value labelled with its provenance";
 
-/** `npx -y seo-audit-mcp mcp`: what every npm-based client runs. */
-export const STDIO = { command: "npx", args: ["-y", PACKAGE, "mcp"] } as const;
+/**
+ * The package every npm-based client configuration runs with `npx -y`. seo-audit-mcp is not on
+ * the npm registry yet (`npx -y seo-audit-mcp` answers 404), so the configurations run the
+ * packed tarball: `npm run pack:npm` writes dist/npm/seo-audit-mcp-<version>.tgz, and
+ * `/path/to/` is a placeholder the user replaces with that folder (a path is machine-specific).
+ * Once the package is published this becomes PACKAGE, and `node scripts/client-configs.ts`
+ * regenerates every configuration and document.
+ */
+export const PACKAGE_SPEC = `/path/to/${PACKAGE}-${VERSION}.tgz`;
+/**
+ * The plugin's `.mcp.json` reads the package from SEO_AUDIT_MCP_PACKAGE: an installed plugin's
+ * files are not the user's to edit, while Claude Code expands `${VAR:-default}` when it starts the server.
+ */
+export const PACKAGE_VARIABLE = "SEO_AUDIT_MCP_PACKAGE";
+
+/** `npx -y <tarball> mcp`: what every npm-based client runs. */
+export const STDIO = { command: "npx", args: ["-y", PACKAGE_SPEC, "mcp"] } as const;
 
 export interface ClientKey {
   env: string;
@@ -152,7 +169,7 @@ export function pluginMcpConfig() {
   return {
     mcpServers: servers<ServerEntry>({
       command: STDIO.command,
-      args: [...STDIO.args],
+      args: ["-y", `\${${PACKAGE_VARIABLE}:-${PACKAGE_SPEC}}`, "mcp"],
       env: envOf(CLIENT_KEYS, (k) => `\${${k.env}:-}`),
     }),
   };

@@ -63,7 +63,7 @@ test("MCP in-process: five tools, a keyless tool call against the fake providers
     for (const args of [{ url: "https://example.com/" }, {}, { url: 42 }]) {
       const audit = await session.call("seo_audit_site", args);
       assert.equal(audit.isError, true);
-      assert.match(audit.text, /^LOCAL_ONLY: .*npx -y seo-audit-mcp mcp.*audit <url>/);
+      assert.match(audit.text, /^LOCAL_ONLY: .*seo-audit-mcp mcp.*seo-audit-mcp audit <url>.*npm run pack:npm/);
     }
   } finally {
     await session.close();

@@ -97,7 +97,7 @@ test("workerd: MCP SDK client over HTTP lists the tools, calls one against the f
     assert.match(authority.text, /Open PageRank 5\.27/);
     const audit = await session.call("seo_audit_site", { url: "https://example.com/" });
     assert.equal(audit.isError, true);
-    assert.match(audit.text, /^LOCAL_ONLY: .*npx -y seo-audit-mcp mcp/);
+    assert.match(audit.text, /^LOCAL_ONLY: .*seo-audit-mcp mcp.*npx -y .\/dist\/npm\/seo-audit-mcp-<version>\.tgz mcp/);
   } finally {
     await session.close();
   }

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
 import { load } from "js-yaml";
+import { PACKAGE_SPEC } from "../../../src/seo/clients.ts";
 import { claude } from "../fakes/claude-cli.ts";
 
 const PLUGIN = "shim/claude-plugin";
@@ -32,7 +33,7 @@ test("claude plugin validate --strict: the plugin's manifest, MCP server and ski
   assert.deepEqual([report.manifest.errors, report.manifest.warnings], [[], []]);
   for (const item of report.contents) assert.deepEqual([item.errors, item.warnings], [[], []], item.file);
   assert.deepEqual(report.provides.mcpServers, [
-    { name: "seo", type: "stdio", target: "npx", args: ["-y", "seo-audit-mcp", "mcp"] },
+    { name: "seo", type: "stdio", target: "npx", args: ["-y", `\${SEO_AUDIT_MCP_PACKAGE:-${PACKAGE_SPEC}}`, "mcp"] },
   ]);
   assert.deepEqual(report.provides.skills, ["seo-audit:seo-check"]);
 });

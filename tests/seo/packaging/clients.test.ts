@@ -12,6 +12,8 @@ import {
   CLIENT_KEYS,
   marketplace,
   mcpServersConfig,
+  PACKAGE_SPEC,
+  PACKAGE_VARIABLE,
   pluginManifest,
   pluginMcpConfig,
   shellLine,
@@ -32,6 +34,7 @@ const GENERATED = [
 // The published package; its bin path is relative to its folder, and the repository's dist/ has the same layout.
 const pkg = JSON.parse(readFileSync("packages/seo-audit-mcp/package.json", "utf8")) as {
   name: string;
+  version: string;
   bin: Record<string, string>;
 };
 
@@ -121,7 +124,7 @@ test("the Cursor and VS Code install links decode to the documented JSON", () =>
   const entry = docs.mcpServers.mcpServers.seo;
   assert.deepEqual(entry, {
     command: "npx",
-    args: ["-y", pkg.name, "mcp"],
+    args: ["-y", PACKAGE_SPEC, "mcp"],
     env: { SEO_PSI_KEY: "", SEO_CRUX_KEY: "", SEO_OPR_KEY: "" },
   });
 
@@ -179,15 +182,17 @@ function shapes(): [string, Entry][] {
   return [
     ["mcpServers JSON and the Cursor link", docs.mcpServers.mcpServers.seo],
     ["servers JSON and the VS Code link, inputs not resolved", docs.vscode.servers.seo],
-    ["plugin .mcp.json, ${VAR:-} expanded", { ...plugin, env: expanded }],
+    ["plugin .mcp.json, ${VAR:-} expanded", { ...plugin, args: ["-y", PACKAGE_SPEC, "mcp"], env: expanded }],
     ["plugin .mcp.json, placeholders passed verbatim", plugin],
   ];
 }
 
 test("every client shape starts the server with unset keys and lists the five tools", async () => {
   for (const [shape, entry] of shapes()) {
-    // `npx -y <package> <args>` runs the package's bin; here the built bin of this checkout.
-    assert.deepEqual([entry.command, ...entry.args.slice(0, 2)], ["npx", "-y", pkg.name], shape);
+    // `npx -y <tarball> <args>` runs the package's bin; here the built bin of this checkout.
+    const spec = [PACKAGE_SPEC, `\${${PACKAGE_VARIABLE}:-${PACKAGE_SPEC}}`];
+    assert.deepEqual([entry.command, entry.args[0]], ["npx", "-y"], shape);
+    assert.ok(spec.includes(entry.args[1] ?? ""), shape);
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [pkg.bin[pkg.name] ?? "", ...entry.args.slice(2)],
@@ -228,7 +233,10 @@ test("every shape carries the same command, the version given and the keys it is
   const asked = CLIENT_KEYS.filter((k) => k.asked).map((k) => k.env);
   assert.deepEqual(asked, ["SEO_PSI_KEY", "SEO_CRUX_KEY", "SEO_OPR_KEY"]);
   const entries = [mcpServersConfig().mcpServers.seo, vscodeConfig().servers.seo, pluginMcpConfig().mcpServers.seo];
-  for (const e of entries) assert.deepEqual([e.command, ...e.args], ["npx", "-y", pkg.name, "mcp"]);
+  // Not on the registry yet: every shape runs the packed tarball (the plugin's path from a variable).
+  assert.equal(PACKAGE_SPEC, `/path/to/${pkg.name}-${pkg.version}.tgz`);
+  for (const e of entries.slice(0, 2)) assert.deepEqual([e.command, ...e.args], ["npx", "-y", PACKAGE_SPEC, "mcp"]);
+  assert.deepEqual(entries[2]?.args, ["-y", `\${SEO_AUDIT_MCP_PACKAGE:-${PACKAGE_SPEC}}`, "mcp"]);
   assert.deepEqual(Object.keys(mcpServersConfig().mcpServers.seo.env), asked);
   assert.deepEqual(Object.keys(pluginMcpConfig().mcpServers.seo.env), CLIENT_KEYS.map((k) => k.env));
 
@@ -239,5 +247,5 @@ test("every shape carries the same command, the version given and the keys it is
   assert.equal(pluginManifest("9.8.7").version, "9.8.7");
   const [entry] = marketplace("9.8.7").plugins;
   assert.deepEqual([entry?.name, entry?.version, entry?.source], [pluginManifest("1").name, "9.8.7", "./shim/claude-plugin"]);
-  assert.deepEqual(addCommand().slice(-4), ["--", "npx", "-y", pkg.name, "mcp"].slice(-4));
+  assert.deepEqual(addCommand().slice(-4), ["npx", "-y", PACKAGE_SPEC, "mcp"]);
 });
