@@ -45,6 +45,8 @@ function assertManifest(p: Packed, bins: Record<string, string>): void {
   assert.equal(manifest.dependencies, undefined, "everything is bundled: nothing to install");
   assert.equal(manifest.version, repoVersion(), "the packages carry the repository's version, which the bundles report");
   assert.deepEqual(manifest.bin, bins);
+  assert.ok(p.files.some((f) => f.path === "LICENSE"), "the MIT licence ships with the package");
+  assert.match(fileText(p.tarball, "LICENSE"), /^MIT License\n\nCopyright \(c\) \d{4} the seo-charging-guardrail authors\n/);
   for (const target of Object.values(bins)) {
     const file = p.files.find((f) => f.path === target);
     assert.ok(file, `${target} ships`);
@@ -60,7 +62,7 @@ test("the seo-audit-mcp tarball carries the SEO server and library only", (t) =>
   const files = paths(packed);
   const threads = ["dist/seo-audit-thread.js", "dist/seo-page-worker.js"];
   assert.ok(["dist/seo-lib.js", "dist/seo-lib.d.ts", ...threads].every((f) => files.includes(f)), files.join(", "));
-  assert.ok(files.every((f) => f === "package.json" || f === "README.md" || /^dist\/(seo\.js|seo-audit-thread\.js|seo-page-worker\.js|seo-lib\.(js|d\.ts)|seo-chunks\/[\w-]+\.js)$/.test(f)), files.join(", "));
+  assert.ok(files.every((f) => ["package.json", "README.md", "LICENSE"].includes(f) || /^dist\/(seo\.js|seo-audit-thread\.js|seo-page-worker\.js|seo-lib\.(js|d\.ts)|seo-chunks\/[\w-]+\.js)$/.test(f)), files.join(", "));
   for (const file of files.filter((f) => f.endsWith(".js"))) {
     const text = fileText(packed.tarball, file);
     assert.ok(!text.includes(SNAPSHOT_MAGIC), `${file} carries no charging data`);
@@ -74,7 +76,7 @@ test("the charging-sites tarball carries the charging CLI, data and library only
   assertManifest(packed, { charging: "dist/charging-cli.js" });
   const files = paths(packed);
   assert.ok(files.includes("dist/charging-lib.js") && files.includes("dist/charging-lib.d.ts"));
-  assert.ok(files.every((f) => f === "package.json" || f === "README.md" || /^dist\/(charging-cli\.js|charging-lib\.(js|d\.ts)|charging-chunks\/[\w-]+\.js)$/.test(f)), files.join(", "));
+  assert.ok(files.every((f) => ["package.json", "README.md", "LICENSE"].includes(f) || /^dist\/(charging-cli\.js|charging-lib\.(js|d\.ts)|charging-chunks\/[\w-]+\.js)$/.test(f)), files.join(", "));
   const js = files.filter((f) => f.endsWith(".js")).map((f) => fileText(packed.tarball, f));
   assert.equal(js.filter((text) => text.includes(SNAPSHOT_MAGIC)).length, 1, "the embedded data ships once, shared by bin and library");
   assert.ok(js.every((text) => !text.includes("seo_audit_site")), "no SEO code");
