@@ -69,7 +69,7 @@ def test_env_fallback_and_os_environ_reference() -> None:
 @pytest.mark.parametrize(
     ("params", "env", "message"),
     [
-        ({"org_key": KEY}, {}, "dictionary_path is required"),
+        ({"org_key": KEY}, {}, "dictionary_path is not set"),
         ({"dictionary_path": "x"}, {}, "org_key is required"),
         ({"dictionary_path": "x", "org_key": "short"}, {}, "at least 32"),
         ({"dictionary_path": "x", "org_key": " " + KEY}, {}, "whitespace"),
@@ -86,3 +86,21 @@ def test_missing_dictionary_fails_construction(tmp_path) -> None:  # noqa: ANN00
         ReversibleMaskGuardrail(
             guardrail_name="g", dictionary_path=str(tmp_path / "x.yaml"), org_key=KEY
         )
+
+
+def test_config_errors_are_not_the_kinds_newer_proxies_skip() -> None:
+    """LiteLLM >= 1.104.5 starts without a guardrail whose constructor raises ValueError or
+    TypeError; a configuration error must stop the proxy instead."""
+    assert not issubclass(GuardConfigError, (ValueError, TypeError))
+    assert not issubclass(DictionaryError, (ValueError, TypeError))
+
+
+def test_bad_configuration_prints_one_line_naming_the_fix(tmp_path, capsys) -> None:  # noqa: ANN001
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("categories:\n  clients: [Acme\n", encoding="utf-8")
+    with pytest.raises(DictionaryError):
+        ReversibleMaskGuardrail(guardrail_name="g", dictionary_path=str(broken), org_key=KEY)
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith("reversible_mask: the proxy cannot start: dictionary file")
+    assert "fix the file" in lines[0]

@@ -84,6 +84,12 @@ class Proxy:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> Proxy:
+        self.launch()
+        self._wait_ready()
+        return self
+
+    def launch(self) -> Proxy:
+        """Start the process without waiting for it to answer."""
         self.workdir.mkdir(parents=True, exist_ok=True)
         shutil.copy(SHIM / "reversible_mask_guardrail.py", self.workdir)
         shutil.copy(self.dictionary, self.workdir / "dictionary.yaml")
@@ -97,8 +103,15 @@ class Proxy:
             self.process = subprocess.Popen(
                 command, cwd=self.workdir, env=self.env, stdout=log, stderr=subprocess.STDOUT
             )
-        self._wait_ready()
         return self
+
+    def exit_code(self, timeout: float = START_TIMEOUT) -> int | None:
+        """The exit code once the process has ended, None if it still runs after `timeout`."""
+        assert self.process is not None
+        try:
+            return self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None
 
     def _wait_ready(self) -> None:
         deadline = time.monotonic() + START_TIMEOUT
@@ -114,8 +127,9 @@ class Proxy:
         self.stop()
         raise RuntimeError(f"proxy not ready after {START_TIMEOUT}s\n{self.log()}")
 
-    def log(self) -> str:
-        return self.log_path.read_text(encoding="utf-8", errors="replace")[-20000:]
+    def log(self, tail: int | None = 20000) -> str:
+        text = self.log_path.read_text(encoding="utf-8", errors="replace")
+        return text if tail is None else text[-tail:]
 
     def stop(self) -> None:
         if self.process is None or self.process.poll() is not None:

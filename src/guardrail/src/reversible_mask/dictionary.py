@@ -63,24 +63,30 @@ class Dictionary:
         return frozenset(e.category for e in self.entities)
 
 
+SETTING = "litellm_params.dictionary_path (or env GUARD_DICTIONARY_PATH)"
+FIX = "fix the file (format: the guardrail README) or point the setting at another"
+
+
 def load_dictionary(path: str | Path) -> Dictionary:
     file = Path(path)
     try:
         raw = file.read_text(encoding="utf-8")
     except FileNotFoundError as error:
-        raise DictionaryError(f"dictionary file not found: {file}") from error
+        raise DictionaryError(
+            f"dictionary file not found: {file}; set {SETTING} to an existing dictionary file"
+        ) from error
     except (OSError, UnicodeDecodeError) as error:
-        raise DictionaryError(f"dictionary file {file} cannot be read: {error}") from error
+        raise DictionaryError(f"dictionary file {file} cannot be read: {error}; {FIX}") from error
     try:
         document = json.loads(raw) if file.suffix.lower() == ".json" else yaml.safe_load(raw)
     except (json.JSONDecodeError, yaml.YAMLError) as error:
-        raise DictionaryError(f"dictionary file {file} is not valid: {error}") from error
+        raise DictionaryError(f"dictionary file {file} is not valid: {error}; {FIX}") from error
     return parse_dictionary(document, source=str(file))
 
 
 def parse_dictionary(document: Any, source: str = "<dictionary>") -> Dictionary:
     def fail(message: str) -> DictionaryError:
-        return DictionaryError(f"{source}: {message}")
+        return DictionaryError(f"{source}: {message}; {FIX}")
 
     if not isinstance(document, dict):
         raise fail("top level must be a mapping with 'categories'")

@@ -1,14 +1,21 @@
 """The package's one error family. Each error carries a message meant for the operator or the
-API client; `GuardError` catches any of them. The built-in bases stay as they were, so code
-that catches `ValueError` or `RuntimeError` keeps working."""
+API client; `GuardError` catches any of them."""
 
 
 class GuardError(Exception):
     """Any error this package raises on purpose."""
 
 
-class GuardConfigError(GuardError, ValueError):
-    """Start-up configuration is unusable (dictionary file, org key, params)."""
+class GuardConfigError(GuardError, RuntimeError):
+    """Start-up configuration is unusable (dictionary file, org key, params).
+
+    Deliberately neither a ValueError nor a TypeError: LiteLLM 1.104.5 and newer catch those two
+    from a guardrail's constructor, log "Skipping guardrail" and start the proxy without it, so
+    every term would reach the provider in clear. Any other error stops the proxy's start-up."""
+
+    def one_line(self) -> str:
+        """The message on one line (YAML parser errors span several)."""
+        return " ".join(str(self).split())
 
 
 class DictionaryError(GuardConfigError):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from collections.abc import AsyncGenerator, Callable
 from functools import partial
 from typing import Any
@@ -19,7 +20,7 @@ from litellm.types.guardrails import GuardrailEventHooks
 from .callbacks import lead_callbacks
 from .dictionary import load_dictionary
 from .engine import EVERYTHING, Masker, Target
-from .errors import MaskingError, ScopeError
+from .errors import GuardConfigError, MaskingError, ScopeError
 from .inflight import InFlight
 from .log_copier import Copier
 from .log_copies import fail_open, mask_kept_request, masked_call_details, remask_in_place
@@ -93,6 +94,19 @@ def _debug_logging_on() -> bool:
     )
 
 
+def _configured_masker(given: dict[str, Any], guardrail_name: str | None) -> Masker:
+    """The masker, or one line on stderr and an error that stops the proxy's start-up (see
+    GuardConfigError for why it must not be a ValueError)."""
+    try:
+        settings = resolve_settings(given, guardrail_name, _proxy_guardrail_entries)
+        dictionary = load_dictionary(settings.dictionary_path)
+    except GuardConfigError as error:
+        print(f"reversible_mask: the proxy cannot start: {error.one_line()}", file=sys.stderr)
+        sys.stderr.flush()
+        raise
+    return Masker(dictionary, settings.org_key, settings.key_per_scope)
+
+
 class ReversibleMaskGuardrail(CustomGuardrail):
     def __init__(
         self,
@@ -103,11 +117,7 @@ class ReversibleMaskGuardrail(CustomGuardrail):
         **kwargs: Any,
     ) -> None:
         given = {"dictionary_path": dictionary_path, "org_key": org_key}
-        settings = resolve_settings(
-            {**given, "key_per_scope": key_per_scope}, guardrail_name, _proxy_guardrail_entries
-        )
-        dictionary = load_dictionary(settings.dictionary_path)
-        self.masker = Masker(dictionary, settings.org_key, settings.key_per_scope)
+        self.masker = _configured_masker({**given, "key_per_scope": key_per_scope}, guardrail_name)
         self.in_flight = InFlight()
         super().__init__(guardrail_name=guardrail_name, **kwargs)
         if _debug_logging_on():

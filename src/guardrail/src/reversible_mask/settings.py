@@ -43,8 +43,9 @@ def resolve_settings(
     path = path or env.get("GUARD_DICTIONARY_PATH")
     if not path:
         raise GuardConfigError(
-            f"guardrail {guardrail_name!r}: litellm_params.dictionary_path is required "
-            "(or env GUARD_DICTIONARY_PATH)"
+            f"guardrail {guardrail_name!r}: litellm_params.dictionary_path is not set; set it "
+            "(or env GUARD_DICTIONARY_PATH) to your dictionary file, e.g. the example "
+            "shim/litellm/dictionary.yaml"
         )
     per_scope = given.get("key_per_scope")
     if per_scope is None:
