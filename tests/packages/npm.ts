@@ -5,7 +5,7 @@
  * @module
  */
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { NO_COVERAGE } from "../shared/script-env.ts";
 
@@ -44,8 +44,37 @@ export function npmEnv(scratch: string): Record<string, string> {
   };
 }
 
+const STAGING_LOCK = "dist/.package-staging-lock";
+
+/**
+ * Runs `stage` while no other test file stages a package: prepack rebuilds
+ * packages/<name>/dist/, and two test files packing at once would pack each other's half-written
+ * files. The lock is a directory (mkdir is atomic); a lock older than 10 minutes is a crashed run's.
+ */
+export async function whileStaging<T>(stage: () => T | Promise<T>): Promise<T> {
+  mkdirSync("dist", { recursive: true });
+  for (let waited = 0; ; waited += 100) {
+    try {
+      mkdirSync(STAGING_LOCK);
+      break;
+    } catch {
+      if (waited > 600_000) rmSync(STAGING_LOCK, { recursive: true, force: true });
+      await new Promise((done) => setTimeout(done, 100));
+    }
+  }
+  try {
+    return await stage();
+  } finally {
+    rmSync(STAGING_LOCK, { recursive: true, force: true });
+  }
+}
+
 /** `npm pack` of one workspace (prepack runs: build, declarations, checks) into `destination`. */
-export function pack(workspace: string, destination: string, scratch: string): Packed {
+export function pack(workspace: string, destination: string, scratch: string): Promise<Packed> {
+  return whileStaging(() => packNow(workspace, destination, scratch));
+}
+
+function packNow(workspace: string, destination: string, scratch: string): Packed {
   mkdirSync(destination, { recursive: true });
   const out = execFileSync("npm", ["pack", "--json", "-w", workspace, "--pack-destination", destination], {
     encoding: "utf8",

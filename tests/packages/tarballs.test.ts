@@ -27,10 +27,10 @@ let scratch: string;
 let seo: { packed: Packed; installed: Installed };
 let charging: { packed: Packed; installed: Installed };
 
-before(() => {
+before(async () => {
   scratch = mkdtempSync(join(tmpdir(), "npm-packages-"));
-  const packedSeo = pack("packages/seo-audit-mcp", join(scratch, "tarballs"), scratch);
-  const packedCharging = pack("packages/charging-sites", join(scratch, "tarballs"), scratch);
+  const packedSeo = await pack("packages/seo-audit-mcp", join(scratch, "tarballs"), scratch);
+  const packedCharging = await pack("packages/charging-sites", join(scratch, "tarballs"), scratch);
   seo = { packed: packedSeo, installed: install(packedSeo.tarball, join(scratch, "seo-user"), scratch) };
   charging = { packed: packedCharging, installed: install(packedCharging.tarball, join(scratch, "charging-user"), scratch) };
 });
