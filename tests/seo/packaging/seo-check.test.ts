@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { CHECKS } from "../../../src/seo/audit/catalogue.ts";
-import { CLIENT_KEYS } from "../../../src/seo/clients.ts";
+import { CLIENT_KEYS, PACKAGE_VARIABLE } from "../../../src/seo/clients.ts";
 import { type StaticSite, serveStaticCopy } from "../fakes/static-site.ts";
 import { ensureBundle, spawnServer, type StdioServer } from "../fakes/stdio.ts";
 
@@ -260,7 +260,8 @@ test("every tool, input, result field, check id and error code the skill names e
   for (const t of tools)
     for (const [name, schema] of Object.entries(t.inputSchema.properties ?? {})) inputs.set(name, schema as never);
   const fields = keysOf(results);
-  const env = new Set(CLIENT_KEYS.map((k) => k.env));
+  // The keys, and the variable the plugin reads the packed tarball's path from.
+  const env = new Set([...CLIENT_KEYS.map((k) => k.env), PACKAGE_VARIABLE]);
   const text = readFileSync(SKILL, "utf8");
   const named = [...text.matchAll(/`([^`\n]+)`/g)].map((m) => m[1] ?? "");
   let checked = 0;
