@@ -92,7 +92,12 @@ export const ERRORS = {
     when: "anything unexpected; no details leave the server (they go to its log)",
     hint: "retry once, and if it fails again report it",
   },
-  INVALID_CONFIG: {
+  WRITE_FAILED: {
+    status: 500,
+    when: "a command could not write the file a flag named (audit --html, import --out); the command's other output is kept (exit code 1)",
+    hint: "check that the file's folder exists and is writable, or give the flag another path",
+  },
+    INVALID_CONFIG: {
     status: 500,
     when: "an environment variable, server flag or data file given at start-up is unusable (exit code 2)",
     hint: "fix the variable, flag or file the message names and start again",

@@ -9,7 +9,7 @@
  * @module
  */
 import { parseArgs, valueOf } from "../../shared/cli/args.ts";
-import { cliFailure } from "../../shared/cli/failure.ts";
+import { cliFailure, failureLine } from "../../shared/cli/failure.ts";
 import { ApiError, isApiError } from "../../shared/errors.ts";
 import { datasetChunks, datasetPartitions, datasetRow } from "../dataset.ts";
 import type { Site } from "../model.ts";
@@ -247,7 +247,8 @@ async function run(opts: Options, io: ImportIo): Promise<number> {
   try {
     counts = await write(opts, builder, summaries, io);
   } catch (err) {
-    io.stderr(`import: cannot write ${opts.out}: ${err instanceof Error ? err.message : String(err)}`);
+    const why = err instanceof Error ? err.message : String(err);
+    io.stderr(failureLine(new ApiError("WRITE_FAILED", `cannot write ${opts.out}: ${why}`), "charging import --help"));
     return 1;
   }
   io.stderr(`import: wrote ${counts.sites} sites (ocm ${counts.ocm}, osm ${counts.osm}) to ${opts.out}`);

@@ -9,7 +9,7 @@
  */
 import { v } from "../../../deps.ts";
 import { metaFlagOf, type OptionSpec, type ParsedArgs, parseArgs, valueOf } from "../../shared/cli/args.ts";
-import { cliFailure } from "../../shared/cli/failure.ts";
+import { cliFailure, failureLine } from "../../shared/cli/failure.ts";
 import { VERSION } from "../../shared/build-info.ts";
 import { ApiError } from "../../shared/errors.ts";
 import { type AuditRequest, handleAuditRequest } from "../audit/audit-request.ts";
@@ -185,13 +185,14 @@ function progressPrinter(
 
 async function writeHtml(path: string, html: string, io: CliIo): Promise<number> {
   if (!io.writeText) {
-    io.stderr("audit: --html is not available here (no file system)\n");
+    io.stderr("WRITE_FAILED: --html is not available here (no file system); run the audit from a terminal to get the HTML report\n");
     return 1;
   }
   try {
     await io.writeText(path, html);
   } catch (err) {
-    io.stderr(`audit: cannot write ${path}: ${err instanceof Error ? err.message : String(err)}\n`);
+    const why = err instanceof Error ? err.message : String(err);
+    io.stderr(`${failureLine(new ApiError("WRITE_FAILED", `cannot write ${path}: ${why}`), "seo-audit-mcp audit --help")}\n`);
     return 1;
   }
   io.stderr(`HTML report: ${path} (${Math.round(html.length / 1024)} KB, self-contained)\n`);

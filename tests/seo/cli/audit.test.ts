@@ -172,3 +172,14 @@ test("the text report names the CLI's flags, never the tool's arguments", async 
   assert.match(text, /TRUNCATED \(.*max_pages.*\): a partial audit; raise the bounds \(--max-pages, --max-depth, --max-seconds\) to see more\./);
   assert.doesNotMatch(text, /response_format|max_seconds or|production_url=/);
 });
+
+test("--html that cannot be written is one WRITE_FAILED line after the printed report, exit 1", async () => {
+  const failing = io();
+  const writeText = () => Promise.reject(new Error("ENOENT: no such file or directory, open '/nope/x.html'"));
+  assert.equal(await auditCommand([`${site.origin}/`, "--min-interval-ms=0", "--max-pages", "3", "--html", "/nope/x.html"], { ...failing.io, writeText }), 1);
+  assert.match(failing.out.join(""), /^SEO audit of /);
+  assert.match(failing.err.at(-1) ?? "", /^WRITE_FAILED: cannot write \/nope\/x\.html: ENOENT: [^\n]*; check that the file's folder exists and is writable, or give the flag another path\n$/);
+  const nowhere = io();
+  assert.equal(await auditCommand([`${site.origin}/`, "--min-interval-ms=0", "--max-pages", "3", "--html", "x.html"], nowhere.io), 1);
+  assert.match(nowhere.err.at(-1) ?? "", /^WRITE_FAILED: --html is not available here \(no file system\); /);
+});
