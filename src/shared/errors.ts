@@ -114,7 +114,7 @@ export const ERRORS = {
   },
   UNREACHABLE: {
     status: 502,
-    when: "the site to audit could not be reached at all",
+    when: "the site to audit, or the server `charging --url` names, could not be reached at all",
     hint: "check the URL and that the server is running (for a local site, start its dev server first), then retry",
   },
 } as const satisfies Record<string, ErrorSpec>;
