@@ -11,6 +11,7 @@
  */
 import { availableParallelism } from "node:os";
 import { MessageChannel, Worker } from "node:worker_threads";
+import { failureLine } from "../../src/seo/commands.ts";
 import { answerPagesOn } from "./page-answers.ts";
 import { besideTheBin, withPageParser } from "./page-parser.ts";
 import type { AuditThreadData, AuditThreadMessage } from "./seo-audit-thread.ts";
@@ -24,11 +25,11 @@ import type { AuditThreadData, AuditThreadMessage } from "./seo-audit-thread.ts"
  */
 const AUDIT_THREAD_LIMITS = { maxYoungGenerationSizeMb: 6, maxOldGenerationSizeMb: 1024 };
 
-/** What a crash of the audit thread means for the user. */
+/** What a crash of the audit thread means for the user, as the one failure line. */
 function threadFailure(err: Error & { code?: string }): string {
   if (err.code === "ERR_WORKER_OUT_OF_MEMORY")
-    return `audit: the audit ran out of memory (its heap is limited to ${AUDIT_THREAD_LIMITS.maxOldGenerationSizeMb} MiB); lower --max-pages\n`;
-  return `audit: the audit thread failed: ${err.message}\n`;
+    return `INTERNAL: the audit ran out of memory (its heap is limited to ${AUDIT_THREAD_LIMITS.maxOldGenerationSizeMb} MiB); lower --max-pages and run it again\n`;
+  return `${failureLine(err, "seo-audit-mcp audit --help")}\n`;
 }
 
 function onThread(file: URL, args: string[]): Promise<number> {
