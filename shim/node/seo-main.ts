@@ -59,24 +59,31 @@ async function mcp(args: string[]): Promise<number> {
   return -1;
 }
 
-/** Help and version, asked alone or after any command (audit answers its own --help). */
-function answerMeta(command: string | undefined, rest: string[]): number | undefined {
-  const meta = command === "help" || command === "-h" ? "help" : command === "-v" ? "version" : metaFlagOf([command ?? "", ...rest]);
+/** `--help` or `--version`, asked at the top (also `help`, `-h`, `-v`) or after a command. */
+function metaOf(args: string[]): "help" | "version" | undefined {
+  if (args[0] === "help" || args[0] === "-h") return "help";
+  if (args[0] === "-v") return "version";
+  return metaFlagOf(args);
+}
+
+/** Answers the version anywhere and the overview's help; a command prints its own help. */
+function answerMeta(args: string[]): number | undefined {
+  const meta = metaOf(args);
   if (meta === "version") process.stdout.write(`${VERSION}\n`);
-  else if (meta === "help" && (command === undefined || !COMMANDS.includes(command))) process.stdout.write(USAGE);
+  else if (meta === "help" && !COMMANDS.includes(args[0] ?? "")) process.stdout.write(USAGE);
   else return undefined;
   return 0;
 }
 
 async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
-  const answered = answerMeta(command, rest);
+  const answered = answerMeta(args);
   if (answered !== undefined) return answered;
   if (command === "audit") return audit(rest);
   if (command === "gateway") return runGateway(rest);
   if (command === "mcp") return mcp(rest);
   if (command === undefined) throw new ApiError("INVALID_USAGE", "a command is required: mcp, audit or gateway");
-  const what = command.startsWith("-") ? `unknown option ${command}; the command comes first` : `unknown command "${command}"`;
+  const what = command.startsWith("-") ? `unknown option ${command} (the command comes first)` : `unknown command "${command}"`;
   throw new ApiError("INVALID_USAGE", `${what}; the commands are mcp, audit and gateway (see ${SERVER_NAME} --help)`);
 }
 
