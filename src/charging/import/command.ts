@@ -8,7 +8,7 @@
  * format, or missing reference data.
  * @module
  */
-import { parseArgs, valueOf } from "../../shared/cli/args.ts";
+import { metaFlagOf, parseArgs, valueOf } from "../../shared/cli/args.ts";
 import { cliFailure, failureLine } from "../../shared/cli/failure.ts";
 import { ApiError, isApiError } from "../../shared/errors.ts";
 import { datasetChunks, datasetPartitions, datasetRow } from "../dataset.ts";
@@ -65,6 +65,8 @@ interface Options {
 const OPTIONS = { help: { value: false }, out: { value: true }, "imported-at": { value: true } } as const;
 
 function optionsOf(args: readonly string[]): Options {
+  // --help wins over a bad flag beside it, as in every other command.
+  if (metaFlagOf(args) === "help") return { files: [], out: "", importedAt: undefined, help: true };
   const parsed = parseArgs(args[0] === "import" ? args.slice(1) : args, OPTIONS);
   const opts: Options = {
     files: parsed.positionals,

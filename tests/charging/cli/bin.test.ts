@@ -49,9 +49,11 @@ test("charging --help and --version answer on stdout with exit 0, at the top and
   assert.equal(serve.code, 0);
   assert.match(serve.stdout, /^Usage: charging serve /);
   assert.match(serve.stdout, /Ctrl-C \(exit 130\)/);
-  const importHelp = charging("import", "--help");
-  assert.equal(importHelp.code, 0);
-  assert.match(importHelp.stdout, /usage: charging import <files\.\.\.>/);
+  for (const args of [["import", "--help"], ["import", "--bogus", "--help"]]) {
+    const importHelp = charging(...args);
+    assert.equal(importHelp.code, 0, "--help wins over a bad flag beside it");
+    assert.match(importHelp.stdout, /usage: charging import <files\.\.\.>/);
+  }
 });
 
 test("charging: an unknown flag exits 2 with one line naming the command's --help", () => {
