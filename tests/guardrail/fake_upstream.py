@@ -6,6 +6,10 @@ deltas, and Anthropic SSE bytes are written in 7-byte pieces, so placeholders an
 split across chunks. With `random_chunks`, the delta size (1-9 characters) and the write size
 (1-16 bytes, every route) are drawn from a hash of the request body instead: every request of
 a property test streams with another cut.
+
+Failure modes, chosen by a marker in the request body: `UPSTREAM-500` answers a 500 error,
+`UPSTREAM-SLOW` answers after 2 s (longer than a test's request timeout), `UPSTREAM-DRIP` streams
+with 50 ms between writes (long enough for a client to hang up mid-stream).
 """
 
 from __future__ import annotations
@@ -56,6 +60,7 @@ class Handler(BaseHTTPRequestHandler):
     recorder: Recorder
     delay: float = 0.0  # seconds of simulated provider latency per request
     random_chunks: bool = False
+    drip: bool = False
     protocol_version = "HTTP/1.1"
     disable_nagle_algorithm = True  # headers and body go out as separate writes
 
@@ -68,6 +73,13 @@ class Handler(BaseHTTPRequestHandler):
         self.recorder.add(self.path, raw)
         if self.delay:
             time.sleep(self.delay)
+        if b"UPSTREAM-500" in raw:
+            return self._json(
+                {"error": {"message": "upstream failed", "type": "server_error"}}, 500
+            )
+        if b"UPSTREAM-SLOW" in raw:
+            time.sleep(2.0)
+        self.drip = b"UPSTREAM-DRIP" in raw
         body = json.loads(raw or b"{}")
         route = self.path.split("?")[0]
         if route.endswith("/embeddings"):
@@ -116,6 +128,8 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def _sse(self, data: bytes, byte_piece: int = 0) -> None:
+        if self.drip:
+            return self._drip(data)
         self.send_response(200)
         self.send_header("content-type", "text/event-stream")
         self.send_header("transfer-encoding", "chunked")
@@ -128,6 +142,20 @@ class Handler(BaseHTTPRequestHandler):
             if byte_piece and not self.random_chunks:
                 time.sleep(0.0005)
         self.wfile.write(b"0\r\n\r\n")
+
+    def _drip(self, data: bytes) -> None:
+        self.send_response(200)
+        self.send_header("content-type", "text/event-stream")
+        self.send_header("transfer-encoding", "chunked")
+        self.end_headers()
+        try:
+            for line in data.splitlines(keepends=True):
+                self.wfile.write(f"{len(line):x}\r\n".encode() + line + b"\r\n")
+                self.wfile.flush()
+                time.sleep(0.05)
+            self.wfile.write(b"0\r\n\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            return  # the proxy hung up: the client it streamed to went away
 
 
 class FakeUpstream:

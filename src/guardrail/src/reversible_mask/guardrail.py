@@ -28,7 +28,7 @@ from .payload import mask_request, unmask_object
 from .placeholder import Registry
 from .response_stream import restore_stream
 from .scope import requested_scope
-from .settings import resolve_settings
+from .settings import log_level, resolve_settings
 
 log = logging.getLogger("reversible_mask")
 
@@ -94,10 +94,25 @@ def _debug_logging_on() -> bool:
     )
 
 
+def _apply_log_level(level: int | None) -> None:
+    """GUARD_LOG_LEVEL: this package's own lines (never request text) on stderr, at that level,
+    without turning on LiteLLM's debug log (which writes raw request bodies)."""
+    if level is None:
+        return
+    log.setLevel(level)
+    if not any(getattr(h, "reversible_mask", False) for h in log.handlers):
+        handler = logging.StreamHandler(sys.stderr)
+        handler.reversible_mask = True  # type: ignore[attr-defined]
+        handler.setFormatter(logging.Formatter("%(levelname)s %(message)s"))
+        log.addHandler(handler)
+        log.propagate = False
+
+
 def _configured_masker(given: dict[str, Any], guardrail_name: str | None) -> Masker:
     """The masker, or one line on stderr and an error that stops the proxy's start-up (see
     GuardConfigError for why it must not be a ValueError)."""
     try:
+        _apply_log_level(log_level())
         settings = resolve_settings(given, guardrail_name, _proxy_guardrail_entries)
         dictionary = load_dictionary(settings.dictionary_path)
     except GuardConfigError as error:

@@ -1,17 +1,22 @@
 """The placeholder registries of requests between their pre-call hook and their last hook.
 
-A registry is found by the identity of the request's data dict: the proxy hands the same dict to
-every hook of one request (pre-call, post-call, the streaming hook, the failure hook), and
-nothing a client sends can name another request's dict (a `litellm_call_id` can be chosen by
-the client through the `x-litellm-call-id` header). The dict is held while its registry lives,
-so its id cannot be reused. Bounded: beyond `limit` entries, or after `ttl` seconds (a request
-the proxy abandoned between hooks), the oldest are dropped; a response whose registry was
-dropped keeps its placeholders (nothing is restored, nothing leaks).
+A registry is found by a ticket the pre-call hook writes into the request's proxy metadata
+(`litellm_metadata` where the route has it, else `metadata`), not by the identity of the request
+dict: LiteLLM 1.110 hands the post-call hook a copy of the dict the pre-call hook saw. The
+ticket is a `str` subclass that copies (shallow or deep) return unchanged, so it survives them
+while it stays the same object; a string a client writes into its metadata, even one that spells
+a live ticket (tickets reach logs), is another object and finds nothing.
+
+Bounded: beyond `limit` entries, or after `ttl` seconds (a request the proxy abandoned between
+hooks), the oldest are dropped; a response whose registry was dropped keeps its placeholders
+(nothing is restored, nothing leaks). The number in flight is logged at debug level on every
+change (logger `reversible_mask`).
 """
 
 from __future__ import annotations
 
 import logging
+import secrets
 import threading
 import time
 from collections import OrderedDict
@@ -24,6 +29,33 @@ log = logging.getLogger("reversible_mask")
 
 LIMIT = 4096
 TTL_SECONDS = 1800.0
+TICKET_KEY = "reversible_mask_ticket"
+
+
+class Ticket(str):
+    """A request's ticket: survives copies of the request as the same object."""
+
+    __slots__ = ()
+
+    def __copy__(self) -> Ticket:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Ticket:
+        return self
+
+    def __reduce__(self) -> tuple[type[str], tuple[str]]:
+        return str, (str(self),)  # pickled elsewhere, it is a plain string: it finds nothing
+
+
+def proxy_metadata(data: Any, create: bool = False) -> dict[str, Any] | None:
+    """The request's proxy-side metadata dict (never sent to the provider)."""
+    if not isinstance(data, dict):
+        return None
+    key = "litellm_metadata" if "litellm_metadata" in data else "metadata"
+    bucket = data.get(key)
+    if bucket is None and create:
+        bucket = data[key] = {}
+    return bucket if isinstance(bucket, dict) else None
 
 
 class InFlight:
@@ -34,31 +66,53 @@ class InFlight:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._limit, self._ttl, self._clock = limit, ttl, clock
-        self._entries: OrderedDict[int, tuple[Any, Registry, float]] = OrderedDict()
+        self._entries: OrderedDict[str, tuple[Ticket, Registry, float]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def open(self, data: Any) -> Registry:
+    def open(self, data: dict[str, Any]) -> Registry:
+        """A fresh registry for this request; any ticket the client wrote is replaced."""
+        bucket = proxy_metadata(data, create=True)
+        if bucket is None:
+            raise TypeError("the request's metadata is not an object")
+        ticket = Ticket(secrets.token_hex(16))
+        bucket[TICKET_KEY] = ticket
         registry = Registry()
         now = self._clock()
         with self._lock:
-            self._entries.pop(id(data), None)
-            self._entries[id(data)] = (data, registry, now)
+            self._entries[ticket] = (ticket, registry, now)
             self._evict(now)
+            count = len(self._entries)
+        log.debug("reversible_mask: %d requests in flight (opened one)", count)
         return registry
 
     def get(self, data: Any) -> Registry | None:
+        ticket = self._ticket(data)
+        if ticket is None:
+            return None
         with self._lock:
-            entry = self._entries.get(id(data))
-        return entry[1] if entry is not None and entry[0] is data else None
+            entry = self._entries.get(ticket)
+        return entry[1] if entry is not None and entry[0] is ticket else None
 
     def close(self, data: Any) -> None:
+        ticket = self._ticket(data)
+        if ticket is None:
+            return
         with self._lock:
-            entry = self._entries.get(id(data))
-            if entry is not None and entry[0] is data:
-                del self._entries[id(data)]
+            entry = self._entries.get(ticket)
+            if entry is None or entry[0] is not ticket:
+                return
+            del self._entries[ticket]
+            count = len(self._entries)
+        log.debug("reversible_mask: %d requests in flight (closed one)", count)
 
     def __len__(self) -> int:
         return len(self._entries)
+
+    @staticmethod
+    def _ticket(data: Any) -> Ticket | None:
+        bucket = proxy_metadata(data)
+        ticket = bucket.get(TICKET_KEY) if bucket is not None else None
+        return ticket if isinstance(ticket, Ticket) else None
 
     def _evict(self, now: float) -> None:
         while self._entries:

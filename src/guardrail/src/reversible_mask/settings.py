@@ -9,6 +9,7 @@ version puts them.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -51,6 +52,18 @@ def resolve_settings(
     if per_scope is None:
         per_scope = entry.get("key_per_scope")
     return Settings(str(path), _org_key(key, guardrail_name, env), _flag(per_scope, guardrail_name))
+
+
+def log_level(env: Mapping[str, str] = os.environ) -> int | None:
+    """GUARD_LOG_LEVEL (DEBUG, INFO, WARNING, ERROR), None when unset."""
+    name = env.get("GUARD_LOG_LEVEL", "").strip().upper()
+    if not name:
+        return None
+    if name not in ("DEBUG", "INFO", "WARNING", "ERROR"):
+        raise GuardConfigError(
+            f"GUARD_LOG_LEVEL is {name!r}; set it to DEBUG, INFO, WARNING or ERROR, or unset it"
+        )
+    return int(logging.getLevelName(name))
 
 
 def _flag(value: Any, guardrail_name: str | None) -> bool:

@@ -1,0 +1,103 @@
+"""The in-flight registry drains: 1,000 mixed requests through a real proxy (successes on every
+protected route, streamed or not, n=2, upstream errors, timeouts, clients hanging up
+mid-stream), then the count the guardrail logs (GUARD_LOG_LEVEL=DEBUG) is back to 0, and every
+response that completed was restored. 1,000 on the oldest and the newest proxy, 250 on the
+versions between them: each request costs the proxy CPU, and the suite runs on two cores."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import time
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from conftest import start_proxy
+from fake_upstream import FakeUpstream
+from helpers import TEXT, assert_clean, chat, messages, responses
+from proxy import MASTER_KEY, REPO, Proxy, example_config
+
+VERSIONS = [
+    line.strip()
+    for line in (REPO / "src" / "guardrail" / "litellm-versions.txt").read_text().splitlines()
+    if line.strip() and not line.startswith("#")
+]
+WORKERS = 32
+COUNT_LINE = re.compile(r"reversible_mask: (\d+) requests in flight \((opened|closed) one\)")
+
+
+@pytest.fixture(scope="module")
+def proxy(request: pytest.FixtureRequest, version: str, upstream: FakeUpstream) -> Proxy:
+    env: dict[str, str | None] = {"GUARD_LOG_LEVEL": "DEBUG"}
+    return start_proxy(request, version, example_config(), upstream, "in-flight", env=env)
+
+
+def hang_up_mid_stream(proxy: Proxy) -> str:
+    """Read the first bytes of a dripping stream, then close the socket."""
+    connection = http.client.HTTPConnection("127.0.0.1", proxy.port, timeout=30)
+    body = json.dumps(chat(TEXT + " UPSTREAM-DRIP", stream=True))
+    headers = {"content-type": "application/json", "authorization": f"Bearer {MASTER_KEY}"}
+    connection.request("POST", "/v1/chat/completions", body, headers)
+    reply = connection.getresponse()
+    reply.read1(64) if reply.status == 200 else reply.read()
+    connection.sock.close()  # hang up while the upstream still streams
+    connection.close()
+    return f"hung up {reply.status}"
+
+
+def one_request(proxy: Proxy, index: int) -> str:
+    kinds: list[Callable[[], tuple[int, bytes] | str]] = [
+        lambda: proxy.post("/v1/chat/completions", chat(TEXT)),
+        lambda: proxy.post("/v1/chat/completions", chat(TEXT, stream=True)),
+        lambda: proxy.post("/v1/messages", messages(TEXT)),
+        lambda: proxy.post("/v1/messages", messages(TEXT, stream=True)),
+        lambda: proxy.post("/v1/responses", responses(TEXT)),
+        lambda: proxy.post("/v1/responses", responses(TEXT, stream=True)),
+        lambda: proxy.post("/v1/chat/completions", chat(TEXT + " UPSTREAM-500", num_retries=0)),
+        lambda: proxy.post("/v1/chat/completions", chat(TEXT + " UPSTREAM-SLOW", timeout=0.5)),
+        lambda: hang_up_mid_stream(proxy),
+        lambda: proxy.post("/v1/chat/completions", chat(TEXT, n=2)),
+    ]
+    outcome = kinds[index % len(kinds)]()
+    if isinstance(outcome, str):
+        return outcome
+    status, raw = outcome
+    if status == 200:
+        assert b"[[" not in raw, raw[:500]  # completed answers are restored
+        assert b"Acme Corporation" in raw, raw[:500]
+    return f"{index % len(kinds)}: {status}"
+
+
+def last_count(log: str) -> tuple[int, Counter]:
+    matches = COUNT_LINE.findall(log)
+    assert matches, "the guardrail logged no in-flight count"
+    return int(matches[-1][0]), Counter(kind for _, kind in matches)
+
+
+def requests_for(version: str) -> int:
+    """1,000 on the oldest and the newest proxy; 250 between them (each costs proxy CPU)."""
+    return 1000 if version in (VERSIONS[0], VERSIONS[-1]) else 250
+
+
+def test_the_registry_is_empty_after_mixed_requests(
+    proxy: Proxy, upstream: FakeUpstream, version: str
+) -> None:
+    total = requests_for(version)
+    with ThreadPoolExecutor(WORKERS) as pool:
+        outcomes = Counter(pool.map(lambda i: one_request(proxy, i), range(total)))
+    assert sum(outcomes.values()) == total
+    assert outcomes["0: 200"] == total // 10, outcomes
+    assert outcomes["6: 200"] == 0 and outcomes["7: 200"] == 0, outcomes
+    deadline = time.monotonic() + 30
+    while True:  # hung-up streams and timed-out calls finish their hooks a little later
+        count, kinds = last_count(proxy.log(tail=None))
+        if count == 0 or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    assert count == 0, (outcomes, kinds)
+    assert kinds["opened"] >= total * 8 // 10, (outcomes, kinds)
+    assert_clean(upstream.recorder.all_bytes())
