@@ -311,3 +311,52 @@ async def test_masking_failure_refuses_the_request(
         await guard.async_pre_call_hook(None, None, data, "acompletion")
     assert raised.value.status_code == 500 and "could not be masked" in str(raised.value.detail)
     assert guard.in_flight.get(data) is None
+
+
+async def test_identifiers_and_headers_bound_for_the_provider_are_masked(
+    guard: ReversibleMaskGuardrail,
+) -> None:
+    data = {
+        "model": "m",
+        "messages": [{"role": "user", "content": "hi"}],
+        "metadata": {},
+        "prompt_cache_key": "Globex-cache",
+        "safety_identifier": "user at Acme Corporation",
+        "extra_headers": {"x-customer": "Skyhook", "x-trace": "t-1"},
+        "headers": {"x-project": "Project Bluebird"},
+    }
+    result = await guard.async_pre_call_hook(None, None, data, "acompletion")
+    provider_view = {k: v for k, v in result.items() if k != "metadata"}
+    assert clean(json.dumps(provider_view)), provider_view
+    assert result["prompt_cache_key"].startswith("[[CLIENTS_")
+    assert result["extra_headers"]["x-trace"] == "t-1"
+
+
+def with_name(data: dict, place: str) -> dict:
+    if place == "message name":
+        data["messages"][0]["name"] = "Globex"
+    elif place == "tool name":
+        data["tools"][0]["function"]["name"] = "Globex"
+    elif place == "schema pattern":
+        properties = data["tools"][0]["function"]["parameters"]["properties"]
+        properties["q"]["pattern"] = "^Acme Corp-[0-9]+$"
+    elif place == "tool choice":
+        data["tool_choice"] = {"type": "function", "function": {"name": "Skyhook"}}
+    elif place == "tool call id":
+        data["messages"][2]["tool_calls"][0]["id"] = "Initech-1"
+    return data
+
+
+@pytest.mark.parametrize(
+    "place", ["message name", "tool name", "schema pattern", "tool choice", "tool call id"]
+)
+async def test_a_term_where_a_placeholder_would_break_the_format_is_refused(
+    guard: ReversibleMaskGuardrail, place: str
+) -> None:
+    data = with_name(chat_request(), place)
+    with pytest.raises(HTTPException) as raised:
+        await guard.async_pre_call_hook(None, None, data, "acompletion")
+    assert raised.value.status_code == 400
+    assert "holds a dictionary term" in raised.value.detail["error"]
+    assert clean(json.dumps(data)), data  # what loggers read afterwards is masked
+    assert len(guard.in_flight) == 0

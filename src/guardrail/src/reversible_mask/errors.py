@@ -26,5 +26,18 @@ class ScopeError(GuardError, ValueError):
     """A request asked for a scope the dictionary does not define, or for two different ones."""
 
 
+class UnmaskableFieldError(GuardError, ValueError):
+    """A field whose format a placeholder would break holds a dictionary term: the request is
+    refused rather than sent with the term in it."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(
+            f"the request's field {key!r} holds a dictionary term, and a placeholder would break "
+            "its format (a name, id, pattern, URL or opaque value); remove the term from that "
+            "field or move it into message text"
+        )
+        self.key = key
+
+
 class MaskingError(GuardError, RuntimeError):
     """A request could not be masked (it is refused rather than sent unmasked)."""

@@ -20,7 +20,7 @@ from litellm.types.guardrails import GuardrailEventHooks
 from .callbacks import lead_callbacks
 from .dictionary import load_dictionary
 from .engine import EVERYTHING, Masker, Target
-from .errors import GuardConfigError, MaskingError, ScopeError
+from .errors import GuardConfigError, MaskingError, ScopeError, UnmaskableFieldError
 from .inflight import InFlight
 from .log_copier import Copier
 from .log_copies import fail_open, mask_kept_request, masked_call_details, remask_in_place
@@ -68,7 +68,9 @@ def _litellm_params() -> frozenset[str]:
     return frozenset(all_litellm_params)
 
 
-INTERNAL_KEYS = PROXY_KEYS | _litellm_params()
+# LiteLLM params that still reach the provider (as HTTP headers): masked like any text.
+PROVIDER_BOUND_PARAMS = frozenset({"headers", "extra_headers"})
+INTERNAL_KEYS = (PROXY_KEYS | _litellm_params()) - PROVIDER_BOUND_PARAMS
 
 
 def _call_type_name(call_type: Any) -> str:
@@ -170,13 +172,20 @@ class ReversibleMaskGuardrail(CustomGuardrail):
         registry = self.in_flight.open(data)
         try:
             self._mask_request(data, target, registry)
+        except UnmaskableFieldError as error:
+            self._refuse(data)
+            raise HTTPException(status_code=400, detail={"error": str(error)}) from error
         except Exception as error:
-            self.in_flight.close(data)
-            remask_in_place(data, partial(self.masker.mask, target=EVERYTHING))
+            self._refuse(data)
             log.exception("reversible_mask: request could not be masked; refused")
             detail = {"error": f"reversible_mask: request could not be masked ({error})"}
             raise HTTPException(status_code=500, detail=detail) from error
         return data
+
+    def _refuse(self, data: dict) -> None:
+        """A refused request's registry is closed and its dict re-masked (loggers read it)."""
+        self.in_flight.close(data)
+        remask_in_place(data, partial(self.masker.mask, target=EVERYTHING))
 
     def _mask_request(self, data: dict, target: Target, registry: Registry) -> None:
         skip = INTERNAL_KEYS

@@ -11,12 +11,14 @@ from typing import Any
 from .payload import JSON_KEYS, JSON_STARTS, Fn, mask_json_text, mask_text
 
 # Left as they are in log copies: identifiers the proxy's spend and logging code reads after
-# the hook, and blocks built only from the proxy's configuration (the model cost map entry, the
-# deployment's model info, cost arithmetic, per-callback credentials). Not key settings: the
+# the hook (not `id`: a client can write one, e.g. a tool call's, and a provider's never holds a
+# term, so masking leaves it as it is), and blocks built only from the proxy's configuration
+# (the model cost map entry, the deployment's model info, cost arithmetic, per-callback
+# credentials). Not key settings: the
 # key's auth object carries the client's end-user id, which is request text.
 LOG_IDENTIFIERS = frozenset(
     {
-        "litellm_call_id", "litellm_trace_id", "call_type", "id", "model", "model_id",
+        "litellm_call_id", "litellm_trace_id", "call_type", "model", "model_id",
         "model_group", "custom_llm_provider", "api_base", "user_api_key", "user_api_key_hash",
         "hashed_api_key", "api_key", "response_cost", "litellm_logging_obj",
         "model_map_information", "model_info", "cost_breakdown",

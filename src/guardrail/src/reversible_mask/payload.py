@@ -1,13 +1,18 @@
 """Walk request, response and logging payloads of the protected routes.
 
 Requests (masking, in place): every string the request carries is masked, except under keys
-that name structure (a denylist, not a list of text fields): identifiers and enum values
-(`model`, `role`, `type`, ids, tool and function names, `format`, `detail`, ...), URLs and
-binary data (image, audio and file data; `data` unless its block is of type "text", which is
-how Anthropic `document` blocks carry plain text), opaque blobs (signatures, encrypted
-reasoning, cache control, headers). JSON-schema property maps are walked by value (property
-names are keys, never masked). Tool arguments (`arguments`, tool-use `input`) are user data
-throughout: every string inside is masked, JSON text decoded first so escapes cannot hide a term.
+whose format a placeholder would break: identifiers and enum values (`role`, `type`, ids, tool,
+function and message names, `format`, `detail`, ...), JSON-schema `pattern`s, URLs, opaque blobs
+(signatures, encrypted reasoning, cache control, tool choice). Those are checked instead: one
+that holds a dictionary term refuses the request (`UnmaskableFieldError`), so no field is sent
+as it came just because masking it is impossible. Not scanned at all: the `model` alias (the proxy
+maps it to its own deployment) and binary data (image, audio and file data: `data` unless its
+block is of type "text", which is how Anthropic `document` blocks carry plain text; data: URLs).
+Headers a request asks the proxy to send (`extra_headers`), `prompt_cache_key`,
+`safety_identifier` and `user` are masked like text. JSON-schema property maps are walked by
+value (property names are keys, never masked). Tool arguments (`arguments`, tool-use `input`)
+are user data throughout: every string inside is masked, JSON text decoded first so escapes
+cannot hide a term.
 
 Responses (unmasking, in place): every string of the response object is restored.
 
@@ -20,6 +25,8 @@ import json
 from collections.abc import Callable, Collection
 from typing import Any
 
+from .errors import UnmaskableFieldError
+
 Fn = Callable[[str], str]
 
 STRUCTURAL = frozenset(
@@ -31,15 +38,17 @@ STRUCTURAL = frozenset(
         "require_approval", "modalities", "reasoning_effort", "effort", "service_tier",
         "verbosity", "truncation", "include", "encoding_format", "search_context_size",
         "country", "timezone", "required", "$ref", "$schema", "$id", "pattern", "key",
-        "prompt_cache_key", "safety_identifier", "input_type",
+        "input_type",
     }
 )  # fmt: skip
 OPAQUE = frozenset(
     {
-        "headers", "extra_headers", "cache_control", "signature", "encrypted_content",
-        "logit_bias", "stream_options", "tool_choice", "reasoning", "redacted_thinking",
+        "cache_control", "signature", "encrypted_content", "logit_bias", "stream_options",
+        "tool_choice", "reasoning", "redacted_thinking",
     }
 )  # fmt: skip
+UNSCANNED = frozenset({"model", "file_data"})
+BINARY_URL = "data:"
 SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions"})
 TOOL_USE_TYPES = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
 JSON_KEYS = frozenset({"arguments", "partial_json"})
@@ -47,7 +56,7 @@ JSON_KEYS = frozenset({"arguments", "partial_json"})
 
 def mask_request(data: dict[str, Any], mask: Fn, skip: Collection[str]) -> None:
     """Mask in place every provider-bound string of a request body (top-level keys in `skip`,
-    the proxy's own parameters, are left alone)."""
+    the proxy's own parameters, are left alone); raises UnmaskableFieldError."""
     for key in list(data):
         if key not in skip:
             data[key] = _walk(data[key], key, data, mask)
@@ -57,8 +66,10 @@ def _walk(value: Any, key: str, parent: Any, mask: Fn) -> Any:
     if isinstance(value, str):
         if key in JSON_KEYS:
             return mask_json_text(value, mask)
-        if key in STRUCTURAL or (key == "data" and _type_of(parent) != "text"):
+        if key in UNSCANNED or _binary(value, key, parent):
             return value
+        if key in STRUCTURAL:
+            return _checked(value, key, mask)
         return mask(value)
     if isinstance(value, list):
         for index, item in enumerate(value):
@@ -66,12 +77,36 @@ def _walk(value: Any, key: str, parent: Any, mask: Fn) -> Any:
         return value
     if isinstance(value, dict):
         if key in OPAQUE:
-            return value
+            return _check_all(value, key, mask)
         if key in JSON_KEYS or (key == "input" and _type_of(parent) in TOOL_USE_TYPES):
             return mask_all(value, mask)
         by_value = key in SCHEMA_MAPS
         for child in list(value):
             value[child] = _walk(value[child], "" if by_value else str(child), value, mask)
+    return value
+
+
+def _binary(value: str, key: str, parent: Any) -> bool:
+    if key == "data":
+        return _type_of(parent) != "text"
+    return value.startswith(BINARY_URL) and key in ("url", "image_url", "file_url")
+
+
+def _checked(value: str, key: str, mask: Fn) -> str:
+    if mask(value) != value:
+        raise UnmaskableFieldError(key)
+    return value
+
+
+def _check_all(value: Any, key: str, mask: Fn) -> Any:
+    if isinstance(value, str):
+        return _checked(value, key, mask)
+    if isinstance(value, list):
+        for item in value:
+            _check_all(item, key, mask)
+    elif isinstance(value, dict):
+        for child in value.values():
+            _check_all(child, key, mask)
     return value
 
 
