@@ -1,11 +1,13 @@
-# Sourced by scripts/dev and .ci/run: makes this checkout runnable on a fresh machine.
-# Idempotent: Debian packages listed in scripts/apt-packages.txt (apt-get update once, only when one
-# is missing), Node 22 (from the npm registry's node@22 package when the machine's node is older),
-# npm deps (npm ci, skipped when the lockfile is unchanged), the Python venv (scripts/setup-python.sh).
-# Progress goes to stderr.
+# Sourced by scripts/dev (which .ci/run calls): makes this checkout runnable on a fresh machine.
+# Idempotent. Always: Node 22 (from the npm registry's node@22 package when the machine's node is
+# older) and npm deps (npm ci, skipped when the lockfile is unchanged). With SETUP_FOR=test (the
+# default; scripts/dev sets run for commands that are not a full test run) also: the Debian packages
+# in scripts/apt-packages.txt (apt-get update once, only when one is missing) and the Python venvs
+# (scripts/setup-python.sh). Progress goes to stderr.
 
 _repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 _say() { printf 'setup: %s\n' "$*" >&2; }
+_for_tests() { [ "${SETUP_FOR:-test}" = test ]; }
 
 _apt_missing() {
   local name
@@ -14,7 +16,8 @@ _apt_missing() {
   done
 }
 
-_missing=$(_apt_missing | tr '\n' ' ')
+_missing=""
+if _for_tests; then _missing=$(_apt_missing | tr '\n' ' '); fi
 if [ -n "${_missing// /}" ]; then
   if [ "$(id -u)" -eq 0 ]; then
     _say "apt-get install $_missing"
@@ -43,6 +46,6 @@ if [ "$(cat "$_repo/node_modules/.lock-sum" 2>/dev/null)" != "$_lock_sum" ]; the
   (cd "$_repo" && npm ci --no-audit --no-fund --loglevel=error >&2) && echo "$_lock_sum" > "$_repo/node_modules/.lock-sum"
 fi
 
-if [ -f "$_repo/scripts/setup-python.sh" ]; then
+if _for_tests && [ -f "$_repo/scripts/setup-python.sh" ]; then
   bash "$_repo/scripts/setup-python.sh" || return 1 2>/dev/null || exit 1
 fi
