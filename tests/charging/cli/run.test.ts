@@ -140,6 +140,7 @@ test("runCli() bad flags and values exit 2 with the flag named", async () => {
     [["--limit", "3"], /put the command first: charging search --limit 3$/],
     [["--colour"], /^INVALID_USAGE: unknown option --colour; the command comes first \(see charging --help\)$/],
     [["search", "--url", "ftp://x"], /--url must be an http\(s\) URL/],
+    [["search", "--url", "not a url"], /--url must be an http\(s\) URL, e.g\. http:\/\/127\.0\.0\.1:8787; see charging search --help$/],
     [["serve", "now"], /serve takes no arguments/],
     [["search", "-l", "5"], /unknown option -l; see charging search --help/],
     [["site", "-j", "ocm:1"], /unknown option -j/],

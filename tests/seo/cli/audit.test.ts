@@ -7,7 +7,7 @@ import { after, before, test } from "node:test";
 import { nodeHttpRequest } from "../../../shim/node/crawl-request.ts";
 import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";
 import { auditCommand } from "../../../src/seo/cli/audit.ts";
-import { serveFixtureSite, type TestSite } from "../crawl/site-server.ts";
+import { serveFixtureSite, serveSite, type TestSite } from "../crawl/site-server.ts";
 
 let site: TestSite;
 const dir = mkdtempSync(join(tmpdir(), "seo-cli-"));
@@ -149,11 +149,22 @@ test("--fail-on high exits 1 naming the findings at or above it; --fail-on criti
   assert.equal(await auditCommand([`${site.origin}/`, "--min-interval-ms=0", "--max-pages", "60", "--fail-on", "high"], failing.io), 1);
   assert.match(failing.err.join(""), /^--fail-on high: failed, \d+ finding\(s\) high or worse: .*broken-internal-link \(high\).*; fix them, or raise --fail-on$/m);
   assert.match(failing.out.join(""), /^SEO audit of /, "the report is still printed");
-  const passing = io();
-  const code = await auditCommand([`${site.origin}/`, "--min-interval-ms=0", "--max-pages", "60", "--json", "--detailed", "--fail-on", "critical"], passing.io);
-  const findings = (JSON.parse(passing.out.join("")) as { findings: { severity: string }[] }).findings;
-  assert.equal(code, findings.some((f) => f.severity === "critical") ? 1 : 0);
-  if (code === 0) assert.match(passing.err.join(""), /^--fail-on critical: passed, no finding is critical or worse$/m);
+  // One plain page that answers 200: nothing on it is critical.
+  const page = '<!doctype html><html lang="en"><head><title>One page</title></head><body><h1>One page</h1></body></html>';
+  const plain = await serveSite((req, res) => {
+    if (req.url === "/") res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page);
+    else res.writeHead(404).end();
+  });
+  try {
+    const passing = io();
+    const code = await auditCommand([`${plain.origin}/`, "--no-sitemaps", "--json", "--detailed", "--fail-on", "critical"], passing.io);
+    const findings = (JSON.parse(passing.out.join("")) as { findings: { severity: string }[] }).findings;
+    assert.ok(!findings.some((f) => f.severity === "critical"), "the plain page has no critical finding");
+    assert.equal(code, 0, passing.err.join(""));
+    assert.match(passing.err.join(""), /^--fail-on critical: passed, no finding is critical or worse$/m);
+  } finally {
+    await plain.close();
+  }
 });
 
 test("Ctrl-C (the signal) before the crawl starts exits 130 with the cancellation line and no report", async () => {
