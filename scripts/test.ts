@@ -33,6 +33,7 @@ export const SYSTEM = [
   "tests/charging/http/server-guards.test.ts",
   "tests/charging/http/server.test.ts",
   "tests/charging/http/worker.test.ts",
+  "tests/packages/release.test.ts",
   "tests/packages/tarballs.test.ts",
   "tests/seo/audit/defaults.test.ts",
   "tests/seo/cli/audit-thread.test.ts",
