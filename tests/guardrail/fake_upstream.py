@@ -37,15 +37,18 @@ BYTE_PIECE = 7
 class Recorder:
     def __init__(self) -> None:
         self.requests: list[tuple[str, bytes]] = []
+        self.headers: list[bytes] = []
         self.lock = threading.Lock()
 
-    def add(self, path: str, body: bytes) -> None:
+    def add(self, path: str, body: bytes, headers: bytes = b"") -> None:
         with self.lock:
             self.requests.append((path, body))
+            self.headers.append(headers)
 
     def all_bytes(self) -> bytes:
+        """Every body and every header block received (headers can carry text too)."""
         with self.lock:
-            return b"\n".join(body for _, body in self.requests)
+            return b"\n".join([body for _, body in self.requests] + self.headers)
 
     def bodies(self, suffix: str) -> list[dict[str, Any]]:
         with self.lock:
@@ -54,6 +57,7 @@ class Recorder:
     def clear(self) -> None:
         with self.lock:
             self.requests.clear()
+            self.headers.clear()
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -70,7 +74,7 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:  # noqa: N802 - stdlib name
         length = int(self.headers.get("content-length") or 0)
         raw = self.rfile.read(length)
-        self.recorder.add(self.path, raw)
+        self.recorder.add(self.path, raw, str(self.headers).encode("utf-8", "replace"))
         if self.delay:
             time.sleep(self.delay)
         if b"UPSTREAM-500" in raw:
@@ -96,6 +100,8 @@ class Handler(BaseHTTPRequestHandler):
                     "usage": {"prompt_tokens": 3, "total_tokens": 3},
                 }
             )
+        if route.endswith(("/count_tokens", "/input_tokens")):
+            return self._json({"object": "response.input_tokens", "input_tokens": len(raw) // 4})
         piece, byte_piece = self._cuts(raw)
         if route.endswith("/chat/completions"):
             if body.get("stream"):

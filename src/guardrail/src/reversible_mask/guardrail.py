@@ -26,9 +26,10 @@ from .log_copier import Copier
 from .log_copies import fail_open, mask_kept_request, masked_call_details, remask_in_place
 from .payload import mask_request, unmask_object
 from .placeholder import Registry
+from .proxy_routes import install_route_guard
 from .response_stream import restore_stream
 from .scope import requested_scope
-from .settings import log_level, resolve_settings
+from .settings import Settings, log_level, resolve_settings
 
 log = logging.getLogger("reversible_mask")
 
@@ -110,9 +111,9 @@ def _apply_log_level(level: int | None) -> None:
         log.propagate = False
 
 
-def _configured_masker(given: dict[str, Any], guardrail_name: str | None) -> Masker:
-    """The masker, or one line on stderr and an error that stops the proxy's start-up (see
-    GuardConfigError for why it must not be a ValueError)."""
+def _configured(given: dict[str, Any], guardrail_name: str | None) -> tuple[Masker, Settings]:
+    """The masker and settings, or one line on stderr and an error that stops the proxy's
+    start-up (see GuardConfigError for why it must not be a ValueError)."""
     try:
         _apply_log_level(log_level())
         settings = resolve_settings(given, guardrail_name, _proxy_guardrail_entries)
@@ -121,7 +122,7 @@ def _configured_masker(given: dict[str, Any], guardrail_name: str | None) -> Mas
         print(f"reversible_mask: the proxy cannot start: {error.one_line()}", file=sys.stderr)
         sys.stderr.flush()
         raise
-    return Masker(dictionary, settings.org_key, settings.key_per_scope)
+    return Masker(dictionary, settings.org_key, settings.key_per_scope), settings
 
 
 class ReversibleMaskGuardrail(CustomGuardrail):
@@ -131,10 +132,13 @@ class ReversibleMaskGuardrail(CustomGuardrail):
         dictionary_path: str | None = None,
         org_key: str | None = None,
         key_per_scope: bool | str | None = None,
+        unguarded_routes: str | None = None,
         **kwargs: Any,
     ) -> None:
         given = {"dictionary_path": dictionary_path, "org_key": org_key}
-        self.masker = _configured_masker({**given, "key_per_scope": key_per_scope}, guardrail_name)
+        given |= {"key_per_scope": key_per_scope, "unguarded_routes": unguarded_routes}
+        self.masker, settings = _configured(given, guardrail_name)
+        install_route_guard(settings.unguarded_routes, self._mask_unhooked_body)
         self.in_flight = InFlight()
         super().__init__(guardrail_name=guardrail_name, **kwargs)
         if _debug_logging_on():
@@ -186,6 +190,12 @@ class ReversibleMaskGuardrail(CustomGuardrail):
         """A refused request's registry is closed and its dict re-masked (loggers read it)."""
         self.in_flight.close(data)
         remask_in_place(data, partial(self.masker.mask, target=EVERYTHING))
+
+    def _mask_unhooked_body(self, body: dict, scope: Any) -> None:
+        """A body bound for a route without hooks (token counting): masked with every
+        category; nothing in the answer is restored, so the registry is thrown away."""
+        mask = partial(self.masker.mask, target=EVERYTHING, registry=Registry())
+        mask_request(body, mask, INTERNAL_KEYS)
 
     def _mask_request(self, data: dict, target: Target, registry: Registry) -> None:
         skip = INTERNAL_KEYS

@@ -21,7 +21,8 @@ MIN_KEY_CHARS = 32
 ENV_PREFIX = "os.environ/"
 
 
-PARAMS = ("dictionary_path", "org_key", "key_per_scope")
+PARAMS = ("dictionary_path", "org_key", "key_per_scope", "unguarded_routes")
+UNGUARDED_MODES = ("refuse", "mask")
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,7 @@ class Settings:
     dictionary_path: str
     org_key: bytes
     key_per_scope: bool = False
+    unguarded_routes: str = "refuse"
 
 
 def resolve_settings(
@@ -51,7 +53,22 @@ def resolve_settings(
     per_scope = given.get("key_per_scope")
     if per_scope is None:
         per_scope = entry.get("key_per_scope")
-    return Settings(str(path), _org_key(key, guardrail_name, env), _flag(per_scope, guardrail_name))
+    routes = given.get("unguarded_routes") or entry.get("unguarded_routes") or "refuse"
+    return Settings(
+        str(path),
+        _org_key(key, guardrail_name, env),
+        _flag(per_scope, guardrail_name),
+        _unguarded(routes, guardrail_name),
+    )
+
+
+def _unguarded(value: Any, guardrail_name: str | None) -> str:
+    if isinstance(value, str) and value.strip().lower() in UNGUARDED_MODES:
+        return value.strip().lower()
+    raise GuardConfigError(
+        f"guardrail {guardrail_name!r}: unguarded_routes is {value!r}; set it to refuse (the "
+        "default) or mask"
+    )
 
 
 def log_level(env: Mapping[str, str] = os.environ) -> int | None:

@@ -1,0 +1,116 @@
+"""Deny by default: routes without the guardrail's hooks never forward a dictionary term.
+
+Token counting (no hook) is masked as text; the provider pass-through routes and every other
+route the proxy classifies as a model route are refused with a typed 403; management routes
+still answer. Then a canary property: every POST route the proxy's own /openapi.json lists is
+sent a body whose every text field, and a header, holds a dictionary term, and the recording
+upstream never receives it."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from conftest import start_proxy
+from fake_upstream import FakeUpstream
+from helpers import TEXT, assert_clean, messages, responses
+from proxy import MASTER_KEY, Proxy, example_config
+
+CANARY = "Skyhook"
+# Routes the canary walk leaves out: they stop or reconfigure the proxy under test.
+NON_TEXT_UPSTREAM = ("/embeddings", "/moderations", "/rerank", "/images/generations", "/speech")
+DISRUPTIVE = re.compile(r"shutdown|reload|restart|/config/|flushall|/cache/|/debug")
+
+
+@pytest.fixture(scope="module")
+def proxy(request: pytest.FixtureRequest, version: str, upstream: FakeUpstream) -> Proxy:
+    return start_proxy(request, version, example_config(), upstream, "routes")
+
+
+@pytest.fixture(autouse=True)
+def fresh(upstream: FakeUpstream) -> None:
+    upstream.recorder.clear()
+
+
+def test_count_tokens_is_masked_as_text(proxy: Proxy, upstream: FakeUpstream) -> None:
+    body = messages(TEXT, tools=[{"name": "look", "description": "about Globex",
+                                  "input_schema": {"type": "object"}}])  # fmt: skip
+    status, raw = proxy.post("/v1/messages/count_tokens", body)
+    assert b"route_not_guarded" not in raw, raw[:500]
+    assert_clean(upstream.recorder.all_bytes())
+    assert status == 200 or upstream.recorder.requests == [], (status, raw[:500])
+
+
+def test_responses_input_tokens_is_masked_as_text(proxy: Proxy, upstream: FakeUpstream) -> None:
+    status, raw = proxy.post("/v1/responses/input_tokens", responses(TEXT))
+    assert b"route_not_guarded" not in raw, raw[:500]
+    assert_clean(upstream.recorder.all_bytes())
+
+
+@pytest.mark.parametrize(
+    "path", ["/openai/v1/chat/completions", "/anthropic/v1/messages", "/openai_passthrough/x"]
+)
+def test_pass_through_routes_are_refused(proxy: Proxy, upstream: FakeUpstream, path: str) -> None:
+    status, raw = proxy.post(path, {"model": "gpt-4o-mini", "input": TEXT}, {"x-note": CANARY})
+    assert status == 403, raw[:500]
+    error = json.loads(raw)["error"]
+    assert error["code"] == "route_not_guarded" and error["type"] == "reversible_mask_refused"
+    assert "unguarded_routes" in error["message"]
+    assert upstream.recorder.requests == []
+
+
+def test_management_and_read_routes_still_answer(proxy: Proxy) -> None:
+    request = urllib.request.Request(
+        f"{proxy.url}/v1/models", headers={"authorization": f"Bearer {MASTER_KEY}"}
+    )
+    with urllib.request.urlopen(request, timeout=30) as reply:
+        assert reply.status == 200
+    status, raw = proxy.post("/key/generate", {"key_alias": "k"})
+    assert b"route_not_guarded" not in raw, (status, raw[:300])
+
+
+def canary_body() -> dict:
+    text = f"note on {CANARY}"
+    return {
+        "model": "gpt-4o-mini",
+        "messages": [{"role": "user", "content": text}],
+        "input": text, "prompt": text, "query": text, "text": text, "system": text,
+        "instructions": text, "documents": [text],
+        "contents": [{"role": "user", "parts": [{"text": text}]}],
+        "params": {"message": {"parts": [{"kind": "text", "text": text}]}},
+        "metadata": {"note": text}, "user": text, "max_tokens": 5,
+    }  # fmt: skip
+
+
+def listed_post_routes(proxy: Proxy) -> list[str]:
+    with urllib.request.urlopen(f"{proxy.url}/openapi.json", timeout=60) as reply:
+        spec = json.load(reply)
+    paths = [path for path, ops in spec["paths"].items() if "post" in ops]
+    return [re.sub(r"\{[^}]+\}", "x1", path) for path in paths if not DISRUPTIVE.search(path)]
+
+
+def test_no_listed_route_forwards_a_term(proxy: Proxy, upstream: FakeUpstream) -> None:
+    """The spec has the guardrail skip non-text calls (embeddings, moderation, images, audio,
+    rerank): the provider sees their input as sent. Every other route's request is clean."""
+    routes = listed_post_routes(proxy)
+    assert len(routes) > 150, routes
+
+    def send(path: str) -> tuple[int, bytes]:
+        return proxy.post(path, canary_body(), {"x-note": CANARY})
+
+    with ThreadPoolExecutor(8) as pool:
+        answers = dict(zip(routes, pool.map(send, routes), strict=True))
+    with upstream.recorder.lock:
+        received = list(zip(upstream.recorder.requests, upstream.recorder.headers, strict=True))
+    leaked = [
+        path
+        for (path, body), headers in received
+        if CANARY.lower().encode() in (body + headers).lower()
+    ]
+    assert all(path.endswith(NON_TEXT_UPSTREAM) for path in leaked), leaked
+    refused = [path for path, (_, raw) in answers.items() if b"route_not_guarded" in raw]
+    assert any(path.startswith("/anthropic/") for path in refused), refused
