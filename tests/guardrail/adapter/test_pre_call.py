@@ -360,3 +360,13 @@ async def test_a_term_where_a_placeholder_would_break_the_format_is_refused(
     assert "holds a dictionary term" in raised.value.detail["error"]
     assert clean(json.dumps(data)), data  # what loggers read afterwards is masked
     assert len(guard.in_flight) == 0
+
+
+async def test_a_stream_with_several_choices_is_refused(guard: ReversibleMaskGuardrail) -> None:
+    data = {"model": "m", "messages": [{"role": "user", "content": TEXT}], "metadata": {}}
+    with pytest.raises(HTTPException) as raised:
+        await guard.async_pre_call_hook(None, None, {**data, "stream": True, "n": 2}, "acompletion")
+    assert raised.value.status_code == 400 and "n > 1" in raised.value.detail["error"]
+    assert len(guard.in_flight) == 0
+    kept = await guard.async_pre_call_hook(None, None, {**data, "n": 2}, "acompletion")
+    assert clean(json.dumps(kept["messages"]))

@@ -17,7 +17,7 @@ import pytest
 
 from conftest import start_proxy
 from fake_upstream import FakeUpstream
-from helpers import TEXT, assert_clean, messages, responses
+from helpers import TEXT, assert_clean, chat, messages, responses
 from proxy import MASTER_KEY, Proxy, example_config
 
 CANARY = "Skyhook"
@@ -71,6 +71,39 @@ def test_management_and_read_routes_still_answer(proxy: Proxy) -> None:
         assert reply.status == 200
     status, raw = proxy.post("/key/generate", {"key_alias": "k"})
     assert b"route_not_guarded" not in raw, (status, raw[:300])
+
+
+def test_identifiers_and_extra_headers_reach_the_provider_masked(
+    proxy: Proxy, upstream: FakeUpstream
+) -> None:
+    body = chat(
+        TEXT,
+        prompt_cache_key="Globex-cache",
+        safety_identifier="Acme Corporation",
+        extra_headers={"x-customer": "Skyhook"},
+    )
+    status, raw = proxy.post("/v1/chat/completions", body)
+    assert status == 200, raw[:500]
+    assert json.loads(raw)["choices"][0]["message"]["content"] == "ECHO: " + TEXT
+    assert upstream.recorder.requests, "nothing reached the upstream"
+    assert_clean(upstream.recorder.all_bytes())
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"stream": True, "n": 2},
+        {"tools": [{"type": "function", "function": {"name": "Globex", "parameters": {}}}]},
+    ],
+    ids=["stream n=2", "term in a tool name"],
+)
+def test_requests_the_guardrail_cannot_protect_are_refused(
+    proxy: Proxy, upstream: FakeUpstream, extra: dict
+) -> None:
+    status, raw = proxy.post("/v1/chat/completions", chat(TEXT, **extra))
+    assert status == 400, raw[:500]
+    assert b"reversible_mask" in raw or b"dictionary term" in raw, raw[:500]
+    assert upstream.recorder.requests == []
 
 
 def canary_body() -> dict:

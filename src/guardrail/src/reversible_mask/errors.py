@@ -26,7 +26,11 @@ class ScopeError(GuardError, ValueError):
     """A request asked for a scope the dictionary does not define, or for two different ones."""
 
 
-class UnmaskableFieldError(GuardError, ValueError):
+class RefusedRequestError(GuardError, ValueError):
+    """A request the guardrail cannot protect: refused with a 400 before anything leaves."""
+
+
+class UnmaskableFieldError(RefusedRequestError):
     """A field whose format a placeholder would break holds a dictionary term: the request is
     refused rather than sent with the term in it."""
 

@@ -20,7 +20,7 @@ from litellm.types.guardrails import GuardrailEventHooks
 from .callbacks import lead_callbacks
 from .dictionary import load_dictionary
 from .engine import EVERYTHING, Masker, Target
-from .errors import GuardConfigError, MaskingError, ScopeError, UnmaskableFieldError
+from .errors import GuardConfigError, MaskingError, RefusedRequestError, ScopeError
 from .inflight import InFlight
 from .log_copier import Copier
 from .log_copies import fail_open, mask_kept_request, masked_call_details, remask_in_place
@@ -97,6 +97,18 @@ def _debug_logging_on() -> bool:
     )
 
 
+def _refuse_mixed_streams(data: dict) -> None:
+    """A chat stream with n > 1: LiteLLM (1.108 at least) logs it as one response built from the
+    restored chunks with the choices interleaved, so a term split across them cannot be found
+    and re-masked in any log. Refused on every version, so the rule does not depend on one."""
+    choices = data.get("n")
+    if data.get("stream") and isinstance(choices, int) and choices > 1:
+        raise RefusedRequestError(
+            "reversible_mask: a stream with n > 1 is refused (its logged copy mixes the choices, "
+            "so originals could not be re-masked there); send n=1, or stream=false for n > 1"
+        )
+
+
 def _apply_log_level(level: int | None) -> None:
     """GUARD_LOG_LEVEL: this package's own lines (never request text) on stderr, at that level,
     without turning on LiteLLM's debug log (which writes raw request bodies)."""
@@ -169,14 +181,15 @@ class ReversibleMaskGuardrail(CustomGuardrail):
             log.debug("reversible_mask: skipping non-text call type %s", name)
             return data
         try:
+            _refuse_mixed_streams(data)
             target = self.masker.target(requested_scope(data))
-        except ScopeError as error:
+        except (ScopeError, RefusedRequestError) as error:
             remask_in_place(data, partial(self.masker.mask, target=EVERYTHING))
             raise HTTPException(status_code=400, detail={"error": str(error)}) from error
         registry = self.in_flight.open(data)
         try:
             self._mask_request(data, target, registry)
-        except UnmaskableFieldError as error:
+        except RefusedRequestError as error:
             self._refuse(data)
             raise HTTPException(status_code=400, detail={"error": str(error)}) from error
         except Exception as error:
