@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import yaml
@@ -52,3 +53,28 @@ def test_compose_mounts_config_shim_and_dictionary() -> None:
 
 def test_example_dictionary_is_valid() -> None:
     assert len(load_dictionary(SHIM / "dictionary.yaml").entities) == 6
+
+
+def recipes(markdown: str) -> list[str]:
+    """The shell blocks of a README that start a proxy."""
+    blocks = re.findall(r"```sh\n(.*?)```", markdown, flags=re.DOTALL)
+    return [block for block in blocks if "litellm --config" in block]
+
+
+def test_every_recipe_sets_what_the_example_config_reads() -> None:
+    """Following a README's recipe exactly must start a guarded proxy: every guardrail and
+    proxy variable the example config reads is set in it (GUARD_DICTIONARY_PATH was not)."""
+    config = (SHIM / "config.yaml").read_text(encoding="utf-8")
+    wanted = {
+        n for n in re.findall(r"os\.environ/(\w+)", config) if n.startswith(("GUARD_", "LITELLM_"))
+    }
+    assert wanted == {"GUARD_DICTIONARY_PATH", "GUARD_ORG_KEY", "LITELLM_MASTER_KEY"}
+    repo = SHIM.parents[1]
+    found = [
+        block
+        for readme in (repo / "README.md", repo / "src" / "guardrail" / "README.md")
+        for block in recipes(readme.read_text(encoding="utf-8"))
+    ]
+    assert len(found) == 2
+    for block in found:
+        assert all(f"{name}=" in block for name in wanted), block
