@@ -27,6 +27,7 @@ from .log_copies import fail_open, mask_kept_request, masked_call_details, remas
 from .payload import mask_request, unmask_object
 from .placeholder import Registry
 from .proxy_routes import install_route_guard
+from .reload import DictionaryWatch
 from .response_stream import restore_stream
 from .scope import requested_scope
 from .settings import Settings, log_level, resolve_settings
@@ -150,6 +151,8 @@ class ReversibleMaskGuardrail(CustomGuardrail):
         given = {"dictionary_path": dictionary_path, "org_key": org_key}
         given |= {"key_per_scope": key_per_scope, "unguarded_routes": unguarded_routes}
         self.masker, settings = _configured(given, guardrail_name)
+        self._settings = settings
+        self.watch = DictionaryWatch(settings.dictionary_path, load_dictionary)
         install_route_guard(settings.unguarded_routes, self._mask_unhooked_body)
         self.in_flight = InFlight()
         super().__init__(guardrail_name=guardrail_name, **kwargs)
@@ -176,6 +179,7 @@ class ReversibleMaskGuardrail(CustomGuardrail):
     async def async_pre_call_hook(
         self, user_api_key_dict: Any, cache: Any, data: dict, call_type: Any
     ) -> dict:
+        self._reload_dictionary()
         name = _call_type_name(call_type)
         if name in NON_TEXT_CALL_TYPES:
             log.debug("reversible_mask: skipping non-text call type %s", name)
@@ -198,6 +202,13 @@ class ReversibleMaskGuardrail(CustomGuardrail):
             detail = {"error": f"reversible_mask: request could not be masked ({error})"}
             raise HTTPException(status_code=500, detail=detail) from error
         return data
+
+    def _reload_dictionary(self) -> None:
+        """A changed dictionary file takes effect for the requests that start after it."""
+        dictionary = self.watch.changed()
+        if dictionary is not None:
+            settings = self._settings
+            self.masker = Masker(dictionary, settings.org_key, settings.key_per_scope)
 
     def _refuse(self, data: dict) -> None:
         """A refused request's registry is closed and its dict re-masked (loggers read it)."""
