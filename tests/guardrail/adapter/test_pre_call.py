@@ -370,3 +370,29 @@ async def test_a_stream_with_several_choices_is_refused(guard: ReversibleMaskGua
     assert len(guard.in_flight) == 0
     kept = await guard.async_pre_call_hook(None, None, {**data, "n": 2}, "acompletion")
     assert clean(json.dumps(kept["messages"]))
+
+
+def caller(scope: str) -> object:
+    from types import SimpleNamespace
+
+    return SimpleNamespace(metadata={"guard_scope": scope}, team_metadata={})
+
+
+async def test_a_caller_cannot_lower_the_scope_its_key_is_bound_to(
+    guard: ReversibleMaskGuardrail,
+) -> None:
+    def request(**metadata: object) -> dict:
+        return {
+            "model": "m",
+            "messages": [{"role": "user", "content": "Jane Müller"}],
+            "metadata": metadata,
+        }
+
+    lowered = request(headers={"x-guard-scope": "standard"})
+    with pytest.raises(HTTPException) as raised:
+        await guard.async_pre_call_hook(caller("strict"), None, lowered, "acompletion")
+    assert raised.value.status_code == 403 and "masks less" in raised.value.detail["error"]
+    bound = await guard.async_pre_call_hook(caller("strict"), None, request(), "acompletion")
+    assert "Müller" not in bound["messages"][0]["content"]  # strict masks people
+    free = await guard.async_pre_call_hook(None, None, request(), "acompletion")
+    assert "Müller" in free["messages"][0]["content"]  # the default scope does not

@@ -94,7 +94,7 @@ def test_errors_are_one_family_defined_in_errors_py() -> None:
             found.extend(stray_errors(path.read_text("utf-8"), path.name))
     assert found == []
     family = [value for value in vars(errors).values() if isinstance(value, type)]
-    assert len(family) == 7
+    assert len(family) == 8
     assert all(issubclass(error, errors.GuardError) for error in family)
 
 

@@ -26,6 +26,11 @@ class ScopeError(GuardError, ValueError):
     """A request asked for a scope the dictionary does not define, or for two different ones."""
 
 
+class ScopeForbiddenError(ScopeError):
+    """A caller asked for a scope that masks less than the one its key, team or organization is
+    bound to (HTTP 403)."""
+
+
 class RefusedRequestError(GuardError, ValueError):
     """A request the guardrail cannot protect: refused with a 400 before anything leaves."""
 

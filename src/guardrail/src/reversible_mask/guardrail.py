@@ -20,7 +20,13 @@ from litellm.types.guardrails import GuardrailEventHooks
 from .callbacks import lead_callbacks
 from .dictionary import load_dictionary
 from .engine import EVERYTHING, Masker, Target
-from .errors import GuardConfigError, MaskingError, RefusedRequestError, ScopeError
+from .errors import (
+    GuardConfigError,
+    MaskingError,
+    RefusedRequestError,
+    ScopeError,
+    ScopeForbiddenError,
+)
 from .inflight import InFlight
 from .log_copier import Copier
 from .log_copies import fail_open, mask_kept_request, masked_call_details, remask_in_place
@@ -29,7 +35,7 @@ from .placeholder import Registry
 from .proxy_routes import install_route_guard
 from .reload import DictionaryWatch
 from .response_stream import restore_stream
-from .scope import requested_scope
+from .scope import effective_scope, operator_scopes, requested_scope
 from .settings import Settings, log_level, resolve_settings
 
 log = logging.getLogger("reversible_mask")
@@ -186,10 +192,13 @@ class ReversibleMaskGuardrail(CustomGuardrail):
             return data
         try:
             _refuse_mixed_streams(data)
-            target = self.masker.target(requested_scope(data))
+            bound = operator_scopes(user_api_key_dict)
+            scope = effective_scope(requested_scope(data), bound, self.masker.categories_for)
+            target = self.masker.target(scope)
         except (ScopeError, RefusedRequestError) as error:
             remask_in_place(data, partial(self.masker.mask, target=EVERYTHING))
-            raise HTTPException(status_code=400, detail={"error": str(error)}) from error
+            status = 403 if isinstance(error, ScopeForbiddenError) else 400
+            raise HTTPException(status_code=status, detail={"error": str(error)}) from error
         registry = self.in_flight.open(data)
         try:
             self._mask_request(data, target, registry)
