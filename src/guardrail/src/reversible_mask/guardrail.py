@@ -210,7 +210,24 @@ class ReversibleMaskGuardrail(CustomGuardrail):
             log.exception("reversible_mask: request could not be masked; refused")
             detail = {"error": f"reversible_mask: request could not be masked ({error})"}
             raise HTTPException(status_code=500, detail=detail) from error
+        self._record_counts(data, registry)
         return data
+
+    def _record_counts(self, data: dict, registry: Registry) -> None:
+        """The request's masking counts in the guardrail fields LiteLLM logs (its standard
+        logging payload's guardrail information): numbers only, never a term."""
+        counts = registry.counts()
+        try:
+            self.add_standard_logging_guardrail_information_to_request_data(
+                guardrail_json_response={"masked_entity_count": counts},
+                request_data=data,
+                guardrail_status="success",
+                masked_entity_count=counts,
+                guardrail_provider="reversible_mask",
+                event_type=GuardrailEventHooks.pre_call,
+            )
+        except Exception:  # noqa: BLE001 - audit fields must never fail a masked request
+            log.debug("reversible_mask: masking counts not recorded", exc_info=True)
 
     def _reload_dictionary(self) -> None:
         """A changed dictionary file takes effect for the requests that start after it."""

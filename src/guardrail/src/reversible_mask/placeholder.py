@@ -65,6 +65,16 @@ class Registry:
     def __len__(self) -> int:
         return len(self._originals)
 
+    def counts(self) -> dict[str, int]:
+        """Placeholders minted, by category (upper case, as in the tokens); LITERAL ones, which
+        stand for client text shaped like a placeholder, are not masked terms."""
+        found: dict[str, int] = {}
+        for token in list(self._originals):
+            match = PATTERN.fullmatch(token)
+            if match and match.group(1) != LITERAL:
+                found[match.group(1)] = found.get(match.group(1), 0) + 1
+        return found
+
     def __contains__(self, token: object) -> bool:
         return token in self._originals
 
