@@ -15,6 +15,8 @@ Format (YAML or JSON, chosen by the file extension; see the package README):
           - Acme Corp
           - term: Globex Corporation
             aliases: [Globex, GLOBEX Inc]
+      customers:
+        patterns: ['CUST-[0-9]{6}']   # RE2 syntax, see patterns.py; with or without terms
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import yaml
 
 from .errors import DictionaryError
 from .normalize import is_mark
+from .patterns import PatternEntry, compile_pattern
 from .placeholder import LITERAL
 
 CATEGORY_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9]{0,31}$")
@@ -57,10 +60,11 @@ class Dictionary:
     entities: tuple[Entity, ...]
     scopes: dict[str, frozenset[str]]
     default_scope: str
+    patterns: tuple[PatternEntry, ...] = ()
 
     @property
     def categories(self) -> frozenset[str]:
-        return frozenset(e.category for e in self.entities)
+        return frozenset(e.category for e in self.entities) | {p.category for p in self.patterns}
 
 
 SETTING = "litellm_params.dictionary_path (or env GUARD_DICTIONARY_PATH)"
@@ -99,14 +103,16 @@ def parse_dictionary(document: Any, source: str = "<dictionary>") -> Dictionary:
     if not isinstance(categories, dict) or not categories:
         raise fail("'categories' must be a non-empty mapping of category name to terms")
     entities: list[Entity] = []
+    patterns: list[PatternEntry] = []
     for name, body in categories.items():
         entities.extend(_parse_category(name, body, fail))
+        patterns.extend(_parse_patterns(name, body, fail))
     names = {e.category for e in entities} | {str(n) for n in categories}
     scopes = _parse_scopes(document.get("scopes"), names, fail)
     default_scope = document.get("default_scope", "default")
     if default_scope not in scopes:
         raise fail(f"default_scope {default_scope!r} is not a defined scope: {sorted(scopes)}")
-    return Dictionary(entities=tuple(entities), scopes=scopes, default_scope=default_scope)
+    return Dictionary(tuple(entities), scopes, default_scope, tuple(patterns))
 
 
 def _parse_category(name: Any, body: Any, fail: Any) -> list[Entity]:
@@ -120,22 +126,34 @@ def _parse_category(name: Any, body: Any, fail: Any) -> list[Entity]:
         body = {"terms": body}
     if not isinstance(body, dict):
         raise fail(f"category {name!r} must be a mapping with 'terms' (or a list of terms)")
-    unknown = set(body) - {"terms", "case_sensitive", "whole_word"}
+    unknown = set(body) - {"terms", "patterns", "case_sensitive", "whole_word"}
     if unknown:
         raise fail(f"category {name!r}: unknown keys {sorted(unknown)}")
     case_sensitive = body.get("case_sensitive", False)
     whole_word = body.get("whole_word", True)
     if not isinstance(case_sensitive, bool) or not isinstance(whole_word, bool):
         raise fail(f"category {name!r}: case_sensitive and whole_word must be booleans")
-    terms = body.get("terms")
-    if not isinstance(terms, list) or not terms:
-        raise fail(f"category {name!r}: 'terms' must be a non-empty list")
+    terms = body.get("terms", [] if "patterns" in body else None)
+    if not isinstance(terms, list) or not (terms or body.get("patterns")):
+        raise fail(f"category {name!r}: 'terms' (or 'patterns') must be a non-empty list")
     entities = []
     for index, item in enumerate(terms):
         where = f"category {name!r} term #{index + 1}"
         term, aliases = _parse_term(item, where, fail)
         entities.append(Entity(name, term, aliases, case_sensitive, whole_word))
     return entities
+
+
+def _parse_patterns(name: str, body: Any, fail: Any) -> list[PatternEntry]:
+    sources = body.get("patterns", []) if isinstance(body, dict) else []
+    if not isinstance(sources, list):
+        raise fail(f"category {name!r}: 'patterns' must be a list of regular expressions")
+    for index, source in enumerate(sources):
+        try:
+            compile_pattern(source, f"category {name!r} pattern #{index + 1}")
+        except DictionaryError as error:
+            raise fail(str(error)) from error
+    return [PatternEntry(name, source) for source in sources]
 
 
 def _parse_term(item: Any, where: str, fail: Any) -> tuple[str, tuple[str, ...]]:

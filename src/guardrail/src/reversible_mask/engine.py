@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from .dictionary import Dictionary
 from .errors import MaskingError, ScopeError
-from .matcher import Match, Matcher
+from .matcher import Match, Matcher, pattern_index
 from .memo import MIN_CHARS, LogMemo
 from .placeholder import (
     LITERAL,
@@ -52,7 +52,7 @@ class Masker:
         self.dictionary = dictionary
         self.key_per_scope = key_per_scope
         self._codec = PlaceholderCodec(org_key)
-        self._matcher = Matcher(dictionary.entities)
+        self._matcher = Matcher(dictionary.entities, dictionary.patterns)
         self._all_categories = dictionary.categories
         self.shortest = self._matcher.shortest
         self._memo = LogMemo()
@@ -185,6 +185,9 @@ class Masker:
             if form == _TOKEN:
                 out.append(self._literal(surface, domain, registry))
                 continue
+            if form < _TOKEN:
+                out.append(self._pattern_token(form, surface, domain, registry))
+                continue
             index = forms[form].entity
             token = canonical[index] if surface == entities[index].term else None
             if token is None or (claim is not None and not claim(token, surface)):
@@ -202,6 +205,14 @@ class Masker:
                 return token
         entity_id = self._codec.entity_id(domain, entity.category, entity.term)
         return self._mint(entity.category, entity_id, surface, False, domain, registry)
+
+    def _pattern_token(
+        self, form: int, surface: str, domain: str, registry: Registry | None
+    ) -> str:
+        """A pattern's match is its own entity: the same text gets the same placeholder."""
+        category = self._matcher.patterns[pattern_index(form)].category
+        entity_id = self._codec.entity_id(domain, category, surface)
+        return self._mint(category, entity_id, surface, True, domain, registry)
 
     def _canonical_tokens(self, domain: str) -> list[str | None]:
         """Each entity's canonical placeholder in a key domain, None until first needed."""

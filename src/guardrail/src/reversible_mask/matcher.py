@@ -3,6 +3,8 @@
 Matching is linear in the text (pyahocorasick, a C automaton, over the folded view of
 `normalize`) for any dictionary size. All matches are collected, filtered (scope, whole word,
 cluster alignment, overlap with placeholder-shaped text), then resolved leftmost-longest.
+Pattern entries (patterns.py) are matched on the text as sent, beside the automata, and take
+part in the same resolution; their matches carry the form `pattern_form(index)`.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import ahocorasick
 from .dictionary import Entity
 from .errors import DictionaryError
 from .normalize import fold_term, view
+from .patterns import PatternEntry, compile_pattern
 from .placeholder import token_spans
 
 Match = tuple[int, int, int]  # start, end, form index
@@ -30,9 +33,24 @@ class Form(NamedTuple):
     whole_word: bool
 
 
+def pattern_form(index: int) -> int:
+    """The form of a match of pattern `index` (forms of terms are >= 0, -1 is a token)."""
+    return -2 - index
+
+
+def pattern_index(form: int) -> int:
+    return -2 - form
+
+
 class Matcher:
-    def __init__(self, entities: tuple[Entity, ...]) -> None:
+    def __init__(
+        self, entities: tuple[Entity, ...], patterns: tuple[PatternEntry, ...] = ()
+    ) -> None:
         self.entities = entities
+        self.patterns = patterns
+        self._compiled = [
+            compile_pattern(p.source, f"category {p.category!r} pattern") for p in patterns
+        ]
         self.forms: list[Form] = []
         self._owners: dict[tuple[bool, str], int] = {}
         self._automata = [
@@ -40,7 +58,7 @@ class Matcher:
         ]
         # Only a substring match can make a neighbour a word boundary on a second pass.
         self.mixed_word_modes = len({entity.whole_word for entity in entities}) == 2
-        self.shortest = min((form.length for form in self.forms), default=1)
+        self.shortest = 1 if patterns else min((form.length for form in self.forms), default=1)
 
     def find(
         self, text: str, categories: frozenset[str] | None, tokens: list[Span] | None = None
@@ -51,6 +69,8 @@ class Matcher:
         found: list[tuple[int, int, int]] = []
         for case_sensitive, automaton in self._automata:
             self._scan(text, case_sensitive, automaton, categories, found)
+        if self._compiled:
+            self._scan_patterns(text, categories, found)
         if not found:
             return []
         return _resolve(found, token_spans(text) if tokens is None else tokens)
@@ -85,6 +105,16 @@ class Matcher:
             ):
                 continue
             append((start, -end, index))
+
+    def _scan_patterns(
+        self, text: str, categories: frozenset[str] | None, found: list[tuple[int, int, int]]
+    ) -> None:
+        for index, (entry, compiled) in enumerate(zip(self.patterns, self._compiled, strict=True)):
+            if categories is not None and entry.category not in categories:
+                continue
+            for match in compiled.finditer(text):
+                if match.end() > match.start():
+                    found.append((match.start(), -match.end(), pattern_form(index)))
 
     def _build(self, case_sensitive: bool) -> ahocorasick.Automaton | None:
         automaton = ahocorasick.Automaton()
