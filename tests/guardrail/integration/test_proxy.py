@@ -197,6 +197,14 @@ def test_embeddings_pass_untouched(proxy: Proxy, upstream: FakeUpstream) -> None
     assert upstream.recorder.bodies("/embeddings")[0]["input"] == [TEXT]
 
 
+def test_pattern_entries_are_masked_and_restored(proxy: Proxy, upstream: FakeUpstream) -> None:
+    text = "Refund CUST-123456 and CUST-654321."
+    body = json.loads(ok(proxy.post("/v1/chat/completions", chat(text))))
+    assert body["choices"][0]["message"]["content"] == "ECHO: " + text
+    sent = upstream.recorder.all_bytes()
+    assert b"CUST-" not in sent and sent.count(b"[[CUSTOMERS_") == 2
+
+
 def test_logging_callback_never_sees_an_original(proxy: Proxy) -> None:
     """Runs last in this module: every request above has been logged by now."""
     deadline = time.monotonic() + 30
@@ -211,8 +219,10 @@ def test_logging_callback_never_sees_an_original(proxy: Proxy) -> None:
         assert "spend_log_error" not in capture, capture["spend_log_error"]
         assert_clean(json.dumps(capture, ensure_ascii=False), (*NEEDLES_AND_PERSON,))
     assert all(c["kwargs"]["standard_logging_object"] for c in captures)
+    audits = [json.dumps(c["kwargs"]["standard_logging_object"]) for c in captures]
+    assert any('"masked_entity_count": {"CLIENTS": ' in audit for audit in audits), audits[0]
     spend_requests = [c["spend_log"].get("proxy_server_request") for c in captures]
     assert any(r and r != "{}" for r in spend_requests), spend_requests
 
 
-NEEDLES_AND_PERSON = ("acme", "globex", "bluebird", "skyhook", "initech", "müller")
+NEEDLES_AND_PERSON = ("acme", "globex", "bluebird", "skyhook", "initech", "müller", "cust-")
