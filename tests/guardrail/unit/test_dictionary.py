@@ -13,7 +13,8 @@ from conftest import EXAMPLE, KEY, make, request, round_trip
 def test_example_dictionary_loads_with_scopes_and_aliases() -> None:
     dictionary = load_dictionary(EXAMPLE)
     assert dictionary.default_scope == "standard"
-    assert dictionary.scopes["strict"] == {"clients", "projects", "people"}
+    assert dictionary.scopes["strict"] == {"clients", "projects", "people", "customers"}
+    assert [(p.category, p.source) for p in dictionary.patterns] == [("customers", "CUST-[0-9]{6}")]
     acme = next(e for e in dictionary.entities if e.term == "Acme Corporation")
     assert acme.aliases == ("Acme Corp", "Acme") and acme.whole_word and not acme.case_sensitive
 

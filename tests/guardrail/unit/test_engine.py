@@ -150,7 +150,7 @@ def test_json_string_unmask_escapes_the_original() -> None:
 
 
 def test_scopes(masker: Masker) -> None:
-    assert masker.categories_for(None) == {"clients", "projects"}
+    assert masker.categories_for(None) == {"clients", "projects", "customers"}
     assert masker.scopes == {"standard", "strict", "clients_only"}
     assert request(masker, "Skyhook at Globex", "clients_only")[0].startswith(
         "Skyhook at [[CLIENTS_"
