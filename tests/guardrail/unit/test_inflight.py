@@ -7,17 +7,20 @@ import logging
 import pytest
 
 from reversible_mask.inflight import TICKET_KEY, InFlight
+from reversible_mask.log_copier import TICKET_IN_LOGS, Copier
 
 
 def test_a_registry_is_found_through_copies_of_its_request() -> None:
-    """LiteLLM 1.110 hands the post-call hook a copy of the pre-call hook's dict."""
+    """LiteLLM 1.110 hands the post-call hook a copy of the pre-call hook's dict, and another
+    guardrail may rebuild it (a JSON round trip)."""
     store = InFlight()
     data = {"messages": [], "metadata": {"user_api_key_hash": "h"}}
     registry = store.open(data)
-    for twin in (data, dict(data), copy.copy(data), copy.deepcopy(data)):
+    rebuilt = json.loads(json.dumps(data))
+    for twin in (data, dict(data), copy.copy(data), copy.deepcopy(data), rebuilt):
         assert store.get(twin) is registry
     assert store.get({"messages": [], "metadata": {}}) is None
-    store.close(copy.deepcopy(data))
+    store.close(rebuilt)
     assert store.get(data) is None and len(store) == 0
 
 
@@ -27,23 +30,32 @@ def test_the_ticket_sits_in_the_routes_proxy_metadata() -> None:
     store.open(messages)
     assert TICKET_KEY in messages["litellm_metadata"] and TICKET_KEY not in messages["metadata"]
     bare: dict = {}
-    store.open(bare)
+    registry = store.open(bare)
     assert TICKET_KEY in bare["metadata"]
+    bare["litellm_metadata"] = {}  # added by the proxy after the pre-call hook (1.104)
+    assert store.get(bare) is registry
 
 
-def test_a_ticket_a_client_writes_finds_nothing() -> None:
-    """Tickets reach logs; a client that copies one into its metadata gets no registry."""
+def test_a_ticket_a_client_sends_is_replaced() -> None:
     store = InFlight()
     victim = {"metadata": {}}
     store.open(victim)
-    spelled = json.loads(json.dumps(victim))  # the same characters, another object
-    assert spelled["metadata"][TICKET_KEY] == victim["metadata"][TICKET_KEY]
-    assert store.get(spelled) is None
-    store.close(spelled)
-    assert len(store) == 1
-    attacker = {"metadata": {TICKET_KEY: victim["metadata"][TICKET_KEY]}}
+    live = victim["metadata"][TICKET_KEY]
+    attacker = {"metadata": {TICKET_KEY: live}, "litellm_metadata": {TICKET_KEY: live}}
     store.open(attacker)
-    assert attacker["metadata"][TICKET_KEY] != victim["metadata"][TICKET_KEY]
+    assert attacker["metadata"] == {}
+    assert attacker["litellm_metadata"][TICKET_KEY] != live
+    assert len(victim["metadata"][TICKET_KEY]) == 32  # 128 random bits
+
+
+def test_log_copies_never_carry_a_ticket() -> None:
+    """Tickets are found by value: one a log reader saw could claim a live registry."""
+    store = InFlight()
+    data = {"metadata": {"note": "x"}}
+    store.open(data)
+    copied = Copier(lambda text: text).copy({"litellm_params": {"metadata": data["metadata"]}}, "")
+    assert copied["litellm_params"]["metadata"][TICKET_KEY] == TICKET_IN_LOGS
+    assert store.get(data) is not None  # the request's own metadata is untouched
 
 
 def test_the_count_in_flight_is_logged(caplog: pytest.LogCaptureFixture) -> None:

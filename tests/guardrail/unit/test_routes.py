@@ -49,6 +49,12 @@ def test_configured_pass_through_prefixes_and_unknown_model_routes_are_refused()
     assert POLICY.decide("WEBSOCKET", "/v1/realtime", "/v1/realtime") is Decision.REFUSE
 
 
+def test_a_management_route_that_calls_a_model_is_refused() -> None:
+    """/usage/ai/chat is no model route to the proxy, yet sends its messages to one."""
+    assert not is_model_route("/usage/ai/chat")
+    assert POLICY.decide("POST", "/usage/ai/chat", "/usage/ai/chat") is Decision.REFUSE
+
+
 def test_mask_mode_masks_unguarded_routes_and_management_routes_pass() -> None:
     masking = RoutePolicy(is_model_route, ["/openai"], mode="mask")
     assert masking.decide("POST", "/openai/x", "/openai/{endpoint}") is Decision.MASK

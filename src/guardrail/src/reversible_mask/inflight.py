@@ -2,10 +2,11 @@
 
 A registry is found by a ticket the pre-call hook writes into the request's proxy metadata
 (`litellm_metadata` where the route has it, else `metadata`), not by the identity of the request
-dict: LiteLLM 1.110 hands the post-call hook a copy of the dict the pre-call hook saw. The
-ticket is a `str` subclass that copies (shallow or deep) return unchanged, so it survives them
-while it stays the same object; a string a client writes into its metadata, even one that spells
-a live ticket (tickets reach logs), is another object and finds nothing.
+dict: LiteLLM 1.110 hands the post-call hook a copy of the dict the pre-call hook saw, and a
+guardrail that runs after this one may rebuild the dict (a content filter on 1.104 does). The
+ticket is 128 random bits, found by value; the pre-call hook overwrites whatever ticket a client
+sent, and log copies never carry one (log_copier.py), so no client can learn a live ticket to
+claim another request's registry.
 
 Bounded: beyond `limit` entries, or after `ttl` seconds (a request the proxy abandoned between
 hooks), the oldest are dropped; a response whose registry was dropped keeps its placeholders
@@ -32,21 +33,6 @@ TTL_SECONDS = 1800.0
 TICKET_KEY = "reversible_mask_ticket"
 
 
-class Ticket(str):
-    """A request's ticket: survives copies of the request as the same object."""
-
-    __slots__ = ()
-
-    def __copy__(self) -> Ticket:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Ticket:
-        return self
-
-    def __reduce__(self) -> tuple[type[str], tuple[str]]:
-        return str, (str(self),)  # pickled elsewhere, it is a plain string: it finds nothing
-
-
 def proxy_metadata(data: Any, create: bool = False) -> dict[str, Any] | None:
     """The request's proxy-side metadata dict (never sent to the provider)."""
     if not isinstance(data, dict):
@@ -58,6 +44,13 @@ def proxy_metadata(data: Any, create: bool = False) -> dict[str, Any] | None:
     return bucket if isinstance(bucket, dict) else None
 
 
+def _buckets(data: Any) -> list[dict[str, Any]]:
+    if not isinstance(data, dict):
+        return []
+    found = (data.get("litellm_metadata"), data.get("metadata"))
+    return [bucket for bucket in found if isinstance(bucket, dict)]
+
+
 class InFlight:
     def __init__(
         self,
@@ -66,7 +59,7 @@ class InFlight:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._limit, self._ttl, self._clock = limit, ttl, clock
-        self._entries: OrderedDict[str, tuple[Ticket, Registry, float]] = OrderedDict()
+        self._entries: OrderedDict[str, tuple[Registry, float]] = OrderedDict()
         self._lock = threading.Lock()
 
     def open(self, data: dict[str, Any]) -> Registry:
@@ -74,12 +67,14 @@ class InFlight:
         bucket = proxy_metadata(data, create=True)
         if bucket is None:
             raise TypeError("the request's metadata is not an object")
-        ticket = Ticket(secrets.token_hex(16))
+        for other in _buckets(data):
+            other.pop(TICKET_KEY, None)  # a client's, in either place
+        ticket = secrets.token_hex(16)
         bucket[TICKET_KEY] = ticket
         registry = Registry()
         now = self._clock()
         with self._lock:
-            self._entries[ticket] = (ticket, registry, now)
+            self._entries[ticket] = (registry, now)
             self._evict(now)
             count = len(self._entries)
         log.debug("reversible_mask: %d requests in flight (opened one)", count)
@@ -91,17 +86,15 @@ class InFlight:
             return None
         with self._lock:
             entry = self._entries.get(ticket)
-        return entry[1] if entry is not None and entry[0] is ticket else None
+        return entry[0] if entry is not None else None
 
     def close(self, data: Any) -> None:
         ticket = self._ticket(data)
         if ticket is None:
             return
         with self._lock:
-            entry = self._entries.get(ticket)
-            if entry is None or entry[0] is not ticket:
+            if self._entries.pop(ticket, None) is None:
                 return
-            del self._entries[ticket]
             count = len(self._entries)
         log.debug("reversible_mask: %d requests in flight (closed one)", count)
 
@@ -109,14 +102,18 @@ class InFlight:
         return len(self._entries)
 
     @staticmethod
-    def _ticket(data: Any) -> Ticket | None:
-        bucket = proxy_metadata(data)
-        ticket = bucket.get(TICKET_KEY) if bucket is not None else None
-        return ticket if isinstance(ticket, Ticket) else None
+    def _ticket(data: Any) -> str | None:
+        """Looked up in both places: a proxy may add `litellm_metadata` to a chat request
+        after the pre-call hook wrote the ticket into `metadata` (1.104 does)."""
+        for bucket in _buckets(data):
+            ticket = bucket.get(TICKET_KEY)
+            if isinstance(ticket, str):
+                return ticket
+        return None
 
     def _evict(self, now: float) -> None:
         while self._entries:
-            _, (_, _, opened) = next(iter(self._entries.items()))
+            _, (_, opened) = next(iter(self._entries.items()))
             expired = now - opened > self._ttl
             if not expired and len(self._entries) <= self._limit:
                 return

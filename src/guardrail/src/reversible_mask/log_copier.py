@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
+from .inflight import TICKET_KEY
 from .payload import JSON_KEYS, JSON_STARTS, Fn, mask_json_text, mask_text
 
 # Left as they are in log copies: identifiers the proxy's spend and logging code reads after
@@ -26,6 +27,8 @@ LOG_IDENTIFIERS = frozenset(
     }
 )  # fmt: skip
 
+
+TICKET_IN_LOGS = "(reversible_mask ticket)"
 
 # Leaves of a logging payload that hold no text: skipped without a call.
 _SCALARS = frozenset({int, float, bool, type(None), bytes, datetime, date, time, timedelta})
@@ -102,6 +105,9 @@ class Copier:
         for name, item in items:
             kind = type(item)
             if kind in _SCALARS or name in LOG_IDENTIFIERS or (fields and name[:1] == "_"):
+                continue
+            if name == TICKET_KEY:  # a live ticket in a log could claim a request's registry
+                changed[name] = TICKET_IN_LOGS
                 continue
             if kind is not str:
                 new = self._object(item, kind, name)

@@ -13,6 +13,9 @@ release adds) must not forward a dictionary term. Every request is classified by
   the adapter from the proxy's own route table), or under a pass-through prefix: refused
   with a typed 403, or with `unguarded_routes: mask` its JSON body is masked as text (nothing
   is restored in the answer).
+* routes outside the proxy's model-route list that call a model themselves (`MODEL_CALLERS`,
+  found by the canary walk over each version's routes: the usage dashboard's AI chat): as model
+  routes.
 * every other route (key, team, model and spend management, health, the UI): passed on; they
   reach no provider.
 """
@@ -60,6 +63,9 @@ COUNTED = (
 )
 
 
+MODEL_CALLERS = frozenset({"/usage/ai/chat"})
+
+
 class RoutePolicy:
     def __init__(
         self,
@@ -89,6 +95,8 @@ class RoutePolicy:
         return Decision.FORWARD
 
     def _reaches_a_model(self, path: str) -> bool:
+        if path in MODEL_CALLERS:
+            return True
         if any(path == p or path.startswith(p + "/") for p in self._prefixes):
             return True
         return self._is_model_route(path)
