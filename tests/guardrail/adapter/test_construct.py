@@ -104,3 +104,15 @@ def test_bad_configuration_prints_one_line_naming_the_fix(tmp_path, capsys) -> N
     assert len(lines) == 1
     assert lines[0].startswith("reversible_mask: the proxy cannot start: dictionary file")
     assert "fix the file" in lines[0]
+
+
+def test_a_route_guard_that_cannot_be_installed_stops_the_proxy(monkeypatch, capsys) -> None:  # noqa: ANN001
+    import reversible_mask.guardrail as adapter
+
+    def broken(mode: str, mask_body: object) -> bool:
+        raise ValueError("no app")  # the kind LiteLLM would skip
+
+    monkeypatch.setattr(adapter, "install_route_guard", broken)
+    with pytest.raises(GuardConfigError, match="route guard could not be put in front"):
+        ReversibleMaskGuardrail(guardrail_name="g", dictionary_path=str(DICTIONARY), org_key=KEY)
+    assert capsys.readouterr().err.startswith("reversible_mask: the proxy cannot start: ")

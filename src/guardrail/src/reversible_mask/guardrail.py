@@ -130,6 +130,26 @@ def _apply_log_level(level: int | None) -> None:
         log.propagate = False
 
 
+def _stop(error: GuardConfigError) -> GuardConfigError:
+    print(f"reversible_mask: the proxy cannot start: {error.one_line()}", file=sys.stderr)
+    sys.stderr.flush()
+    return error
+
+
+def _guard_routes(mode: str, mask_body: Callable[[dict, Any], None]) -> None:
+    """The route guard is part of failing closed: a proxy it cannot be put in front of does
+    not start (whatever the error, which LiteLLM might otherwise skip as a ValueError)."""
+    try:
+        install_route_guard(mode, mask_body)
+    except Exception as error:  # noqa: BLE001 - any failure here must stop the proxy
+        raise _stop(
+            GuardConfigError(
+                f"the route guard could not be put in front of this proxy's app ({error!r}); "
+                "this LiteLLM version is not supported: use a tested one (guardrail README)"
+            )
+        ) from error
+
+
 def _configured(given: dict[str, Any], guardrail_name: str | None) -> tuple[Masker, Settings]:
     """The masker and settings, or one line on stderr and an error that stops the proxy's
     start-up (see GuardConfigError for why it must not be a ValueError)."""
@@ -138,9 +158,7 @@ def _configured(given: dict[str, Any], guardrail_name: str | None) -> tuple[Mask
         settings = resolve_settings(given, guardrail_name, _proxy_guardrail_entries)
         dictionary = load_dictionary(settings.dictionary_path)
     except GuardConfigError as error:
-        print(f"reversible_mask: the proxy cannot start: {error.one_line()}", file=sys.stderr)
-        sys.stderr.flush()
-        raise
+        raise _stop(error) from None
     return Masker(dictionary, settings.org_key, settings.key_per_scope), settings
 
 
@@ -159,7 +177,7 @@ class ReversibleMaskGuardrail(CustomGuardrail):
         self.masker, settings = _configured(given, guardrail_name)
         self._settings = settings
         self.watch = DictionaryWatch(settings.dictionary_path, load_dictionary)
-        install_route_guard(settings.unguarded_routes, self._mask_unhooked_body)
+        _guard_routes(settings.unguarded_routes, self._mask_unhooked_body)
         self.in_flight = InFlight()
         super().__init__(guardrail_name=guardrail_name, **kwargs)
         if _debug_logging_on():
