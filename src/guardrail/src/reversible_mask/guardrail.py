@@ -27,7 +27,7 @@ from .errors import (
     ScopeError,
     ScopeForbiddenError,
 )
-from .inflight import InFlight
+from .inflight import InFlight, proxy_metadata
 from .log_copier import Copier
 from .log_copies import fail_open, mask_kept_request, masked_call_details, remask_in_place
 from .payload import mask_request, unmask_object
@@ -61,6 +61,7 @@ PROXY_KEYS = frozenset(
         "mock_response", "api_key", "api_base", "user_api_key_dict",
     }
 )  # fmt: skip
+GUARDRAIL_INFORMATION = "standard_logging_guardrail_information"
 RAW_BODY_WARNING = (
     "reversible_mask: LiteLLM debug logging is on (--detailed_debug, LITELLM_LOG=DEBUG or "
     "set_verbose): the proxy writes raw request bodies and restored responses to its own log, "
@@ -232,20 +233,27 @@ class ReversibleMaskGuardrail(CustomGuardrail):
         return data
 
     def _record_counts(self, data: dict, registry: Registry) -> None:
-        """The request's masking counts in the guardrail fields LiteLLM logs (its standard
-        logging payload's guardrail information): numbers only, never a term."""
+        """The request's masking counts in the guardrail information LiteLLM logs (the list its
+        standard logging payload's `guardrail_information` is built from): numbers only. Written
+        here rather than through CustomGuardrail's helper, which costs 0.27 ms per request on
+        1.104.5 and 4.8 ms on 1.110.2, and writes into `metadata` even where that is the
+        client's, sent on to the provider (/v1/messages)."""
+        bucket = proxy_metadata(data)
+        if bucket is None:
+            return
         counts = registry.counts()
-        try:
-            self.add_standard_logging_guardrail_information_to_request_data(
-                guardrail_json_response={"masked_entity_count": counts},
-                request_data=data,
-                guardrail_status="success",
-                masked_entity_count=counts,
-                guardrail_provider="reversible_mask",
-                event_type=GuardrailEventHooks.pre_call,
-            )
-        except Exception:  # noqa: BLE001 - audit fields must never fail a masked request
-            log.debug("reversible_mask: masking counts not recorded", exc_info=True)
+        entry = {
+            "guardrail_name": self.guardrail_name,
+            "guardrail_provider": "reversible_mask",
+            "guardrail_mode": "pre_call",
+            "guardrail_response": {"masked_entity_count": counts},
+            "guardrail_status": "success",
+            "masked_entity_count": counts,
+        }
+        existing = bucket.get(GUARDRAIL_INFORMATION)
+        bucket[GUARDRAIL_INFORMATION] = (
+            [*existing, entry] if isinstance(existing, list) else [entry]
+        )
 
     def _reload_dictionary(self) -> None:
         """A changed dictionary file takes effect for the requests that start after it."""
