@@ -7,8 +7,9 @@ time of the measuring thread unless marked wall. Progress goes to stderr, result
 1. Masking by script: a 20 KB (20,000 UTF-8 bytes) request of English (ASCII), German, Chinese
    and emoji-rich chat text, about 2 % of its words dictionary terms, 1,000-term dictionary;
    p50 / p99 per request and the ratio to ASCII. Goal: every script within 2x of ASCII.
-2. Dictionary size: the same ASCII request with 1,000 and 100,000 terms, and a naive regex
-   alternation of all terms as the baseline. Goal: p99 <= 1 ms at 100,000 terms.
+2. Dictionary size: the same ASCII request with 1,000 and 100,000 terms, and two regex
+   baselines: a flat alternation of all terms, and the competent one, the terms compiled into a
+   prefix tree (trie regex) with the same case folding. Goal: p99 <= 1 ms at 100,000 terms.
 3. Hooks inside a real proxy (LiteLLM from .venvs/): the CPU time of every guardrail hook of
    one chat request (pre-call, post-call, the async and the sync logging hook), through a
    timing subclass of the shipped class, for a 20 KB prompt answered with 200 characters and
@@ -219,9 +220,41 @@ def regex_baseline(terms: list[str]) -> Callable[[str], str]:
     return lambda text: pattern.sub(lambda m: placeholders[m.group().lower()], text)
 
 
+def trie_pattern(words: list[str]) -> str:
+    """One regex of all terms as a prefix tree (the well-known trie-regex technique): shared
+    prefixes are matched once, and each branch point is a group whose `?` keeps the longest
+    term at a position, as the engine does."""
+    trie: dict = {}
+    for word in words:
+        node = trie
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:
+        branches = [re.escape(char) + emit(child) for char, child in sorted(node.items()) if char]
+        if not branches:
+            return ""
+        if len(branches) == 1 and "" not in node:
+            return branches[0]
+        group = "(?:" + "|".join(branches) + ")"
+        return group + "?" if "" in node else group
+
+    return emit(trie)
+
+
+def trie_baseline(terms: list[str]) -> Callable[[str], str]:
+    """A competent regex: terms case-folded into a prefix tree, matched case-insensitively with
+    word boundaries (the engine's folding, for this ASCII request)."""
+    folded = sorted({term.casefold() for term in terms})
+    pattern = re.compile(r"\b" + trie_pattern(folded) + r"\b", re.IGNORECASE)
+    placeholders = {t: f"[[T_{i:010d}]]" for i, t in enumerate(folded)}
+    return lambda text: pattern.sub(lambda m: placeholders[m.group().casefold()], text)
+
+
 def by_size(sizes: list[int], runs: int) -> None:
     rng = random.Random(7)
-    print("\n2. dictionary size: the ASCII request, engine vs a naive regex alternation")
+    print("\n2. dictionary size: the ASCII request, engine vs a regex alternation and a trie regex")
     print(f"{'terms':>8} {'impl':>7} {'p50 ms':>9} {'p99 ms':>9} {'p99 wall':>9} {'runs':>5}")
     for size in sizes:
         terms = make_terms(size, rng)
@@ -235,6 +268,7 @@ def by_size(sizes: list[int], runs: int) -> None:
         for name, fn, count in (
             ("engine", request_masker(masker), runs),
             ("regex", regex_baseline(terms), max(3, runs // 50)),
+            ("trie", trie_baseline(terms), max(3, runs // 10)),
         ):
             log(f"{size} terms: timing {name}")
             fn(prompt)
@@ -242,8 +276,9 @@ def by_size(sizes: list[int], runs: int) -> None:
             results[name] = pct(cpu, 0.5)
             print(f"{size:>8} {name:>7} {pct(cpu, 0.5) * 1e3:>9.3f} {pct(cpu, 0.99) * 1e3:>9.3f} "
                   f"{pct(walls, 0.99) * 1e3:>9.3f} {len(cpu):>5}")  # fmt: skip
-        print(f"{size:>8} engine is {results['regex'] / results['engine']:,.0f}x faster than "
-              f"the regex baseline (automaton build {build:.2f} s)")  # fmt: skip
+        print(f"{size:>8} engine is {results['regex'] / results['engine']:,.1f}x faster than "
+              f"the alternation and {results['trie'] / results['engine']:,.1f}x faster than the "
+              f"trie regex (automaton build {build:.2f} s)")  # fmt: skip
 
 
 def bench_config(upstreams: dict[str, str], guardrail: str | None) -> dict:
