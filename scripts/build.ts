@@ -37,11 +37,11 @@ interface Entry {
 }
 
 export const ENTRIES: Entry[] = [
-  { name: "charging", source: "shim/node/charging-server.ts", outfile: "dist/charging.js", platform: "node" },
+  { name: "charging", source: "shim/node/charging/server.ts", outfile: "dist/charging.js", platform: "node" },
   // The charging-sites package's bin and library share chunks (the embedded data among them).
   {
     name: "charging-cli",
-    source: "shim/node/charging-cli.ts",
+    source: "shim/node/charging/cli.ts",
     outfile: "dist/charging-cli.js",
     platform: "node",
     chunkDir: "charging-chunks",
@@ -61,14 +61,14 @@ export const ENTRIES: Entry[] = [
   // package's library shares them.
   {
     name: "seo",
-    source: "shim/node/seo-cli.ts",
+    source: "shim/node/seo/bin.ts",
     outfile: "dist/seo.js",
     platform: "node",
     chunkDir: "seo-chunks",
     library: { source: "packages/seo-audit-mcp/mod.ts", out: "seo-lib" },
     workers: [
-      { source: "shim/node/seo-audit-thread.ts", out: "seo-audit-thread" },
-      { source: "shim/node/seo-page-worker.ts", out: "seo-page-worker" },
+      { source: "shim/node/seo/audit-thread.ts", out: "seo-audit-thread" },
+      { source: "shim/node/seo/page-worker.ts", out: "seo-page-worker" },
     ],
     seoListing: true,
   },

@@ -6,7 +6,7 @@
  */
 import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { nodeImportIo } from "../shim/node/import-io.ts";
+import { nodeImportIo } from "../shim/node/charging/import-io.ts";
 import { runImport } from "../src/charging/import/command.ts";
 
 const repo = resolve(import.meta.dirname, "..");

@@ -131,7 +131,7 @@ function errorClasses({ file, sf }: Source): string[] {
 
 /** The charging adapters reach src/ only through the service's public entry. */
 function chargingAdapterFace(source: Source): string[] {
-  const adapter = /^shim\/(node\/charging-[^/]+|workers\/charging-worker|node\/import-io|embedded\/charging-snapshot)\.ts$/;
+  const adapter = /^shim\/(node\/charging\/[^/]+|workers\/charging-worker|embedded\/charging-snapshot)\.ts$/;
   if (!adapter.test(source.file)) return [];
   return specifiersOf(source)
     .filter(isRelative)
@@ -150,7 +150,7 @@ const FIXTURES: Record<keyof typeof RULES, [file: string, text: string, expected
   npmOutsideDeps: ["shim/node/x.ts", 'export { Router } from "itty-router";', /package itty-router/],
   crossServiceImports: ["src/seo/x.ts", 'import type { Store } from "../charging/store.ts";', /src\/seo\/x\.ts imports \.\.\/charging\/store\.ts/],
   errorClasses: ["src/charging/x.ts", "export class NotFound extends ApiError {}\nconst Odd = class extends TypeError {};", /class NotFound extends ApiError/],
-  chargingAdapterFace: ["shim/node/charging-app.ts", 'import { createStore } from "../../src/charging/store.ts";', /use src\/charging\/mod\.ts/],
+  chargingAdapterFace: ["shim/node/charging/app.ts", 'import { createStore } from "../../../src/charging/store.ts";', /use src\/charging\/mod\.ts/],
 };
 
 for (const [name, rule] of Object.entries(RULES) as [keyof typeof RULES, (s: Source) => string[]][]) {
@@ -167,7 +167,7 @@ test("architecture: the rules pass what they should (a fitting function, deps.ts
   assert.deepEqual(npmOutsideDeps(parse("deps.ts", 'export * as v from "valibot";')), []);
   assert.deepEqual(crossServiceImports(parse("src/seo/a/b.ts", 'import "../../shared/errors.ts";\nimport "../c.ts";')), []);
   assert.deepEqual(errorClasses(parse(ERROR_CLASS.file, "export class ApiError extends Error {}")), []);
-  assert.deepEqual(chargingAdapterFace(parse("shim/node/charging-cli.ts", 'import { runCli } from "../../src/charging/mod.ts";\nimport "./serve.ts";')), []);
+  assert.deepEqual(chargingAdapterFace(parse("shim/node/charging/cli.ts", 'import { runCli } from "../../../src/charging/mod.ts";\nimport "../serve.ts";')), []);
 });
 
 // The repository stands alone: a clone with nothing beside it must build, test and run. A file

@@ -1,6 +1,6 @@
 /**
  * The HTTP primitive a fetch runs on: status, a header reader and a body stream. `fetch` is
- * adapted to it here; the Node adapter passes a lighter one (`shim/node/crawl-request.ts`).
+ * adapted to it here; the Node adapter passes a lighter one (`shim/node/seo/crawl-request.ts`).
  * @module
  */
 

@@ -10,7 +10,7 @@ import { test } from "node:test";
 import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
 import { createGzip, gzipSync } from "node:zlib";
-import { nodeHttpRequest } from "../../../shim/node/crawl-request.ts";
+import { nodeHttpRequest } from "../../../shim/node/seo/crawl-request.ts";
 import { Collector } from "../../../src/seo/audit/collector.ts";
 import { htmlSinks } from "../../../src/seo/audit/page.ts";
 import type { AuditReport } from "../../../src/seo/audit/report.ts";

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { nodeHttpRequest } from "../../../shim/node/crawl-request.ts";
+import { nodeHttpRequest } from "../../../shim/node/seo/crawl-request.ts";
 import { handleAuditRequest } from "../../../src/seo/audit/audit-request.ts";
 import type { AuditReport } from "../../../src/seo/audit/report.ts";
 import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";

@@ -6,7 +6,7 @@ import { after, before, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import fc from "fast-check";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { fileReportStore } from "../../../shim/node/report-store.ts";
+import { fileReportStore } from "../../../shim/node/seo/report-store.ts";
 import { handleAuditRequest } from "../../../src/seo/audit/audit-request.ts";
 import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";
 import { createAuditSiteTool } from "../../../src/seo/tools/audit-site.ts";

@@ -1,5 +1,5 @@
 /**
- * The built `seo-audit-mcp audit` runs its crawl on a thread of its own (shim/node/audit-thread.ts):
+ * The built `seo-audit-mcp audit` runs its crawl on a thread of its own (shim/node/seo/audit.ts):
  * what the user sees must be what the command prints on the main thread: output in order, exit
  * codes, failure messages, and Ctrl-C stopping the crawl with a report of what was done.
  */

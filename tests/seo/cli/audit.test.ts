@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { nodeHttpRequest } from "../../../shim/node/crawl-request.ts";
+import { nodeHttpRequest } from "../../../shim/node/seo/crawl-request.ts";
 import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";
 import { auditCommand } from "../../../src/seo/cli/audit.ts";
 import { serveFixtureSite, serveSite, type TestSite } from "../crawl/site-server.ts";

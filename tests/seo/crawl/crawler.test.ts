@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { nodeHttpRequest } from "../../../shim/node/crawl-request.ts";
+import { nodeHttpRequest } from "../../../shim/node/seo/crawl-request.ts";
 import { defaultBounds } from "../../../src/seo/crawl/bounds.ts";
 import { crawlSite, type PageVisit } from "../../../src/seo/crawl/crawler.ts";
 import { isApiError } from "../../../src/shared/errors.ts";

@@ -13,8 +13,8 @@ import { after, before, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import fc from "fast-check";
-import { nodeHttpRequest } from "../../../shim/node/crawl-request.ts";
-import { pageParser, RemoteParsing, workerEndpoint } from "../../../shim/node/page-parser.ts";
+import { nodeHttpRequest } from "../../../shim/node/seo/crawl-request.ts";
+import { pageParser, RemoteParsing, workerEndpoint } from "../../../shim/node/seo/page-parser.ts";
 import { handleAuditRequest } from "../../../src/seo/audit/audit-request.ts";
 import { extractHtml } from "../../../src/seo/audit/extract.ts";
 import type { PageParser } from "../../../src/seo/audit/extract.ts";
@@ -184,7 +184,7 @@ test("a missing worker file means the crawl's thread parses, and says why at onc
 
 test("an idle worker does not hold the process open", async () => {
   const script = join(scratch, "idle.mts");
-  const shim = pathToFileURL(join(process.cwd(), "shim/node/page-parser.ts")).href;
+  const shim = pathToFileURL(join(process.cwd(), "shim/node/seo/page-parser.ts")).href;
   writeFileSync(
     script,
     `import { pageParser } from ${JSON.stringify(shim)};

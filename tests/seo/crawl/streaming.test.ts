@@ -5,7 +5,7 @@ import { analysePage, htmlSinks } from "../../../src/seo/audit/page.ts";
 import { StreamDecoder } from "../../../src/seo/fetch/charset.ts";
 import { type FetchedPage, fetchPage } from "../../../src/seo/fetch/fetch-page.ts";
 import type { HttpRequest } from "../../../src/seo/fetch/http-request.ts";
-import { nodeHttpRequest } from "../../../shim/node/crawl-request.ts";
+import { nodeHttpRequest } from "../../../shim/node/seo/crawl-request.ts";
 import { serveSite } from "./site-server.ts";
 
 /** Cuts `length` into pieces of 1 to 7, varying with `seed`, so cuts land inside tags and characters. */

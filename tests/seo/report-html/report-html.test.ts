@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { after, before, test } from "node:test";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
-import { nodeHttpRequest } from "../../../shim/node/crawl-request.ts";
+import { nodeHttpRequest } from "../../../shim/node/seo/crawl-request.ts";
 import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";
 import { auditCommand } from "../../../src/seo/cli/audit.ts";
 import { serveSite, type TestSite } from "../crawl/site-server.ts";

@@ -33,7 +33,7 @@ const chunk = (prefix: string) => {
 };
 
 test("start-up of `mcp` loads neither the MCP SDK's server nor any tool code (both load on the first call)", () => {
-  const code = [...staticClosure(chunk("seo-main-")).values(), ...staticClosure(chunk("seo-stdio-")).values()].join("\n");
+  const code = [...staticClosure(chunk("main-")).values(), ...staticClosure(chunk("stdio-")).values()].join("\n");
   // esbuild heads each module's code with a `// <path>` line.
   const absent = {
     "the SDK's Server class": "// node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js",

@@ -6,7 +6,7 @@
 import { mkdir, open, readdir, readFile, rm, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { type AuditReport, newReportId, REPORT_ID, type ReportStore, SEO_SERVER_NAME } from "../../src/seo/commands.ts";
+import { type AuditReport, newReportId, REPORT_ID, type ReportStore, SEO_SERVER_NAME } from "../../../src/seo/commands.ts";
 
 /** `SEO_CACHE_DIR`, else `$XDG_CACHE_HOME/seo-audit-mcp` (or `~/.cache/...`): reports and Tranco answers live under it. */
 export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {

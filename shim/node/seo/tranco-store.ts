@@ -5,7 +5,7 @@
  */
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { RankStore, TrancoRank } from "../../src/seo/mod.ts";
+import type { RankStore, TrancoRank } from "../../../src/seo/mod.ts";
 
 const MAX_ENTRIES = 5000;
 type Entries = Record<string, { value: TrancoRank; savedAt: string }>;

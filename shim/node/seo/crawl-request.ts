@@ -8,7 +8,7 @@ import { Agent as HttpAgent, request as httpGet, type IncomingMessage } from "no
 import { Agent as HttpsAgent, request as httpsGet } from "node:https";
 import type { Readable } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
-import type { HttpRequest, HttpResponse, ResponseHeaders } from "../../src/seo/mod.ts";
+import type { HttpRequest, HttpResponse, ResponseHeaders } from "../../../src/seo/mod.ts";
 
 function decoded(res: IncomingMessage): Readable {
   const encoding = (res.headers["content-encoding"] ?? "").toLowerCase().trim();

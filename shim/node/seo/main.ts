@@ -1,12 +1,12 @@
 /**
- * The `seo-audit-mcp` command, loaded by the launcher (seo-cli.ts): `mcp` serves the SEO tools
+ * The `seo-audit-mcp` command, loaded by the launcher (bin.ts): `mcp` serves the SEO tools
  * over stdio, `audit <url>` runs the human CLI, `gateway` serves them over HTTP. Each command's
  * code is loaded only when it runs. In `mcp` mode stdout carries protocol only; logs go to stderr.
  * Every command answers `--help` and `--version`; every failure is one stderr line,
  * `CODE: what happened; what to do`.
  * @module
  */
-import { ApiError, exitCodeOf, failureLine, metaFlagOf, SEO_SERVER_NAME as SERVER_NAME, VERSION } from "../../src/seo/commands.ts";
+import { ApiError, exitCodeOf, failureLine, metaFlagOf, SEO_SERVER_NAME as SERVER_NAME, VERSION } from "../../../src/seo/commands.ts";
 
 const USAGE = `${SERVER_NAME} ${VERSION}
 
@@ -32,7 +32,7 @@ the environment (see ${SERVER_NAME} --help). Closing stdin stops it.
 const COMMANDS = ["mcp", "audit", "gateway"];
 
 async function runGateway(args: string[]): Promise<number> {
-  const { GATEWAY_USAGE, serveGateway } = await import("./seo-gateway.ts");
+  const { GATEWAY_USAGE, serveGateway } = await import("./gateway.ts");
   if (metaFlagOf(args) === "help") {
     process.stdout.write(`Usage: ${SERVER_NAME} ${GATEWAY_USAGE}\n`);
     return 0;
@@ -42,7 +42,7 @@ async function runGateway(args: string[]): Promise<number> {
 }
 
 async function audit(args: string[]): Promise<number> {
-  const { audit: run } = await import("./audit-thread.ts");
+  const { audit: run } = await import("./audit.ts");
   return run(args);
 }
 
@@ -54,7 +54,7 @@ async function mcp(args: string[]): Promise<number> {
   const [first] = args;
   if (first !== undefined)
     throw new ApiError("INVALID_USAGE", first.startsWith("-") ? `unknown option ${first}` : `mcp takes no arguments (got "${first}")`);
-  const { serveStdio } = await import("./seo-stdio.ts");
+  const { serveStdio } = await import("./stdio.ts");
   serveStdio();
   return -1;
 }

@@ -4,7 +4,7 @@
  * on a second core the crawl's thread only fetches, follows links and keeps the audit
  * (scripts/bench-seo-crawl.ts measures the shipped CLI). Pages travel as their text and come
  * back as their facts (`page-answers.ts`), to a page worker started for the audit (the stdio
- * server, the Node gateway) or over a port to the CLI's main thread (`audit-thread.ts`); either
+ * server, the Node gateway) or over a port to the CLI's main thread (`audit.ts`); either
  * is let go when the crawl ends, so the report is built without it. If the other side cannot
  * start or goes away, the pages it held fail with a clear error, later pages are parsed on the
  * crawl's thread, and `onFailure` hears why once.
@@ -14,15 +14,16 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { type MessagePort, Worker } from "node:worker_threads";
-import type { FactsSink, HtmlFacts, PageParser, PageParsing } from "../../src/seo/mod.ts";
+import type { FactsSink, HtmlFacts, PageParser, PageParsing } from "../../../src/seo/mod.ts";
 import type { FactsMessage, PageMessage } from "./page-answers.ts";
 
 /**
- * A thread's entry file shipped beside the bin: dist/<name>.js in a build (this code sits in a
- * chunk under dist/seo-chunks/ or in an entry), shim/node/<name>.ts from source.
+ * A thread's entry file shipped beside the bin: dist/seo-<name>.js in a build (this code sits in
+ * a chunk under dist/seo-chunks/ or in an entry), shim/node/seo/<name>.ts from source.
  */
 export function besideTheBin(name: string): URL | undefined {
-  const candidates = [`../${name}.js`, `./${name}.js`, `./${name}.ts`];
+  const built = `seo-${name}.js`;
+  const candidates = [`../${built}`, `./${built}`, `./${name}.ts`];
   return candidates.map((file) => new URL(file, import.meta.url)).find((url) => existsSync(fileURLToPath(url)));
 }
 
@@ -193,7 +194,7 @@ class RemoteSink implements FactsSink {
 export function pageParser(onFailure?: (reason: string) => void): PageParser | undefined {
   if (availableParallelism() < 2) return undefined;
   return () => {
-    const file = besideTheBin("seo-page-worker");
+    const file = besideTheBin("page-worker");
     return new RemoteParsing(file ? workerEndpoint(file) : undefined, onFailure);
   };
 }

@@ -10,5 +10,5 @@
 import module from "node:module";
 
 if (process.argv[2] !== "audit") module.enableCompileCache?.();
-const { run } = await import("./seo-main.ts");
+const { run } = await import("./main.ts");
 await run();

@@ -4,8 +4,8 @@
  * Node: stdio, the environment, the local dataset, the server and the importer.
  * @module
  */
-import { createChargingHandler, exitCodeOf, failureLine, parseChargingEnv, runCli, runImport } from "../../src/charging/mod.ts";
-import { loadStore, servicesFor, startChargingServer } from "./charging-app.ts";
+import { createChargingHandler, exitCodeOf, failureLine, parseChargingEnv, runCli, runImport } from "../../../src/charging/mod.ts";
+import { loadStore, servicesFor, startChargingServer } from "./app.ts";
 import { nodeImportIo } from "./import-io.ts";
 
 const stderr = (text: string) => process.stderr.write(text);

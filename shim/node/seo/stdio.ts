@@ -6,8 +6,8 @@
  * @module
  */
 import { createInterface } from "node:readline";
-import { createSeoHandler, createStdioBridge, VERSION } from "../../src/seo/mod.ts";
-import { configuredLog, localCrawl, nodeProvider, nodeRankStore } from "./seo-node.ts";
+import { createSeoHandler, createStdioBridge, VERSION } from "../../../src/seo/mod.ts";
+import { configuredLog, localCrawl, nodeProvider, nodeRankStore } from "./setup.ts";
 
 /** Room for an earlier report object passed back as `compare_to`. */
 const STDIO_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;

@@ -5,7 +5,7 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { auditCommand, type PageParser } from "../../src/seo/commands.ts";
+import { auditCommand, type PageParser } from "../../../src/seo/commands.ts";
 import { nodeHttpRequest } from "./crawl-request.ts";
 import { cacheDir, fileReportStore } from "./report-store.ts";
 

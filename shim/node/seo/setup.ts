@@ -16,7 +16,7 @@ import {
   redact,
   SEO_SERVER_NAME,
   type SeoConfig,
-} from "../../src/seo/mod.ts";
+} from "../../../src/seo/mod.ts";
 import type { NodeHttp } from "./crawl-request.ts";
 import { withPageParser } from "./page-parser.ts";
 import { cacheDir, fileReportStore } from "./report-store.ts";

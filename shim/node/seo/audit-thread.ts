@@ -1,12 +1,12 @@
 /**
  * Entry of the audit thread (dist/seo-audit-thread.js): `seo-audit-mcp audit` crawls here while
- * the main thread parses its pages (`audit-thread.ts` says why). In: `workerData` (the
+ * the main thread parses its pages (`audit.ts` says why). In: `workerData` (the
  * arguments, whether stderr is a terminal, and the port pages are parsed over) and "abort" on
  * Ctrl-C. Out: `["stdout" | "stderr", text]` in order, then `["exit", code]`.
  * @module
  */
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
-import { exitCodeOf, failureLine } from "../../src/seo/commands.ts";
+import { exitCodeOf, failureLine } from "../../../src/seo/commands.ts";
 import { runAudit } from "./audit-run.ts";
 import { portEndpoint, RemoteParsing } from "./page-parser.ts";
 

@@ -7,11 +7,11 @@
 import { lookup } from "node:dns/promises";
 import { readFile } from "node:fs/promises";
 import { crc32 } from "node:zlib";
-import { ApiError, type ChargingConfig, type ChargingServices, createChargingHandler, createChargingServices, createGuardedLookup, createOcpiFeed, createSharedRateLimiter, createStore, isApiError, isSnapshot, type LiveFeed, openSnapshot, parseChargingEnv, parseDatasetFile, type RateLimiter, type Store, storeOfSites } from "../../src/charging/mod.ts";
-import { pinnedFetch } from "./pinned-fetch.ts";
-import { embeddedSnapshot } from "../embedded/charging-snapshot.ts";
-import { createRedisRateStore } from "./redis-rate-store.ts";
-import { closeOnSignals, serve, type Serving } from "./serve.ts";
+import { ApiError, type ChargingConfig, type ChargingServices, createChargingHandler, createChargingServices, createGuardedLookup, createOcpiFeed, createSharedRateLimiter, createStore, isApiError, isSnapshot, type LiveFeed, openSnapshot, parseChargingEnv, parseDatasetFile, type RateLimiter, type Store, storeOfSites } from "../../../src/charging/mod.ts";
+import { pinnedFetch } from "../pinned-fetch.ts";
+import { embeddedSnapshot } from "../../embedded/charging-snapshot.ts";
+import { createRedisRateStore } from "../redis-rate-store.ts";
+import { closeOnSignals, serve, type Serving } from "../serve.ts";
 
 /** A JSON data set bigger than this is refused with the command that converts it to a snapshot. */
 const JSON_DATASET_MAX_BYTES = 256 * 1024 * 1024;

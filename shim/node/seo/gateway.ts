@@ -6,10 +6,10 @@
  * @module
  */
 import { lookup } from "node:dns/promises";
-import { ApiError, createGuardedLookup, createSeoHandler, type GatewayEgress, type OptionSpec, parseArgs, parseGatewayEnv, valueOf } from "../../src/seo/mod.ts";
-import { pinnedFetch } from "./pinned-fetch.ts";
-import { closeOnSignals, serve } from "./serve.ts";
-import { configuredLog, localCrawl, nodeProvider, nodeRankStore } from "./seo-node.ts";
+import { ApiError, createGuardedLookup, createSeoHandler, type GatewayEgress, type OptionSpec, parseArgs, parseGatewayEnv, valueOf } from "../../../src/seo/mod.ts";
+import { pinnedFetch } from "../pinned-fetch.ts";
+import { closeOnSignals, serve } from "../serve.ts";
+import { configuredLog, localCrawl, nodeProvider, nodeRankStore } from "./setup.ts";
 
 export const GATEWAY_USAGE = `gateway [--port N] [--host H] [--allow-audit]
   --port N        TCP port (default 8788; 0 = any free port)

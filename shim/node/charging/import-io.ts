@@ -7,7 +7,7 @@ import { createReadStream } from "node:fs";
 import { stat, writeFile } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { crc32 } from "node:zlib";
-import type { ImportIo } from "../../src/charging/mod.ts";
+import type { ImportIo } from "../../../src/charging/mod.ts";
 
 export function nodeImportIo(): ImportIo {
   return {

@@ -11,10 +11,10 @@
  */
 import { availableParallelism } from "node:os";
 import { MessageChannel, Worker } from "node:worker_threads";
-import { failureLine } from "../../src/seo/commands.ts";
+import { failureLine } from "../../../src/seo/commands.ts";
 import { answerPagesOn } from "./page-answers.ts";
 import { besideTheBin, withPageParser } from "./page-parser.ts";
-import type { AuditThreadData, AuditThreadMessage } from "./seo-audit-thread.ts";
+import type { AuditThreadData, AuditThreadMessage } from "./audit-thread.ts";
 
 /**
  * The audit thread's heap. Young generation: 6 MiB (V8 gives a third of it to each semi-space)
@@ -70,7 +70,7 @@ async function here(args: string[]): Promise<number> {
 /** Runs `audit` with these arguments on its own thread when it can, else here; its exit code. */
 export function audit(args: string[]): Promise<number> {
   if (availableParallelism() < 2) return here(args);
-  const file = besideTheBin("seo-audit-thread");
+  const file = besideTheBin("audit-thread");
   if (file) return onThread(file, args);
   process.stderr.write("audit: the crawl runs on the main thread (the audit thread's file is missing)\n");
   return here(args);

@@ -5,7 +5,7 @@
  * @module
  */
 import type { MessagePort } from "node:worker_threads";
-import { HtmlExtractor } from "../../src/seo/page-worker.ts";
+import { HtmlExtractor } from "../../../src/seo/page-worker.ts";
 
 export type PageMessage = [id: number, text: string, last: boolean];
 export type FactsMessage = [id: number, facts: HtmlExtractor["facts"] | undefined, error?: string];

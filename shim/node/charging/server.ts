@@ -5,8 +5,8 @@
  * start-up failures.
  * @module
  */
-import { exitCodeOf, failureLine } from "../../src/charging/mod.ts";
-import { startChargingServer } from "./charging-app.ts";
+import { exitCodeOf, failureLine } from "../../../src/charging/mod.ts";
+import { startChargingServer } from "./app.ts";
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
