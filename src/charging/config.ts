@@ -5,7 +5,10 @@
  */
 import { v } from "../../deps.ts";
 import { ApiError } from "../shared/errors.ts";
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_RATE_PER_MINUTE } from "./handler.ts";
+import { DEFAULT_MAX_BODY_BYTES } from "../shared/http/pipeline.ts";
+
+/** Requests per minute and client when CHARGING_RATE_LIMIT is unset. */
+export const DEFAULT_RATE_PER_MINUTE = 60;
 
 export interface LiveFeedConfig {
   /** OCPI 2.2.1 Locations endpoint; the site id is appended URL-encoded. */

@@ -1,20 +1,17 @@
 /**
- * The charging-site API as one Fetch handler: CORS preflight, per-client rate limit, the
- * optional key gate, the body cap, then the route table (routes.ts). It never throws: anything unexpected
- * becomes INTERNAL without details, and every answer, errors included, carries CORS headers.
+ * The charging-site API as one Fetch handler: its policy (CORS headers, rate, keys, body cap)
+ * and its routes, run by the shared pipeline (src/shared/http/pipeline.ts).
  * @module
  */
 
 import { VERSION } from "../shared/build-info.ts";
-import { ApiError, toErrorResponse } from "../shared/errors.ts";
-import { createKeyGate, type KeyGate } from "../shared/http/api-key.ts";
-import { withBodyCap } from "../shared/http/body-limit.ts";
-import { clientKey } from "../shared/http/client-ip.ts";
 import type { Encoding } from "./compress.ts";
+import { DEFAULT_RATE_PER_MINUTE } from "./config.ts";
 import { type Cors, createCors } from "../shared/http/cors.ts";
 import { createRateLimiter, type RateLimiter } from "../shared/http/rate-limit.ts";
 import type { FetchHandler } from "../shared/http/respond.ts";
-import { describeRoutes, openPaths, type Route, routeTable } from "../shared/http/route-table.ts";
+import { createPipeline } from "../shared/http/pipeline.ts";
+import { describeRoutes, type Route } from "../shared/http/route-table.ts";
 import { mcpHttpHandler } from "../shared/mcp/http.ts";
 import { defineMcp } from "../shared/mcp/server.ts";
 import { chargingTools } from "./mcp-tools.ts";
@@ -51,9 +48,6 @@ export interface ChargingHandlerOptions extends ChargingServices {
   log?: (line: string) => void;
 }
 
-export const DEFAULT_MAX_BODY_BYTES = 65_536;
-export const DEFAULT_RATE_PER_MINUTE = 60;
-
 const INSTRUCTIONS =
   "Open-data EV charging sites (Open Charge Map, OpenStreetMap). Use search_sites for an area or filters, find_nearby_sites for a point, then get_site or get_site_status with an id from the results. Show the attribution returned with the data.";
 
@@ -87,89 +81,23 @@ function routesOf(options: ChargingHandlerOptions, gated: boolean, log: (line: s
   });
 }
 
-/**
- * What every request passes before its route, in order: the rate limit, the key gate (except
- * on the table's open routes), the body cap. Each refusal is an ApiError.
- */
-class Guards {
-  readonly #limiter: RateLimiter;
-  readonly #ratePerMinute: number;
-  readonly #trustedProxies: number;
-  readonly #maxBodyBytes: number;
-  readonly #gate: KeyGate | undefined;
-  readonly #isOpen: (pathname: string) => boolean;
-
-  constructor(options: ChargingHandlerOptions, isOpen: (pathname: string) => boolean) {
-    const { ratePerMinute = DEFAULT_RATE_PER_MINUTE, apiKeys = [] } = options;
-    this.#ratePerMinute = ratePerMinute;
-    this.#limiter = limiterOf(options, ratePerMinute);
-    this.#trustedProxies = options.trustedProxies ?? 0;
-    this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    this.#gate = apiKeys.length > 0 ? createKeyGate(apiKeys) : undefined;
-    this.#isOpen = isOpen;
-  }
-
-  /** The request to route: `request` itself, or with its body capped. */
-  async pass(request: Request, url: URL, peer: string | undefined): Promise<Request> {
-    const decision = await this.#limiter.hit(clientKey(request, peer, this.#trustedProxies));
-    if (!decision.allowed) throw this.#overLimit(decision.retryAfterSeconds);
-    if (this.#gate && !this.#isOpen(url.pathname)) await this.#checkKey(this.#gate, request);
-    return request.body ? withBodyCap(request, this.#maxBodyBytes) : request;
-  }
-
-  #overLimit(retryAfterSeconds: number): ApiError {
-    const wait = String(retryAfterSeconds);
-    return new ApiError(
-      "RATE_LIMITED",
-      `Over ${this.#ratePerMinute} requests per minute from your address; retry in ${wait} s`,
-      { headers: { "retry-after": wait } },
-    );
-  }
-
-  async #checkKey(gate: KeyGate, request: Request): Promise<void> {
-    const verdict = await gate(request);
-    if (verdict === "ok") return;
-    throw new ApiError(
-      "UNAUTHORIZED",
-      verdict === "missing"
-        ? "An API key is required: send it in the x-api-key header"
-        : "The API key is not valid: check the x-api-key header",
-      { headers: { "www-authenticate": 'Bearer realm="charging"' } },
-    );
-  }
-}
-
-/** Creates the handler. */
+/** Creates the handler: the shared pipeline over the charging routes. */
 export function createChargingHandler(options: ChargingHandlerOptions): FetchHandler {
   const log = options.log ?? (() => {});
-  const cors = corsOf(options.corsOrigins ?? "*");
-  const gated = (options.apiKeys ?? []).length > 0;
-  const table = routesOf(options, gated, log);
-  // Liveness probes carry no key: /healthz stays open (it reveals only the stage number), and
-  // so does the OpenAPI document, which says how to authenticate.
-  const guards = new Guards(options, openPaths(table));
-  const dispatch = routeTable(table);
-  const noRoute = `No such route; the API has ${describeRoutes(table)}`;
-
-  const answer = async (request: Request, peer: string | undefined): Promise<Response> => {
-    const preflight = cors.preflight(request);
-    if (preflight) return preflight;
-    const url = new URL(request.url);
-    const response = await dispatch(await guards.pass(request, url, peer), url, url);
-    if (!response) throw new ApiError("NOT_FOUND", noRoute);
-    return response;
-  };
-
-  return async (request, context) => {
-    let response: Response;
-    try {
-      response = await answer(request, context?.clientAddress);
-    } catch (err) {
-      // A client that hung up mid-body is ordinary traffic, not an unexpected failure.
-      if (!(err instanceof ApiError) && !request.signal.aborted)
-        log(`charging: unexpected ${err instanceof Error ? err.message : String(err)}`);
-      response = toErrorResponse(err);
-    }
-    return cors.apply(response, request);
-  };
+  const { ratePerMinute = DEFAULT_RATE_PER_MINUTE, apiKeys = [] } = options;
+  const routes = routesOf(options, apiKeys.length > 0, log);
+  return createPipeline({
+    routes,
+    cors: corsOf(options.corsOrigins ?? "*"),
+    rateLimit: { limiter: limiterOf(options, ratePerMinute), perMinute: ratePerMinute, trustedProxies: options.trustedProxies },
+    key: {
+      keys: apiKeys,
+      realm: "charging",
+      missing: "An API key is required: send it in the x-api-key header",
+      invalid: "The API key is not valid: check the x-api-key header",
+    },
+    maxBodyBytes: options.maxBodyBytes,
+    noRoute: `No such route; the API has ${describeRoutes(routes)}`,
+    unexpected: (err) => log(`charging: unexpected ${err instanceof Error ? err.message : String(err)}`),
+  });
 }

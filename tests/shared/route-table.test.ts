@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { isApiError } from "../../src/shared/errors.ts";
-import { allowedMethods, describeRoutes, openPaths, type Route, routeTable } from "../../src/shared/http/route-table.ts";
+import { allowedMethods, describeRoutes, type Route, routeTable } from "../../src/shared/http/route-table.ts";
 
 const text = (body: string) => () => new Response(body);
 const ROUTES: Route<string>[] = [
@@ -54,16 +54,4 @@ test("describeRoutes lists paths per method, params without itty's +, one entry 
     "GET /s",
   );
   assert.equal(describeRoutes([]), "");
-});
-
-test("openPaths: the paths of open routes, fixed or with params, and nothing else", () => {
-  const isOpen = openPaths([
-    { method: "GET", path: "/healthz", handle: text(""), open: true },
-    { method: "GET", path: "/docs/:page", handle: text(""), open: true },
-    { method: "GET", path: "/private", handle: text("") },
-  ]);
-  assert.deepEqual(
-    ["/healthz", "/healthz/", "/docs/a", "/docs/a/b", "/private"].map(isOpen),
-    [true, false, true, false, false],
-  );
 });

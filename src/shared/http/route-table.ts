@@ -27,8 +27,12 @@ export interface Route<C = undefined> {
    * answers a JSON-RPC 405, not the envelope).
    */
   everyMethod?: boolean;
-  /** Readable without credentials (liveness, the API description); the handler's gate reads it. */
+  /** Readable without credentials (liveness, the API description): the key gate lets it through. */
   open?: boolean;
+  /** Not counted by the rate limit (a liveness probe the service exempts). */
+  unmetered?: boolean;
+  /** How a failure on this path answers (default: the error envelope); an MCP endpoint answers JSON-RPC. */
+  failure?: (err: unknown) => Response;
 }
 
 /** Dispatches one request: its response, or undefined when no route has its path. */
@@ -93,12 +97,6 @@ export function describeRoutes<C>(routes: readonly Route<C>[]): string {
     if (paths.size > 0) parts.push(`${method} ${[...paths].join(", ")}`);
   }
   return parts.join(" and ");
-}
-
-/** Whether a path belongs to a route marked `open` (the one a key gate lets through). */
-export function openPaths<C>(routes: readonly Route<C>[]): (pathname: string) => boolean {
-  const matchers = routes.filter((r) => r.open).map((r) => compilePath(r.path));
-  return (pathname) => matchers.some((match) => match(pathname) !== undefined);
 }
 
 interface Compiled<C> {

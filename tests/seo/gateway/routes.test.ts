@@ -17,7 +17,7 @@ const errorOf = async (response: Response) => ((await response.json()) as { erro
 test("the route table: every REST route is a row, and the no-route message names every row", async () => {
   for (const rest of REST_ROUTES)
     assert.ok(
-      SEO_ROUTES.some((route) => route.path === rest.path && route.answer === "rest"),
+      SEO_ROUTES.some((route) => route.path === rest.path && route.method === "GET"),
       `${rest.path} in the table`,
     );
   for (const route of SEO_ROUTES) assert.ok(NO_ROUTE.includes(route.shown), route.shown);
