@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { before, test } from "node:test";
 import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";
 import { loadConfig } from "../../../src/seo/config.ts";
@@ -12,16 +12,16 @@ const CHUNKS = "dist/seo-chunks";
 
 before(() => ensureBundle());
 
-/** Every chunk `start` loads before its own code runs: its static imports, transitively. */
+/** Every file `start` (under dist/) loads before its own code runs: its static imports, transitively. */
 function staticClosure(start: string): Map<string, string> {
   const found = new Map<string, string>();
   const pending = [start];
   while (pending.length > 0) {
     const name = pending.pop() as string;
     if (found.has(name)) continue;
-    const code = readFileSync(join(CHUNKS, name), "utf8");
+    const code = readFileSync(join("dist", name), "utf8");
     found.set(name, code);
-    for (const m of code.matchAll(/^(?:import|export)\s[^;]*?["']\.\/([^"']+\.js)["']/gms)) pending.push(m[1] as string);
+    for (const m of code.matchAll(/^(?:import|export)\s[^;]*?["']\.\/([^"']+\.js)["']/gms)) pending.push(join(dirname(name), m[1] as string));
   }
   return found;
 }
@@ -29,11 +29,12 @@ function staticClosure(start: string): Map<string, string> {
 const chunk = (prefix: string) => {
   const name = readdirSync(CHUNKS).find((f) => f.startsWith(prefix));
   assert.ok(name, `a ${prefix} chunk`);
-  return name;
+  return join("seo-chunks", name);
 };
 
 test("start-up of `mcp` loads neither the MCP SDK's server nor any tool code (both load on the first call)", () => {
-  const code = [...staticClosure(chunk("main-")).values(), ...staticClosure(chunk("stdio-")).values()].join("\n");
+  // The bin's entry, the command-line face it imports first, and the `mcp` command's own chunk.
+  const code = ["seo.js", chunk("commands-"), chunk("stdio-")].flatMap((start) => [...staticClosure(start).values()]).join("\n");
   // esbuild heads each module's code with a `// <path>` line.
   const absent = {
     "the SDK's Server class": "// node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js",
