@@ -8,6 +8,7 @@ import type { FetchedPage } from "../fetch/fetch-page.ts";
 import type { UrlEntry } from "../crawl/frontier.ts";
 import { type CheckId, SEVERITY_RANK } from "./catalogue.ts";
 import { type Finding, findingOf, type Hit } from "./finding.ts";
+import { LinkPool } from "./link-pool.ts";
 import { analysePage } from "./page.ts";
 import type { PageSummary } from "./page-summary.ts";
 import { pathOfUrl } from "../fetch/url.ts";
@@ -42,6 +43,8 @@ export class Collector {
   readonly byCheck = new Map<CheckId, CheckHits>();
   /** Problems (hits) per URL, for the page table. */
   readonly issuesByUrl = new Map<string, number>();
+  /** Which pages link to (or load) which URLs, for the pages a link finding is carried by. */
+  readonly links = new LinkPool();
 
   add(hit: Hit): void {
     this.issuesByUrl.set(hit.url, (this.issuesByUrl.get(hit.url) ?? 0) + 1);
@@ -53,6 +56,23 @@ export class Collector {
     slot.count++;
     if (slot.hits.length < URLS_PER_CHECK)
       slot.hits.push({ id: hit.id, url: hit.url, evidence: detach(hit.evidence) });
+  }
+
+  /** Takes `urls` out of check `id`: a problem another check reports already is reported once. */
+  remove(id: CheckId, urls: ReadonlySet<string>): void {
+    const slot = this.byCheck.get(id);
+    if (!slot) return;
+    const kept = slot.hits.filter((h) => !urls.has(h.url));
+    const removed = slot.hits.length - kept.length;
+    for (const hit of slot.hits) {
+      if (!urls.has(hit.url)) continue;
+      const left = (this.issuesByUrl.get(hit.url) ?? 1) - 1;
+      if (left > 0) this.issuesByUrl.set(hit.url, left);
+      else this.issuesByUrl.delete(hit.url);
+    }
+    slot.hits = kept;
+    slot.count -= removed;
+    if (slot.count <= 0) this.byCheck.delete(id);
   }
 
   /**
@@ -78,6 +98,7 @@ export class Collector {
     if (summary.title) summary.title = detach(summary.title);
     if (summary.description) summary.description = detach(summary.description);
     this.summaries.set(analyseAs, summary);
+    this.links.addPage(analysis.links.concat(analysis.resources));
     const targets = summary.hreflang.map((h) => h.url);
     if (summary.canonical) targets.push(summary.canonical);
     return {

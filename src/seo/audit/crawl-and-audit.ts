@@ -9,6 +9,7 @@ import type { HttpRequest } from "../fetch/http-request.ts";
 import { describeTwin, type Twin } from "../crawl/twin.ts";
 import { Collector } from "./collector.ts";
 import { cutsOf } from "./cuts.ts";
+import { addReach } from "./impact.ts";
 import type { PageParser } from "./extract.ts";
 import { htmlSinks } from "./page.ts";
 import { type AuditReport, chartsOf, PAGE_ROWS, pageRows } from "./report.ts";
@@ -55,6 +56,22 @@ function stats(crawl: CrawlResult) {
   };
 }
 
+/**
+ * A URL that answers 4xx is one problem, reported where it is fixed: a linked one as the broken
+ * link (ranked by the pages linking to it), a sitemap entry as `sitemap-non-200`, a canonical
+ * target as `canonical-to-non-200` on the page naming it; `http-4xx` keeps the rest.
+ */
+function reportMissingPagesOnce(collector: Collector, crawl: CrawlResult): void {
+  const covered = new Set<string>();
+  for (const id of ["broken-internal-link", "sitemap-non-200"] as const)
+    for (const hit of collector.byCheck.get(id)?.hits ?? []) covered.add(hit.url);
+  for (const hit of collector.byCheck.get("http-4xx")?.hits ?? []) {
+    const e = crawl.entries.get(hit.url);
+    if (e && e.inlinks === 0 && !e.inSitemap && hit.url !== crawl.start) covered.add(hit.url);
+  }
+  collector.remove("http-4xx", covered);
+}
+
 /** Crawls `url` within `bounds` and audits what it finds. Throws `ApiError` (UNREACHABLE, ROBOTS_DISALLOWED) when it cannot start. */
 export async function crawlAndAudit(url: string, options: AuditOptions): Promise<AuditReport> {
   const startedAt = options.now().toISOString();
@@ -79,10 +96,12 @@ export async function crawlAndAudit(url: string, options: AuditOptions): Promise
   ).finally(() => parsing?.close());
   const twin = twinOf(crawl, collector.summaries, options.twin !== null);
   siteHits(crawl, collector.summaries, twin, (hit) => collector.add(hit));
-  const findings = collector.findings(options.exampleCap ?? 50);
-  const categories = categoryScores(findings, Math.max(1, crawl.pages));
+  reportMissingPagesOnce(collector, crawl);
   let htmlPages = 0;
   for (const summary of collector.summaries.values()) if (summary.isHtml) htmlPages++;
+  const findings = collector.findings(options.exampleCap ?? 50);
+  addReach(findings, { byCheck: collector.byCheck, links: collector.links, entries: crawl.entries, htmlPages });
+  const categories = categoryScores(findings, Math.max(1, crawl.pages));
   const affected: Record<string, string[]> = {};
   for (const [id, slot] of collector.byCheck) affected[id] = slot.hits.map((h) => h.url);
   return {

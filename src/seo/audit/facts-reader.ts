@@ -50,6 +50,19 @@ interface Region {
   main: boolean;
 }
 
+/**
+ * A link whose `title` or `aria-label` says more than a generic phrase, or that names its label
+ * element, describes its target to search engines and screen readers alike: a language tab
+ * "Go" titled "Go language: …" is not "click here".
+ */
+function labelled(attrs: Record<string, string>): boolean {
+  if ((attrs["aria-labelledby"] ?? "").trim() !== "") return true;
+  return [attrs.title, attrs["aria-label"]].some((label) => {
+    const text = (label ?? "").trim().toLowerCase().replace(/\s+/g, " ");
+    return text !== "" && !GENERIC_TEXT.has(text);
+  });
+}
+
 const isJavaScript = (type: string | undefined) =>
   type === undefined || /^\s*(text\/javascript|application\/javascript|module)?\s*$/i.test(type);
 
@@ -68,6 +81,8 @@ export class FactsReader {
   #capture: "title" | "h1" | "a" | "jsonld" | "script" | undefined;
   #buffer = "";
   #anchorDepth = 0;
+  /** The open link names its target in `title`, `aria-label` or `aria-labelledby`. */
+  #anchorLabelled = false;
   #linkMarkMain = 0;
   #linkMarkRest = 0;
   readonly #linkWords: [number, number] = [0, 0];
@@ -233,7 +248,7 @@ export class FactsReader {
     this.#linkWords[0] += this.#main.words - this.#linkMarkMain;
     this.#linkWords[1] += this.#rest.words - this.#linkMarkRest;
     // The generic phrases are short: longer link texts need no normalising to rule them out.
-    if (this.#capture !== "a" || this.#buffer.length > GENERIC_MAX) return;
+    if (this.#capture !== "a" || this.#buffer.length > GENERIC_MAX || this.#anchorLabelled) return;
     const text = this.#buffer.trim().toLowerCase().replace(/\s+/g, " ");
     if (GENERIC_TEXT.has(text) && this.#facts.genericLinkTexts.length < LIMIT)
       this.#facts.genericLinkTexts.push(text);
@@ -251,6 +266,7 @@ export class FactsReader {
       this.#linkMarkRest = this.#rest.words;
       if (this.#inBoiler === 0 && this.#skip === 0) this.#links[this.#inMain > 0 ? 0 : 1]++;
       if (this.#capture === undefined) this.#startCapture("a");
+      this.#anchorLabelled = labelled(attrs);
     }
     const href = attrs.href?.trim();
     const target = href === undefined && (attrs.name !== undefined || attrs.id !== undefined);

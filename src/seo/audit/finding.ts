@@ -24,6 +24,10 @@ export interface Finding {
   /** `measured` for facts of the fetch, `rule-of-thumb` when a heuristic threshold decides. */
   provenance: Provenance;
   threshold?: Threshold;
+  /** Pages that carry the problem, when that is not `count` (a broken link: the pages linking to it). */
+  pages?: number;
+  /** Set when the problem is the same element on most pages: one fix in the shared template. */
+  template?: { pages: number; evidence: string };
 }
 
 /** One check's hit on one URL, before aggregation. */

@@ -11,7 +11,7 @@ import type { Comparison } from "./compare.ts";
 import { SEVERITIES } from "./catalogue.ts";
 import type { Finding } from "./finding.ts";
 import type { AuditReport } from "./report.ts";
-import { IMPACT_TEXT } from "./score.ts";
+import type { RankedFix } from "./score.ts";
 
 const SCORE_BASIS = "100 × Π(1 − severity weight × (0.5 + 0.5 × share of pages affected)); see AUDIT.md";
 export const TWIN_VIA = {
@@ -22,7 +22,8 @@ export const TWIN_VIA = {
 const TWIN_BASIS =
   "canonical, hreflang, link and sitemap URLs on the production origin are read as the same paths here (production_url, or the start page's canonical)";
 const OVERALL_BASIS = `mean of the category scores (0 when no page answered 200 HTML); categories: ${SCORE_BASIS}`;
-const PRIORITY_BASIS = `severity impact (${IMPACT_TEXT}) × pages affected (every page crawled for robots.txt unreachable or a stopped host)`;
+const PRIORITY_BASIS =
+  "severity first, then the pages carrying the problem (a broken link: the pages linking to it); social tags after other categories of the same severity";
 const CONCISE_FIXES = 10;
 const CONCISE_EXAMPLES = 3;
 /** Page rows in a detailed answer: the stored report and the HTML report keep more. */
@@ -131,7 +132,8 @@ export const REPORT_OUTPUT_SCHEMA = {
           check_id: { type: "string" },
           severity: { enum: [...SEVERITIES] },
           urls_affected: { type: "integer" },
-          priority: { type: "number" },
+          pages: { type: "integer" },
+          template: { type: "object" },
           fix: { type: "string" },
           examples: { type: "array" },
           provenance: { type: "object" },
@@ -154,6 +156,12 @@ export const REPORT_OUTPUT_SCHEMA = {
   },
   required: ["report_id", "target", "generated_at", "summary", "scores", "top_fixes", "findings"],
 } as const;
+
+/** "12 URL(s) on 440 pages", or the shared element of a template problem. */
+export function reachText(fix: RankedFix): string {
+  if (fix.template) return `${fix.template.evidence} (${fix.urls_affected} URL(s))`;
+  return fix.pages !== fix.urls_affected ? `${fix.urls_affected} URL(s) on ${fix.pages} pages` : `${fix.urls_affected} URL(s)`;
+}
 
 function example(f: Finding | undefined): string {
   const first = f?.examples[0];
@@ -233,9 +241,7 @@ export function reportText(
   for (const fix of fixes) {
     const f = byId.get(fix.check_id);
     const label = f?.provenance.kind === "rule-of-thumb" ? " [rule of thumb]" : "";
-    lines.push(
-      `  ${fix.rank}. [${fix.severity}] ${fix.title} (${fix.check_id}): ${fix.urls_affected} URL(s)${label}. ${fix.fix}${example(f)}`,
-    );
+    lines.push(`  ${fix.rank}. [${fix.severity}] ${fix.title} (${fix.check_id}): ${reachText(fix)}${label}. ${fix.fix}${example(f)}`);
   }
   if (format !== "detailed" && report.fixes.length > fixes.length)
     lines.push(`  … ${report.fixes.length - fixes.length} more (${words.allFixes} lists all).`);

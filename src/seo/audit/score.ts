@@ -5,28 +5,23 @@
  * w is the severity weight (critical 0.5, high 0.3, medium 0.15, low 0.05, info 0) and share
  * is the fraction of crawled pages affected (capped at 1). One high finding on every page
  * costs 30 points; on one page of many, about 15. Overall = mean of the category scores.
- * Fix priority = impact weight (critical 16, high 8, medium 4, low 1: doubling per level) × pages
- * affected, where a finding that stops the crawl itself (robots.txt unreachable, a stopped host)
- * affects every page crawled.
+ * Fixes are ranked by impact: severity first, then the pages that carry the problem (a broken
+ * link: the pages linking to it; a finding that stops the crawl itself, robots.txt unreachable
+ * or a stopped host: every page crawled); social tags come after the other categories of their
+ * severity, as they decide how a shared link looks, not whether or how a page ranks.
  * @module
  */
-import { CATEGORIES, type Category, type CheckId, SEVERITIES, type Severity } from "./catalogue.ts";
+import { CATEGORIES, type Category, type CheckId, SEVERITY_RANK, type Severity } from "./catalogue.ts";
 import type { Finding } from "./finding.ts";
 
 const SCORE_WEIGHT: Record<Severity, number> = { critical: 0.5, high: 0.3, medium: 0.15, low: 0.05, info: 0 };
-export const IMPACT: Record<Severity, number> = { critical: 16, high: 8, medium: 4, low: 1, info: 0 };
-
-/** "critical 16, high 8, medium 4, low 1": the impact weights in severity order, for provenance text. */
-export const IMPACT_TEXT = SEVERITIES.filter((s) => IMPACT[s] > 0)
-  .map((s) => `${s} ${IMPACT[s]}`)
-  .join(", ");
 
 /** Findings about the whole site rather than the URLs they name. */
 const SITE_WIDE = new Set(["robots-txt-unreachable", "host-stopped"]);
 
-/** Pages a finding stands for: its URLs, or every page for a finding that stops the crawl. */
+/** Pages a finding stands for: the pages carrying it, or every page for a finding that stops the crawl. */
 export function pagesAffected(f: Finding, pages: number): number {
-  return SITE_WIDE.has(f.id) ? Math.max(f.count, pages) : f.count;
+  return SITE_WIDE.has(f.id) ? Math.max(f.count, pages) : (f.pages ?? f.count);
 }
 
 export function categoryScores(findings: Finding[], pages: number): Record<Category, number> {
@@ -50,23 +45,35 @@ export interface RankedFix {
   severity: Severity;
   category: Category;
   urls_affected: number;
-  priority: number;
+  /** Pages that carry the problem: what the fixes are ranked by within a severity. */
+  pages: number;
+  /** Set when one change to the shared template fixes it on every page that carries it. */
+  template?: { pages: number; evidence: string };
   fix: string;
 }
 
+const socialLast = (f: Finding) => (f.category === "social" ? 1 : 0);
+
 export function rankFixes(findings: Finding[], pages = 0): RankedFix[] {
   return findings
-    .filter((f) => IMPACT[f.severity] > 0)
-    .map((f) => ({ f, priority: IMPACT[f.severity] * pagesAffected(f, pages) }))
-    .sort((a, b) => b.priority - a.priority || a.f.id.localeCompare(b.f.id))
-    .map(({ f, priority }, i) => ({
+    .filter((f) => f.severity !== "info")
+    .map((f) => ({ f, reach: pagesAffected(f, pages) }))
+    .sort(
+      (a, b) =>
+        SEVERITY_RANK[a.f.severity] - SEVERITY_RANK[b.f.severity] ||
+        socialLast(a.f) - socialLast(b.f) ||
+        b.reach - a.reach ||
+        a.f.id.localeCompare(b.f.id),
+    )
+    .map(({ f, reach }, i) => ({
       rank: i + 1,
       check_id: f.id,
       title: f.title,
       severity: f.severity,
       category: f.category,
       urls_affected: f.count,
-      priority,
-      fix: f.fix,
+      pages: reach,
+      ...(f.template ? { template: f.template } : {}),
+      fix: f.template ? `In the template (${f.template.pages} pages): ${f.fix}` : f.fix,
     }));
 }

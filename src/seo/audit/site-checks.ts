@@ -38,7 +38,8 @@ function linkChecks(crawl: CrawlResult, pages: Map<string, PageSummary>, add: Ad
         });
       continue;
     }
-    if (e.inlinks > 0 && broken(e))
+    // Server errors, failed fetches, loops and redirects to errors have findings of their own.
+    if (e.inlinks > 0 && e.state === "done" && !e.hops && (e.status ?? 0) >= 400 && (e.status ?? 0) < 500)
       add({ id: "broken-internal-link", url: e.url, evidence: `${statusText(e)}; ${linkedFrom(e)}` });
     const stub = pages.get(e.url)?.clientRedirect;
     if (e.inlinks > 0 && e.state === "done" && !broken(e) && ((e.hops ?? 0) > 0 || stub))

@@ -10,7 +10,6 @@ import type { Comparison } from "../audit/compare.ts";
 import { SEVERITIES } from "../audit/catalogue.ts";
 import { TWIN_VIA } from "../audit/present.ts";
 import type { AuditReport } from "../audit/report.ts";
-import { IMPACT_TEXT } from "../audit/score.ts";
 import { SCRIPT, STYLE } from "./assets.ts";
 import { barChart, depthBars, statusBars } from "./charts.ts";
 import { esc, formatNumber as n, urlLink } from "./escape.ts";
@@ -71,9 +70,9 @@ function fixes(report: AuditReport): string {
   const items = report.fixes.map(
     (fix) =>
       `<li class="fix card" data-check="${esc(fix.check_id)}"><h3><span class="rank">${fix.rank}.</span><span class="sev sev-${esc(fix.severity)}">${esc(fix.severity)}</span> <span class="fix-title">${esc(fix.title)}</span> <code>${esc(fix.check_id)}</code></h3>
-<p class="fix-text">${esc(fix.fix)}</p><p class="muted">priority ${n(fix.priority)} · ${esc(fix.category)}</p>${affectedList(report, fix.check_id, fix.urls_affected)}</li>`,
+<p class="fix-text">${esc(fix.fix)}</p><p class="muted">${n(fix.pages)} page(s) · ${esc(fix.category)}</p>${affectedList(report, fix.check_id, fix.urls_affected)}</li>`,
   );
-  return `<section id="fixes"><h2>Ranked fixes</h2><p class="provenance">Priority = severity impact (${IMPACT_TEXT}) × pages affected.</p><ol class="fixes">${items.join("")}</ol></section>`;
+  return `<section id="fixes"><h2>Ranked fixes</h2><p class="provenance">Ranked by severity, then by the pages that carry the problem.</p><ol class="fixes">${items.join("")}</ol></section>`;
 }
 
 function findingsBySeverity(report: AuditReport): string {

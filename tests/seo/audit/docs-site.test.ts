@@ -11,6 +11,7 @@ import type { AuditReport } from "../../../src/seo/audit/report.ts";
 import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";
 import type { TestSite } from "../crawl/site-server.ts";
 import { DOCS_PLANTED, type DocsOptions, docsPages, PRODUCTION, serveDocsSite } from "../fakes/docs-site.ts";
+import { SEVERITY_RANK } from "../../../src/seo/audit/catalogue.ts";
 
 const http = nodeHttpRequest(16);
 let site: TestSite;
@@ -103,15 +104,16 @@ test("meta-refresh and script redirects are followed as redirects, not audited a
   assert.equal(rows.get(DOCS_PLANTED.metaRefresh)?.type, "redirect");
 });
 
-test("thin content is judged on main content by page type; fixes rank by impact × pages", () => {
+test("thin content is judged on main content by page type; fixes rank by severity, then pages", () => {
   assert.deepEqual(pathsOf(report, "thin-content"), ["/docs/guides/stub-1", "/docs/guides/stub-2", "/docs/guides/stub-3"]);
   const types = new Set(report.pages.map((p) => p.type));
   for (const type of ["hub", "reference", "article", "redirect"]) assert.ok(types.has(type as never), type);
-  assert.equal(report.fixes[0]?.check_id, "meta-description-duplicate");
+  assert.equal(report.fixes[0]?.check_id, "canonical-to-non-200");
   const thin = report.fixes.find((f) => f.check_id === "thin-content");
   assert.ok(thin && thin.rank > 2, `thin-content ranked ${thin?.rank}`);
-  const priorities = report.fixes.map((f) => f.priority);
-  assert.deepEqual(priorities, [...priorities].sort((a, b) => b - a));
+  const order = report.fixes.map((f) => [SEVERITY_RANK[f.severity], f.category === "social" ? 1 : 0, -f.pages]);
+  const sorted = [...order].sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]! || a[2]! - b[2]!);
+  assert.deepEqual(order, sorted, "severity first, social last, then pages carrying the problem");
 });
 
 test("the twin is found from most pages' canonicals when the start page has none, and can be turned off", async () => {

@@ -146,3 +146,12 @@ test("SimHash: near-identical texts are close, different texts far; groups stay 
   ]);
   assert.deepEqual(groups, [["a", "b"]]);
 });
+
+test("generic link text: a link whose title, aria-label or aria-labelledby describes it is not generic", () => {
+  const texts = (links: string) => extractHtml(`<html><body>${links}</body></html>`).genericLinkTexts;
+  assert.deepEqual(texts('<a href="/lang/go" title="Go language: photos of programs written in it">Go</a>'), []);
+  assert.deepEqual(texts('<a href="/a" aria-label="Pricing of the team plan">Learn more</a>'), []);
+  assert.deepEqual(texts('<a href="/a" aria-labelledby="plan-heading">more</a>'), []);
+  // A title that is itself generic, or empty, says nothing more.
+  assert.deepEqual(texts('<a href="/a" title="click here">here</a><a href="/b" title=" ">Go</a>'), ["here", "go"]);
+});

@@ -4,6 +4,7 @@ import type { AuditReport } from "../../../src/seo/audit/report.ts";
 import { crawlAndAudit } from "../../../src/seo/audit/crawl-and-audit.ts";
 import { defaultBounds } from "../../../src/seo/crawl/bounds.ts";
 import { serveFixtureSite, type TestSite } from "../crawl/site-server.ts";
+import { SEVERITY_RANK } from "../../../src/seo/audit/catalogue.ts";
 
 let site: TestSite;
 let report: AuditReport;
@@ -22,9 +23,12 @@ const LONG = `/${"very-long-url-segment-".repeat(6)}end`;
 
 /** Every check planted in fixtures/seo/sites/problems and exactly where it must fire. */
 const EXPECTED: Record<string, string[]> = {
-  "http-4xx": ["/gone", "/missing", "/gone-canonical", "/missing-in-sitemap"],
+  // Each 4xx URL is reported once, where it is fixed: /missing as the broken link to it,
+  // /missing-in-sitemap as a sitemap entry, /gone-canonical on the page naming it, /gone (reached
+  // only through /redirect-broken) as the redirect to an error; so no http-4xx is left. A linked
+  // 5xx is http-5xx, a linked loop redirect-loop, a linked redirect to an error redirect-to-error.
   "http-5xx": ["/error"],
-  "broken-internal-link": ["/loop-a", "/redirect-broken", "/missing", "/error"],
+  "broken-internal-link": ["/missing"],
   "broken-resource": ["/img/missing.png"],
   "redirect-loop": ["/loop-a"],
   "redirect-to-error": ["/redirect-broken"],
@@ -163,12 +167,10 @@ test("each URL is fetched once, except retries of the 5xx page", () => {
 test("scores and fixes are derived from findings", () => {
   assert.ok(report.scores.overall > 0 && report.scores.overall < 100);
   assert.equal(report.scores.categories.international < 100, true);
-  const priorities = report.fixes.map((f) => f.priority);
-  assert.deepEqual(
-    priorities,
-    [...priorities].sort((a, b) => b - a),
-  );
-  assert.equal(report.fixes[0]?.check_id, "broken-internal-link");
+  const order = report.fixes.map((f) => [SEVERITY_RANK[f.severity], f.category === "social" ? 1 : 0, -f.pages]);
+  const sorted = [...order].sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]! || a[2]! - b[2]!);
+  assert.deepEqual(order, sorted, "severity first, social last, then pages carrying the problem");
+  assert.equal(report.fixes[0]?.check_id, "http-5xx", "critical first");
   assert.ok(!report.fixes.some((f) => f.severity === "info"));
   const thin = report.findings.find((f) => f.id === "thin-content");
   assert.equal(thin?.provenance.kind, "rule-of-thumb");

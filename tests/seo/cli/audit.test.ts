@@ -73,7 +73,7 @@ test("--json writes a report that --compare accepts as a file; --detailed keeps 
     affected: Record<string, string[]>;
     stats: { resources_checked: number; sitemap_urls: number };
   };
-  assert.ok(report.affected["http-4xx"]?.length);
+  assert.ok(report.affected["broken-internal-link"]?.length);
   assert.equal(report.stats.resources_checked, 0);
   assert.equal(report.stats.sitemap_urls, 8);
   const file = join(dir, "before.json");
