@@ -1,10 +1,10 @@
 /**
  * The layout rules of ARCHITECTURE.md, checked on the source with the TypeScript compiler API:
- * no function in src/ or shim/ over 60 lines, no `node:` in src/, npm
- * packages only through the deps files, no imports between the services, one error class, and
- * the charging adapters import one face of their service; and no file of the repository refers to
- * a path outside it. Each rule is first run on a small fixture that breaks it, so a checker that
- * can no longer fail fails here.
+ * no function in src/ or shim/ over 60 lines, no `node:` in src/, npm packages only through the
+ * deps files, no imports between the services, one error class, the charging adapters import
+ * one face of their service, adapters named for their service, tests/shim/ mirroring shim/; and
+ * no file of the repository refers to a path outside it. Each rule is first run on a small
+ * fixture that breaks it, so a checker that can no longer fail fails here.
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -140,7 +140,38 @@ function chargingAdapterFace(source: Source): string[] {
     .map(([spec]) => `${source.file} imports ${spec} (use src/charging/mod.ts)`);
 }
 
-const RULES = { longFunctions, nodeImportsInSrc, npmOutsideDeps, crossServiceImports, errorClasses, chargingAdapterFace };
+const SERVICE_NAMES = ["seo", "charging"] as const;
+
+/**
+ * The service a path belongs to: src/<service>/…, or an adapter named for it,
+ * shim/<runtime>/<service>/… or shim/<runtime>/<service>-….ts. Anything else serves both.
+ */
+function serviceOf(path: string): string | undefined {
+  const at = /^src\/([^/]+)\//.exec(path)?.[1] ?? /^shim\/[^/]+\/([^/]+?)(?:\/|-[^/]*\.ts$)/.exec(path)?.[1];
+  return SERVICE_NAMES.find((service) => service === at);
+}
+
+/**
+ * Adapters are named for their service: a shim/ module that reaches into one service sits in
+ * that service's folder (or carries its name); it reaches no other service; and inside the
+ * service's folder, names carry no service prefix.
+ */
+function adaptersNamedForService(source: Source): string[] {
+  if (!source.file.startsWith("shim/")) return [];
+  const own = serviceOf(source.file);
+  const folder = /^shim\/[^/]+\/([^/]+)\/([^/]+)$/.exec(source.file);
+  const prefixed = folder && folder[1] === own && folder[2]?.startsWith(`${own}-`) ? [`${source.file}: inside ${own}/, drop the ${own}- prefix`] : [];
+  const reached = specifiersOf(source)
+    .filter(isRelative)
+    .map((spec) => [spec, serviceOf(target(source.file, spec))] as const)
+    .filter(([, service]) => service !== undefined && service !== own)
+    .map(([spec, service]) =>
+      own ? `${source.file} (${own}) imports ${spec} (${service})` : `${source.file} imports ${spec}: a ${service} adapter, move it under a ${service}/ folder`,
+    );
+  return [...prefixed, ...reached];
+}
+
+const RULES = { longFunctions, nodeImportsInSrc, npmOutsideDeps, crossServiceImports, errorClasses, chargingAdapterFace, adaptersNamedForService };
 
 /** A function of `lines` lines. */
 const fnOf = (name: string, lines: number) => `function ${name}() {\n${"  work();\n".repeat(lines - 2)}}\n`;
@@ -151,6 +182,7 @@ const FIXTURES: Record<keyof typeof RULES, [file: string, text: string, expected
   crossServiceImports: ["src/seo/x.ts", 'import type { Store } from "../charging/store.ts";', /src\/seo\/x\.ts imports \.\.\/charging\/store\.ts/],
   errorClasses: ["src/charging/x.ts", "export class NotFound extends ApiError {}\nconst Odd = class extends TypeError {};", /class NotFound extends ApiError/],
   chargingAdapterFace: ["shim/node/charging/app.ts", 'import { createStore } from "../../../src/charging/store.ts";', /use src\/charging\/mod\.ts/],
+  adaptersNamedForService: ["shim/node/report-store.ts", 'import type { ReportStore } from "../../src/seo/mod.ts";\nimport "./charging/app.ts";', /report-store\.ts imports \.\.\/\.\.\/src\/seo\/mod\.ts: a seo adapter/],
 };
 
 for (const [name, rule] of Object.entries(RULES) as [keyof typeof RULES, (s: Source) => string[]][]) {
@@ -168,6 +200,34 @@ test("architecture: the rules pass what they should (a fitting function, deps.ts
   assert.deepEqual(crossServiceImports(parse("src/seo/a/b.ts", 'import "../../shared/errors.ts";\nimport "../c.ts";')), []);
   assert.deepEqual(errorClasses(parse(ERROR_CLASS.file, "export class ApiError extends Error {}")), []);
   assert.deepEqual(chargingAdapterFace(parse("shim/node/charging/cli.ts", 'import { runCli } from "../../../src/charging/mod.ts";\nimport "../serve.ts";')), []);
+  assert.deepEqual(adaptersNamedForService(parse("shim/workers/seo-gateway.ts", 'import "../../src/seo/mod.ts";\nimport "../../src/shared/errors.ts";')), []);
+  assert.match(adaptersNamedForService(parse("shim/node/seo/page-parser.ts", 'import "../charging/app.ts";')).join(), /\(seo\) imports \.\.\/charging\/app\.ts \(charging\)/);
+  assert.match(adaptersNamedForService(parse("shim/node/seo/seo-bin.ts", "")).join(), /drop the seo- prefix/);
+});
+
+// tests/shim/ mirrors shim/: an adapter's tests are found by its path. A test file is named for
+// the module it exercises, `<module>.test.ts` or `<module>-<aspect>.test.ts`, in the mirrored folder.
+
+/** Adapter folders without tests, and test files under tests/shim/ that name no module. */
+function shimTestGaps(modules: string[], tests: string[]): string[] {
+  const known = new Set(modules);
+  const folders = new Set(modules.map((file) => dirname(file)));
+  const tested = new Set(tests.map((file) => dirname(file).replace(/^tests\//, "")));
+  const untested = [...folders].filter((folder) => !tested.has(folder)).map((folder) => `${folder}/ has no tests in tests/${folder}/`);
+  const named = (test: string) => {
+    const stem = test.replace(/^tests\//, "").replace(/\.test\.ts$/, "");
+    const cuts = [...stem.matchAll(/-/g)].map((m) => stem.slice(0, m.index));
+    return [stem, ...cuts].some((candidate) => known.has(`${candidate}.ts`));
+  };
+  const orphans = tests.filter((test) => !named(test)).map((test) => `${test} names no module of shim/${dirname(test).replace(/^tests\/shim\/?/, "")}`);
+  return [...untested, ...orphans];
+}
+
+test("architecture: tests/shim/ mirrors shim/, each test file named for its module", () => {
+  const caught = shimTestGaps(["shim/node/seo/bin.ts", "shim/node/x/y.ts"], ["tests/shim/node/seo/bin-startup.test.ts", "tests/shim/node/seo/other.test.ts"]);
+  assert.deepEqual(caught, ["shim/node/x/ has no tests in tests/shim/node/x/", "tests/shim/node/seo/other.test.ts names no module of shim/node/seo"]);
+  const tests = tsFiles("tests/shim").filter((file) => file.endsWith(".test.ts"));
+  assert.deepEqual(shimTestGaps(tsFiles("shim"), tests), []);
 });
 
 // The repository stands alone: a clone with nothing beside it must build, test and run. A file

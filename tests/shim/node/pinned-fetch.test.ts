@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { test } from "node:test";
-import { pinnedFetch } from "../../shim/node/pinned-fetch.ts";
-import { ApiError } from "../../src/shared/errors.ts";
-import { type EgressPolicy, guardedFetch } from "../../src/shared/net/egress.ts";
-import { createGuardedLookup } from "../../src/shared/net/lookup.ts";
+import { pinnedFetch } from "../../../shim/node/pinned-fetch.ts";
+import { ApiError } from "../../../src/shared/errors.ts";
+import { type EgressPolicy, guardedFetch } from "../../../src/shared/net/egress.ts";
+import { createGuardedLookup } from "../../../src/shared/net/lookup.ts";
 
 async function feed() {
   let connections = 0;

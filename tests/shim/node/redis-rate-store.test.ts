@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { startBuilt, stop } from "../../../scripts/smoke.ts";
 import { type RunningRedis, startRedis } from "../../shared/redis.ts";
-import { ensureBuilt } from "../built.ts";
+import { ensureBuilt } from "../../charging/built.ts";
 
 type Started = Awaited<ReturnType<typeof startBuilt>>;
 

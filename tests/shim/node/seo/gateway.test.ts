@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { envFor } from "../fakes/setup.ts";
-import { BUNDLE, ensureBundle } from "../fakes/stdio.ts";
-import { mcpClient, refusedUrls, startWorld, type World } from "./harness.ts";
+import { envFor } from "../../../seo/fakes/setup.ts";
+import { BUNDLE, ensureBundle } from "../../../seo/fakes/stdio.ts";
+import { mcpClient, refusedUrls, startWorld, type World } from "../../../seo/gateway/harness.ts";
 
 // Responses are read loosely in assertions.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
 import { test } from "node:test";
-import { closeOnSignals, serve } from "../../shim/node/serve.ts";
+import { closeOnSignals, serve } from "../../../shim/node/serve.ts";
 import {
   bodyOf,
   bodyTextOf,
@@ -10,7 +10,7 @@ import {
   prepareJson,
   preparedJson,
   preparedText,
-} from "../../src/shared/http/respond.ts";
+} from "../../../src/shared/http/respond.ts";
 
 test("serve() carries method, URL, headers, streamed body and client address to the handler", async () => {
   const serving = await serve(

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { createServer, type Server } from "node:net";
 import { before, test } from "node:test";
-import { ensureBuilt } from "../built.ts";
+import { ensureBuilt } from "../../../charging/built.ts";
 
 before(() => ensureBuilt());
 

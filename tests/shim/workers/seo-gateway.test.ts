@@ -3,9 +3,9 @@ import { readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { gzipSync } from "node:zlib";
 import { type RunningWorker, startWorker } from "../../shared/workerd.ts";
-import { KEYS } from "../fakes/providers.ts";
-import { ensureBuilt } from "../fakes/stdio.ts";
-import { mcpClient, refusedUrls, startWorld, type World } from "./harness.ts";
+import { KEYS } from "../../seo/fakes/providers.ts";
+import { ensureBuilt } from "../../seo/fakes/stdio.ts";
+import { mcpClient, refusedUrls, startWorld, type World } from "../../seo/gateway/harness.ts";
 
 // Responses are read loosely in assertions.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -11,7 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { validate } from "@readme/openapi-parser";
 import { type RunningWorker, startWorker } from "../../shared/workerd.ts";
-import { ensureBuilt, rawHttp } from "../built.ts";
+import { ensureBuilt, rawHttp } from "../../charging/built.ts";
 
 // Answers are read loosely in assertions.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -8,9 +8,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { startBuilt, stop } from "../../../scripts/smoke.ts";
-import { ensureBuilt, getJson as get } from "../built.ts";
-import { INVALID } from "./cases.ts";
+import { startBuilt, stop } from "../../../../scripts/smoke.ts";
+import { ensureBuilt, getJson as get } from "../../../charging/built.ts";
+import { INVALID } from "../../../charging/http/cases.ts";
 
 type Envelope = { error: { code: string; message: string } };
 type Started = Awaited<ReturnType<typeof startBuilt>>;

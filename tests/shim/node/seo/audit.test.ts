@@ -9,9 +9,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { serveSite, type TestSite } from "../crawl/site-server.ts";
-import { generatedPage, indexOf } from "../fakes/generated-site.ts";
-import { BUNDLE, ensureBundle } from "../fakes/stdio.ts";
+import { serveSite, type TestSite } from "../../../seo/crawl/site-server.ts";
+import { generatedPage, indexOf } from "../../../seo/fakes/generated-site.ts";
+import { BUNDLE, ensureBundle } from "../../../seo/fakes/stdio.ts";
 
 const PAGES = 400;
 const cache = mkdtempSync(join(tmpdir(), "seo-audit-thread-"));

@@ -12,8 +12,8 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { serveSite, type TestSite } from "../crawl/site-server.ts";
-import { BUNDLE, ensureBundle } from "../fakes/stdio.ts";
+import { serveSite, type TestSite } from "../../../seo/crawl/site-server.ts";
+import { BUNDLE, ensureBundle } from "../../../seo/fakes/stdio.ts";
 
 const cache = mkdtempSync(join(tmpdir(), "seo-bin-"));
 const env = { PATH: process.env.PATH ?? "", SEO_CACHE_DIR: cache };

@@ -4,10 +4,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { type Fakes, KEYS, startFakes } from "../fakes/providers.ts";
-import { envFor, serviceAccount } from "../fakes/setup.ts";
-import { type Site, startSite } from "../fakes/site.ts";
-import { BUNDLE, ensureBundle, spawnServer } from "../fakes/stdio.ts";
+import { type Fakes, KEYS, startFakes } from "../../../seo/fakes/providers.ts";
+import { envFor, serviceAccount } from "../../../seo/fakes/setup.ts";
+import { type Site, startSite } from "../../../seo/fakes/site.ts";
+import { BUNDLE, ensureBundle, spawnServer } from "../../../seo/fakes/stdio.ts";
 
 const TOOLS = ["seo_audit_site", "seo_page_report", "seo_keyword_ideas", "seo_rank_check", "seo_authority"];
 const account = serviceAccount();

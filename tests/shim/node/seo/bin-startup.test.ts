@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { before, test } from "node:test";
-import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";
-import { loadConfig } from "../../../src/seo/config.ts";
-import { createSeoMcp } from "../../../src/seo/server.ts";
-import { recordingDeps } from "../fakes/setup.ts";
-import { ensureBundle, spawnServer } from "../fakes/stdio.ts";
+import { memoryReportStore } from "../../../../src/seo/audit/report-store.ts";
+import { loadConfig } from "../../../../src/seo/config.ts";
+import { createSeoMcp } from "../../../../src/seo/server.ts";
+import { recordingDeps } from "../../../seo/fakes/setup.ts";
+import { ensureBundle, spawnServer } from "../../../seo/fakes/stdio.ts";
 
 const CHUNKS = "dist/seo-chunks";
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { fileRankStore } from "../../../shim/node/seo/tranco-store.ts";
+import { fileRankStore } from "../../../../shim/node/seo/tranco-store.ts";
 
 test("fileRankStore() keeps dated answers across instances and survives a corrupt file", async () => {
   const dir = mkdtempSync(join(tmpdir(), "tranco-store-"));
