@@ -5,13 +5,20 @@
  * and a DNS answer that changed in between (rebinding to 127.0.0.1 or 169.254.169.254) would
  * be used unchecked. This fetch connects only to addresses the same policy allows. It serves
  * what the live feed needs: one request, no redirect following (`guardedFetch` checks each
- * hop itself), the response body streamed.
+ * hop itself), the response body streamed. `resolveAll` is the node:dns resolver the guard
+ * checks with, for both services.
  * @module
  */
+import { lookup } from "node:dns/promises";
 import { type IncomingMessage, request as httpRequest, type RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { Readable } from "node:stream";
 import type { GuardedLookup } from "../../src/shared/net/lookup.ts";
+
+/** Every address node:dns gives for `host`: what the egress guard checks, before the request and at connect time. */
+export async function resolveAll(host: string): Promise<string[]> {
+  return (await lookup(host, { all: true, verbatim: true })).map((answer) => answer.address);
+}
 
 const NO_BODY = new Set([101, 103, 204, 205, 304]);
 

@@ -4,11 +4,10 @@
  * guard with node:dns, then the Fetch handler on the Node adapter.
  * @module
  */
-import { lookup } from "node:dns/promises";
 import { readFile } from "node:fs/promises";
 import { crc32 } from "node:zlib";
 import { ApiError, type ChargingConfig, type ChargingServices, createChargingHandler, createChargingServices, createGuardedLookup, createOcpiFeed, createSharedRateLimiter, createStore, isApiError, isSnapshot, type LiveFeed, openSnapshot, parseChargingEnv, parseDatasetFile, type RateLimiter, type Store, storeOfSites } from "../../../src/charging/mod.ts";
-import { pinnedFetch } from "../pinned-fetch.ts";
+import { pinnedFetch, resolveAll } from "../pinned-fetch.ts";
 import { embeddedSnapshot } from "../../embedded/charging-snapshot.ts";
 import { createRedisRateStore } from "../redis-rate-store.ts";
 import { closeOnSignals, serve, type Serving } from "../serve.ts";
@@ -56,10 +55,6 @@ export async function loadStore(path?: string): Promise<Store> {
     if (isApiError(err, "INVALID_CONFIG")) throw err;
     throw new ApiError("INVALID_CONFIG", `CHARGING_DATA: ${path}: ${(err as Error).message}`, { cause: err });
   }
-}
-
-async function resolveAll(host: string): Promise<string[]> {
-  return (await lookup(host, { all: true, verbatim: true })).map((answer) => answer.address);
 }
 
 function liveFeed(config: ChargingConfig): LiveFeed | undefined {

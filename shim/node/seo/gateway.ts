@@ -5,9 +5,8 @@
  * The local crawl is off unless --allow-audit is given on a loopback bind.
  * @module
  */
-import { lookup } from "node:dns/promises";
 import { ApiError, createGuardedLookup, createSeoHandler, type GatewayEgress, type OptionSpec, parseArgs, parseGatewayEnv, valueOf } from "../../../src/seo/mod.ts";
-import { pinnedFetch } from "../pinned-fetch.ts";
+import { pinnedFetch, resolveAll } from "../pinned-fetch.ts";
 import { closeOnSignals, serve } from "../serve.ts";
 import { configuredLog, localCrawl, nodeProvider, nodeRankStore } from "./setup.ts";
 
@@ -49,10 +48,6 @@ export function parseGatewayArgs(args: string[]): GatewayArgs {
     );
   }
   return { port: Number(port), host, allowAudit };
-}
-
-async function resolveAll(host: string): Promise<string[]> {
-  return (await lookup(host, { all: true, verbatim: true })).map((answer) => answer.address);
 }
 
 /** Node's egress guard: node:dns for the check, and sockets that re-check at connect time. */

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { test } from "node:test";
-import { pinnedFetch } from "../../../shim/node/pinned-fetch.ts";
+import { pinnedFetch, resolveAll } from "../../../shim/node/pinned-fetch.ts";
 import { ApiError } from "../../../src/shared/errors.ts";
 import { type EgressPolicy, guardedFetch } from "../../../src/shared/net/egress.ts";
 import { createGuardedLookup } from "../../../src/shared/net/lookup.ts";
@@ -64,4 +64,10 @@ test("pinnedFetch() behind guardedFetch refuses a host re-resolved to 127.0.0.1 
   } finally {
     await upstream.close();
   }
+});
+
+test("resolveAll gives every address node:dns has for a name, and for an address itself", async () => {
+  assert.deepEqual(await resolveAll("127.0.0.1"), ["127.0.0.1"]);
+  const local = await resolveAll("localhost");
+  assert.ok(local.some((address) => address === "127.0.0.1" || address === "::1"), local.join(", "));
 });
