@@ -5,10 +5,10 @@
  * The local crawl is off unless --allow-audit is given on a loopback bind.
  * @module
  */
-import { ApiError, createGuardedLookup, createSeoHandler, type GatewayEgress, type OptionSpec, parseArgs, parseGatewayEnv, valueOf } from "../../../src/seo/mod.ts";
+import { ApiError, createGuardedLookup, type GatewayEgress, type OptionSpec, parseArgs, parseGatewayEnv, valueOf } from "../../../src/seo/mod.ts";
 import { pinnedFetch, resolveAll } from "../pinned-fetch.ts";
 import { closeOnSignals, serve } from "../serve.ts";
-import { configuredLog, localCrawl, nodeProvider, nodeRankStore } from "./setup.ts";
+import { nodeSeoHandler } from "./handler.ts";
 
 export const GATEWAY_USAGE = `gateway [--port N] [--host H] [--allow-audit]
   --port N        TCP port (default 8788; 0 = any free port)
@@ -62,16 +62,7 @@ export function nodeGatewayEgress(): GatewayEgress {
 export async function serveGateway(args: string[]): Promise<void> {
   const { port, host, allowAudit } = parseGatewayArgs(args);
   const settings = parseGatewayEnv(process.env);
-  const { config, log } = configuredLog();
-  const handler = createSeoHandler({
-    provider: nodeProvider(),
-    config,
-    ...(allowAudit ? { crawl: localCrawl(log) } : {}),
-    rankStore: nodeRankStore(),
-    egress: nodeGatewayEgress(),
-    ...settings,
-    log,
-  });
+  const { handler, log } = nodeSeoHandler({ crawl: allowAudit, egress: nodeGatewayEgress(), ...settings });
   const serving = await serve(handler, { port, hostname: host, portSetting: "--port" });
   closeOnSignals(serving, log);
   const auth = settings.authToken ? "bearer token required" : "no token (set GATEWAY_AUTH_TOKEN)";

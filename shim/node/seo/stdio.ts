@@ -6,23 +6,14 @@
  * @module
  */
 import { createInterface } from "node:readline";
-import { createSeoHandler, createStdioBridge, VERSION } from "../../../src/seo/mod.ts";
-import { configuredLog, localCrawl, nodeProvider, nodeRankStore } from "./setup.ts";
+import { createStdioBridge, VERSION } from "../../../src/seo/mod.ts";
+import { nodeSeoHandler } from "./handler.ts";
 
 /** Room for an earlier report object passed back as `compare_to`. */
 const STDIO_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 export function serveStdio(): void {
-  const { config, log } = configuredLog();
-  const handler = createSeoHandler({
-    provider: nodeProvider(),
-    config,
-    crawl: localCrawl(log),
-    rankStore: nodeRankStore(),
-    egress: "open",
-    maxBodyBytes: STDIO_MAX_MESSAGE_BYTES,
-    log,
-  });
+  const { handler, log } = nodeSeoHandler({ crawl: true, egress: "open", maxBodyBytes: STDIO_MAX_MESSAGE_BYTES });
   const bridge = createStdioBridge({
     handler: (request) => handler(request),
     write: (message) => void process.stdout.write(`${message}\n`),
