@@ -11,12 +11,14 @@ import { type Cors, createCors } from "../shared/http/cors.ts";
 import { createRateLimiter, type RateLimiter } from "../shared/http/rate-limit.ts";
 import type { FetchHandler } from "../shared/http/respond.ts";
 import { createPipeline } from "../shared/http/pipeline.ts";
+import { jsonSchemaOf, type OpenApiInfo, serviceOpenApi } from "../shared/http/openapi.ts";
 import { describeRoutes, type Route } from "../shared/http/route-table.ts";
 import { mcpHttpHandler } from "../shared/mcp/http.ts";
 import { defineMcp } from "../shared/mcp/server.ts";
-import { chargingTools } from "./mcp-tools.ts";
-import { chargingOpenApi } from "./openapi.ts";
-import { chargingRouteTable } from "./routes.ts";
+import { OPERATIONS } from "./operations/table.ts";
+import { CACHE_HEADERS, errorDoc } from "./operations/rest-doc.ts";
+import { chargingRouteTable } from "./transports/http/routes.ts";
+import { chargingTools } from "./transports/mcp.ts";
 import type { ChargingServices } from "./services.ts";
 
 export interface ChargingHandlerOptions extends ChargingServices {
@@ -48,6 +50,12 @@ export interface ChargingHandlerOptions extends ChargingServices {
   log?: (line: string) => void;
 }
 
+const JSON_RPC_REQUEST = {
+  type: "object",
+  required: ["jsonrpc", "method"],
+  properties: { jsonrpc: { const: "2.0" }, method: { type: "string" }, id: {}, params: { type: "object" } },
+};
+
 const INSTRUCTIONS =
   "Open-data EV charging sites (Open Charge Map, OpenStreetMap). Use search_sites for an area or filters, find_nearby_sites for a point, then get_site or get_site_status with an id from the results. Show the attribution returned with the data.";
 
@@ -68,6 +76,41 @@ function limiterOf(options: ChargingHandlerOptions, ratePerMinute: number): Rate
   return createRateLimiter({ limit: ratePerMinute, windowMs: 60_000, maxClients, ...(now ? { now } : {}) });
 }
 
+const DOC_INFO: OpenApiInfo = {
+  title: "Charging-site API",
+  version: VERSION,
+  description:
+    "Read-only API over open charging-site data (Open Charge Map, OpenStreetMap). Every error is {\"error\":{\"code\",\"message\"}}. Show the attribution returned with the data.",
+};
+
+const GUARDED = {
+  "401": errorDoc("UNAUTHORIZED: the key gate is on and the key is missing or unknown"),
+  "429": { ...errorDoc("RATE_LIMITED: over the per-client rate"), headers: { "retry-after": "Seconds until the window resets" } },
+};
+
+/** The document of the operation table and the routes; `gated` adds the key scheme (x-api-key, or Authorization: Bearer). */
+function documentOf(gated: boolean, routes: readonly Route<URL>[]): Record<string, unknown> {
+  const security = { kind: "apiKey", header: "x-api-key", description: "A free key (or Authorization: Bearer <key>)", bearerAlso: true } as const;
+  const outputs = OPERATIONS.map((op) => ({ output: jsonSchemaOf(op.output, "output"), rest: op.rest }));
+  return serviceOpenApi(
+    {
+      info: { ...DOC_INFO, ...(gated ? { security } : {}) },
+      guarded: GUARDED,
+      routes,
+      documentHeaders: CACHE_HEADERS,
+      mcp: {
+        summary: "MCP over Streamable HTTP (stateless, JSON responses): tools/list, then tools/call",
+        requestBody: { description: "A JSON-RPC 2.0 request", schema: JSON_RPC_REQUEST },
+        responses: {
+          "200": { description: "The JSON-RPC answer", schema: { type: "object" } },
+          "413": errorDoc("PAYLOAD_TOO_LARGE: the body is over the cap"),
+        },
+      },
+    },
+    outputs,
+  );
+}
+
 function routesOf(options: ChargingHandlerOptions, gated: boolean, log: (line: string) => void): Route<URL>[] {
   const server = defineMcp(
     { name: "charging-sites", version: VERSION, instructions: INSTRUCTIONS },
@@ -77,7 +120,7 @@ function routesOf(options: ChargingHandlerOptions, gated: boolean, log: (line: s
   return chargingRouteTable(options, mcpHttpHandler(server), {
     cacheControl: cacheControlFor(gated),
     encodings: options.encodings ?? ["gzip"],
-    openApi: chargingOpenApi(gated),
+    openApi: (routes) => documentOf(gated, routes),
   });
 }
 

@@ -16,7 +16,7 @@ export { type ChargingConfig, parseChargingEnv } from "./config.ts";
 export { parseDatasetFile } from "./dataset.ts";
 export { type ChargingHandlerOptions, createChargingHandler } from "./handler.ts";
 export { type ImportIo, runImport } from "./import/command.ts";
-export { chargingTools } from "./mcp-tools.ts";
+export { chargingTools } from "./transports/mcp.ts";
 export { type ChargingServices, createChargingServices } from "./services.ts";
 export { isSnapshot, openSnapshot, type Snapshot } from "./snapshot/read.ts";
 export { SnapshotBuilder, snapshotOf } from "./snapshot/write.ts";

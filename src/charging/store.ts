@@ -16,6 +16,7 @@
  * relation), then the numeric id.
  * @module
  */
+import { ApiError } from "../shared/errors.ts";
 import type { DatasetHeader } from "./dataset.ts";
 import { attributionForKey } from "./licence.ts";
 import type { Attribution, Site } from "./model.ts";
@@ -66,6 +67,10 @@ export interface Store {
   /** Every site in id order (exports; decoded one at a time). */
   sites(): Iterable<Site>;
 }
+
+/** The NOT_FOUND of an id no open site has; each transport adds where to find an id. */
+export const unknownSite = (id: string) =>
+  new ApiError("NOT_FOUND", `No open site has id "${id.slice(0, 100)}"; it is unknown or closed`);
 
 const OSM_TYPE_RANK: Record<string, number> = { node: 0, way: 1, relation: 2 };
 
@@ -133,7 +138,6 @@ export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
     const filter = filters(q);
     const end = q.offset + Math.max(q.limit, 0);
     const pacer = createPacer(pace);
-    if (q.bbox && q.bbox[1] > q.bbox[3]) return { data: [], total: 0, attribution: attributions };
     const { region, origin } = regionOf(q);
     if (!origin) {
       const { rows, total } = await scanIdOrder(n, filter, q.offset, end, pacer);

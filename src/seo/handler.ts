@@ -68,7 +68,7 @@ export interface SeoHandlerOptions {
 const toolTable = once(() => import("./tools/mod.ts"));
 const sdkServer = once(() => import("../shared/mcp/server.ts"));
 const restRoutes = once(() => import("./http/rest.ts"));
-const openApi = once(() => import("./http/openapi.ts"));
+const openApi = once(() => import("../shared/http/openapi.ts"));
 
 /**
  * Evaluates now the code that is otherwise loaded on first use. For the Workers adapter: a
@@ -132,7 +132,11 @@ function answersOf(options: SeoHandlerOptions, log: (line: string) => void): Seo
   const defined = once(async () => (await toolTable()).createSeoTools({ ...options, log }));
   const listing = once(async () => BUILT_LISTING ?? (await defined()).map(listSeoTool));
   const factory = once(async () => (await sdkServer()).defineLazyMcp(SERVER_INFO, { listing, load: defined }, log));
-  const document = once(async () => (await openApi()).seoOpenApi(await defined(), Boolean(options.authToken)));
+  const document = once(async () => {
+    const [{ serviceOpenApi }, { gatewayDoc, REST_ROUTES }, tools] = await Promise.all([openApi(), restRoutes(), defined()]);
+    const operations = REST_ROUTES.map((rest) => ({ rest, output: tools.find((tool) => tool.name === rest.tool)?.output }));
+    return serviceOpenApi(gatewayDoc(Boolean(options.authToken), SEO_ROUTES), operations);
+  });
   return {
     mcp: mcpHttpHandler({ info: SERVER_INFO, listing, factory }, { toolsFor }),
     openapi: async () => json(await document()),

@@ -6,7 +6,7 @@
  */
 import { ApiError } from "../../shared/errors.ts";
 import type { Attribution, StatusValue } from "../model.ts";
-import type { Store } from "../store.ts";
+import { type Store, unknownSite } from "../store.ts";
 import { Lru } from "../lru.ts";
 import { isoMillis, REFRESH_SLO_MS, staleness } from "./staleness.ts";
 
@@ -89,7 +89,7 @@ export function createStatusService(store: Store, deps: StatusDeps): StatusServi
   return {
     async statusOf(id, signal) {
       const site = store.get(id);
-      if (!site) throw new ApiError("NOT_FOUND", `No open site with id ${JSON.stringify(id.slice(0, 80))}`);
+      if (!site) throw unknownSite(id);
       let why: string | undefined;
       if (deps.live) {
         const result = await tryLive(id, deps.live, signal);

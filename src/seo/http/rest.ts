@@ -6,20 +6,44 @@
  * @module
  */
 import { v } from "../../../deps.ts";
+import { VERSION } from "../../shared/build-info.ts";
 import { ApiError } from "../../shared/errors.ts";
+import type { OpenApiResponse, RestFaceDoc, ServiceDoc } from "../../shared/http/openapi.ts";
 import { parseQuery, type QuerySchema } from "../../shared/http/query.ts";
 import { json } from "../../shared/http/respond.ts";
 import { invokeTool } from "../../shared/mcp/invoke.ts";
 import type { ToolDef } from "../../shared/mcp/tool.ts";
 import { KeywordIdeasInput, MAX_IDEAS } from "../tools/keyword-ideas.ts";
 import { PageReportInput } from "../tools/page-report.ts";
+import { BYOK_HEADERS } from "./byok.ts";
 import { REST_PATHS } from "./paths.ts";
 
-export interface RestRoute {
-  path: string;
-  operationId: string;
-  summary: string;
-  description: string;
+const ENVELOPE = { $ref: "#/components/schemas/ErrorEnvelope" };
+const error = (description: string): OpenApiResponse => ({ description, schema: ENVELOPE });
+
+/** The BYOK headers as documented parameters. */
+const KEY_HEADERS = Object.fromEntries(
+  Object.values(BYOK_HEADERS).map(({ header, variable }) => [
+    header,
+    {
+      description: `Your own ${variable} for this request (${variable === "SEO_GSC_CREDENTIALS" ? "service-account JSON, as is or base64-encoded" : "an API key"}); sent only to its provider, never logged or echoed. Default: the deployer's`,
+    },
+  ]),
+);
+
+/** What a REST route can answer besides its result and the guards' refusals. */
+const REST_ERRORS: Record<string, OpenApiResponse> = {
+  "400": error("INVALID_ARGUMENTS: a query parameter is missing, unknown, repeated, empty or out of range"),
+  "403": error("UPSTREAM_BLOCKED: the URL (or a redirect hop) is a loopback, private, link-local or metadata address"),
+  "405": error("METHOD_NOT_ALLOWED: only GET"),
+  "500": error("INTERNAL: unexpected failure; retry once"),
+  "502": error("UPSTREAM_UNAVAILABLE: the page or every source could not be reached"),
+};
+
+const REST_DOC = { tags: ["rest"], headers: KEY_HEADERS, errors: REST_ERRORS } as const;
+
+/** A REST face of a tool: what the OpenAPI document says of it, and how its query becomes the tool's arguments. */
+export interface RestRoute extends RestFaceDoc {
   /** The MCP tool that answers it. */
   tool: string;
   query: QuerySchema;
@@ -70,6 +94,8 @@ export const REST_ROUTES: readonly RestRoute[] = [
       "The seo_page_report tool: the page fetched from the gateway (status, timing, redirects, meta data, headings, structured data, word count) with its audit findings, plus PageSpeed Insights and CrUX field data when keys are configured or sent. Loopback, private, link-local and metadata addresses are refused (UPSTREAM_BLOCKED).",
     tool: "seo_page_report",
     query: PageReportQuery,
+    answer: { description: "The seo_page_report result" },
+    ...REST_DOC,
     toArgs: (query) => defined(query),
   },
   {
@@ -80,6 +106,8 @@ export const REST_ROUTES: readonly RestRoute[] = [
       "The seo_keyword_ideas tool: autocomplete ideas (keyless) plus your Search Console queries and Bing demand when those keys are configured or sent.",
     tool: "seo_keyword_ideas",
     query: KeywordIdeasQuery,
+    answer: { description: "The seo_keyword_ideas result" },
+    ...REST_DOC,
     toArgs: ({ q, ...rest }) => defined({ query: q, ...rest }),
   },
 ];
@@ -93,4 +121,37 @@ export async function serveRest(request: Request, url: URL, tools: readonly Tool
   if (!tool) throw new ApiError("INTERNAL", `${route.tool} is not available`);
   const out = await invokeTool(tool, route.toArgs(query), { signal: request.signal, progress: () => {} });
   return json(out.structured);
+}
+
+/** The parts of the gateway's OpenAPI document that are not its REST faces; `secured` when GATEWAY_AUTH_TOKEN is set. */
+export function gatewayDoc(secured: boolean, routes: ServiceDoc["routes"]): ServiceDoc {
+  return {
+    info: {
+      title: "seo-audit-mcp gateway",
+      version: VERSION,
+      description:
+        "The SEO tools over HTTP: MCP at POST /mcp and a REST subset. Every error is {\"error\":{\"code\",\"message\"}}; BYOK headers carry your own provider keys per request.",
+      ...(secured ? { security: { kind: "bearer", description: "GATEWAY_AUTH_TOKEN, as Authorization: Bearer <token>" } } : {}),
+    },
+    guarded: {
+      ...(secured ? { "401": error("UNAUTHORIZED: no or a wrong Authorization: Bearer token") } : {}),
+      "429": {
+        ...error("RATE_LIMITED: too many requests from this client; retry after the given seconds"),
+        headers: { "retry-after": "Seconds until the client's window resets" },
+      },
+    },
+    routes,
+    mcp: {
+      summary: "MCP over stateless Streamable HTTP",
+      description:
+        "JSON-RPC 2.0 messages of the Model Context Protocol: the five SEO tools (seo_audit_site answers LOCAL_ONLY here). Send Accept: application/json, text/event-stream. A tools/call with a progress token streams as text/event-stream. Other methods answer 405.",
+      tags: ["mcp"],
+      headers: KEY_HEADERS,
+      requestBody: { description: "A JSON-RPC request or notification", schema: { type: "object" } },
+      responses: {
+        "200": { description: "The JSON-RPC response (JSON, or SSE events for a progress-tracked call)", schema: { type: "object" } },
+        "202": { description: "Accepted (a notification)" },
+      },
+    },
+  };
 }

@@ -1,7 +1,8 @@
 /**
- * OpenAPI 3.1 documents generated from the valibot schemas that validate requests, so the
- * document cannot drift from what the handler accepts. Query and path parameters are the
- * entries of a valibot object schema; each is rendered as its input type (the string a
+ * The one OpenAPI 3.1 builder: each service's document comes from its operation table (the
+ * REST faces, their valibot query schemas, the tools' output schemas) and its route rows, so
+ * it cannot drift from what the handler accepts and answers. Query and path parameters are
+ * the entries of a valibot object schema; each is rendered as its input type (the string a
  * client sends, with its pattern, length and description), stopping at the first transform.
  * @module
  */
@@ -73,18 +74,20 @@ export const ERROR_ENVELOPE_SCHEMA: JsonSchema = {
   },
 };
 
-const SCHEMA_OPTIONS = { target: "draft-2020-12", typeMode: "input", errorMode: "ignore" } as const;
-
-/** One entry's JSON Schema as a client writes it (the string before any transform). */
-export function inputSchemaOf(schema: v.GenericSchema): JsonSchema {
-  const { $schema: _drop, ...rest } = toJsonSchema(schema, SCHEMA_OPTIONS) as JsonSchema;
+/**
+ * A schema's JSON Schema, without the `$schema` line (it is embedded in documents): `input`
+ * as a client writes it (the string before any transform), `output` as an answer carries it.
+ */
+export function jsonSchemaOf(schema: v.GenericSchema, typeMode: "input" | "output" = "input"): JsonSchema {
+  const options = { target: "draft-2020-12", typeMode, errorMode: "ignore" } as const;
+  const { $schema: _drop, ...rest } = toJsonSchema(schema, options) as JsonSchema;
   return rest;
 }
 
 function parametersOf(where: "query" | "path", params: ParamsSchema | undefined): JsonSchema[] {
   if (!params) return [];
   return Object.entries(params.entries as Record<string, v.GenericSchema>).map(([name, entry]) => {
-    const schema = inputSchemaOf(entry);
+    const schema = jsonSchemaOf(entry);
     const { description, ...rest } = schema;
     const required = where === "path" || (entry.type !== "optional" && entry.type !== "exact_optional");
     return {
@@ -216,4 +219,108 @@ export function openApiDocument(info: OpenApiInfo, operations: readonly OpenApiO
     },
     ...(info.security ? { security: securityRequirement(info.security) } : {}),
   };
+}
+
+/** What the OpenAPI document says of an operation's REST face. */
+export interface RestFaceDoc {
+  /** The route pattern as the route table writes it (`/api/v1/sites/:id+`). */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags?: readonly string[];
+  query?: ParamsSchema;
+  pathParams?: ParamsSchema;
+  headers?: OpenApiOperation["headers"];
+  /** The 200 answer: its description, headers and media types beyond the tool's JSON output. */
+  answer: { description: string; headers?: Record<string, string>; alternatives?: Record<string, JsonSchema> };
+  /** Failures this route can answer besides the guards' (status: response). */
+  errors?: Record<string, OpenApiResponse>;
+}
+
+/** An operation as the document sees it: its output schema and its REST face, if any. */
+export interface DocumentedOperation {
+  /** JSON Schema of the structured answer (its `$defs` are hoisted into the components). */
+  output?: JsonSchema;
+  rest?: RestFaceDoc | undefined;
+}
+
+/** The parts of a service's document that do not come from its operations. */
+export interface ServiceDoc {
+  info: OpenApiInfo;
+  /** Failures every guarded route can answer (rate limit, key). */
+  guarded: Record<string, OpenApiResponse>;
+  /** POST /mcp: its description and answers. */
+  mcp: Omit<OpenApiOperation, "method" | "path" | "operationId" | "secured">;
+  /** The route rows: a fixed route is documented without security when its row is `open`. */
+  routes: readonly { path: string; open?: boolean | undefined }[];
+  /** Headers of the document's own answer (entity tags on a static cut). */
+  documentHeaders?: Record<string, string>;
+}
+
+/** The OpenAPI template of a route pattern: `/sites/:id+` is `/sites/{id}`. */
+const templateOf = (path: string) => path.replace(/:(\w+)\+?/g, "{$1}");
+
+function restOperation(op: DocumentedOperation & { rest: RestFaceDoc }, doc: ServiceDoc) {
+  const { rest } = op;
+  const { schema, defs } = hoistDefs(op.output ?? { type: "object" });
+  const content = { "application/json": schema, ...rest.answer.alternatives };
+  const operation: OpenApiOperation = {
+    method: "get",
+    path: templateOf(rest.path),
+    operationId: rest.operationId,
+    summary: rest.summary,
+    ...(rest.description ? { description: rest.description } : {}),
+    ...(rest.tags ? { tags: rest.tags } : {}),
+    ...(rest.query ? { query: rest.query } : {}),
+    ...(rest.pathParams ? { pathParams: rest.pathParams } : {}),
+    ...(rest.headers ? { headers: rest.headers } : {}),
+    responses: {
+      "200": { description: rest.answer.description, content, ...(rest.answer.headers ? { headers: rest.answer.headers } : {}) },
+      ...rest.errors,
+      ...doc.guarded,
+    },
+  };
+  return { operation, defs };
+}
+
+function fixedOperations(doc: ServiceDoc): OpenApiOperation[] {
+  const health = {
+    type: "object",
+    required: ["ok", "stage"],
+    properties: { ok: { const: true }, stage: { type: "integer" } },
+  };
+  const isOpen = (path: string) => doc.routes.some((route) => route.path === path && route.open === true);
+  const documentOpen = isOpen("/api/v1/openapi.json");
+  return [
+    {
+      method: "get",
+      path: "/healthz",
+      operationId: "health",
+      summary: "Liveness and the build stage marker",
+      secured: !isOpen("/healthz"),
+      responses: { "200": { description: "Alive", schema: health } },
+    },
+    { method: "post", path: "/mcp", operationId: "mcp", ...doc.mcp, responses: { ...doc.mcp.responses, ...doc.guarded } },
+    {
+      method: "get",
+      path: "/api/v1/openapi.json",
+      operationId: "openApi",
+      summary: "This document",
+      secured: !documentOpen,
+      responses: {
+        "200": { description: "OpenAPI 3.1", schema: { type: "object" }, ...(doc.documentHeaders ? { headers: doc.documentHeaders } : {}) },
+        ...(documentOpen ? {} : doc.guarded),
+      },
+    },
+  ];
+}
+
+/** A service's document: its fixed routes (health, MCP, this document) and one path per REST face. */
+export function serviceOpenApi(doc: ServiceDoc, operations: readonly DocumentedOperation[]): JsonSchema {
+  const rest = operations
+    .filter((op): op is DocumentedOperation & { rest: RestFaceDoc } => op.rest !== undefined)
+    .map((op) => restOperation(op, doc));
+  const schemas = Object.assign({}, doc.info.schemas, ...rest.map((r) => r.defs));
+  return openApiDocument({ ...doc.info, schemas }, [...fixedOperations(doc), ...rest.map((r) => r.operation)]);
 }

@@ -6,6 +6,7 @@
  */
 import { v } from "../../../deps.ts";
 import { ApiError } from "../errors.ts";
+import { parseArguments } from "../validate.ts";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- query objects of any entries */
 export type QuerySchema = v.ObjectSchema<any, any> | v.StrictObjectSchema<any, any>;
@@ -19,22 +20,12 @@ export function parseQuery<S extends QuerySchema>(schema: S, params: URLSearchPa
   const raw: Record<string, string> = {};
   for (const [name, value] of params) {
     if (!known.includes(name)) {
+      if (known.length === 0) throw invalid("This route takes no query parameters");
       throw invalid(`Unknown query parameter "${name.slice(0, 64)}"; known: ${known.join(", ")}`);
     }
     if (name in raw) throw invalid(`${name} must be given at most once`);
     if (value === "") throw invalid(`${name} must not be empty; leave it out to use the default`);
     raw[name] = value;
   }
-  const parsed = v.safeParse(schema, raw);
-  if (!parsed.success) {
-    throw invalid(
-      parsed.issues
-        .map((issue) => {
-          const path = v.getDotPath(issue);
-          return path ? `${path}: ${issue.message}` : issue.message;
-        })
-        .join("; "),
-    );
-  }
-  return parsed.output;
+  return parseArguments(schema, raw);
 }

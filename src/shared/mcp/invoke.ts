@@ -3,18 +3,9 @@
  * the same way and fail with the same typed errors.
  * @module
  */
-import { v } from "../../../deps.ts";
 import { ApiError } from "../errors.ts";
+import { parseArguments } from "../validate.ts";
 import type { ToolContext, ToolDef, ToolOutput } from "./tool.ts";
-
-function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
-  return issues
-    .map((issue) => {
-      const path = v.getDotPath(issue);
-      return path ? `${path}: ${issue.message}` : issue.message;
-    })
-    .join("; ");
-}
 
 /**
  * Validates `args` against the tool's schema and runs it. Throws ApiError for an unavailable
@@ -23,12 +14,6 @@ function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
  */
 export async function invokeTool(tool: ToolDef, args: unknown, context: ToolContext): Promise<ToolOutput> {
   if (tool.unavailable) throw new ApiError(tool.unavailable.code, tool.unavailable.message);
-  const parsed = v.safeParse(tool.input, args);
-  if (!parsed.success) {
-    throw new ApiError(
-      "INVALID_ARGUMENTS",
-      `${describeIssues(parsed.issues)}. Fix the arguments to match the input schema of ${tool.name} and call again`,
-    );
-  }
-  return tool.run(parsed.output, context);
+  const input = parseArguments(tool.input, args, `. Fix the arguments to match the input schema of ${tool.name} and call again`);
+  return tool.run(input, context);
 }

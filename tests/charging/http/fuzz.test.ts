@@ -8,11 +8,13 @@ import assert from "node:assert/strict";
 import { connect } from "node:net";
 import { after, before, test } from "node:test";
 import fc from "fast-check";
-import { SITES_PARAMS } from "../../../src/charging/query.ts";
+import { SitesQuery } from "../../../src/charging/operations/inputs.ts";
 import { ERROR_CODES } from "../../../src/shared/errors.ts";
 import { startBuilt, stop } from "../../../scripts/smoke.ts";
 import { ensureBuilt } from "../built.ts";
 import { base, make } from "./harness.ts";
+
+const SITES_PARAMS = Object.keys(SitesQuery.entries);
 
 const CODES: readonly string[] = ERROR_CODES;
 const PATHS = ["/healthz", "/api/v1/sites", "/api/v1/sites/", "/api/v1/status/", "/api/v1/openapi.json", "/mcp", "/", "/api/v1/", "/api/v2/sites"];

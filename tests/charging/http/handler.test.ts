@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createChargingHandler } from "../../../src/charging/handler.ts";
-import { parseSitesQuery } from "../../../src/charging/query.ts";
+import { v } from "../../../deps.ts";
+import { SearchInput, searchOfQuery, siteQueryOf, SitesQuery } from "../../../src/charging/operations/inputs.ts";
+import { parseQuery } from "../../../src/shared/http/query.ts";
 import { STAGE } from "../../../src/shared/build-info.ts";
 import { INVALID } from "./cases.ts";
 import { base, call, type Envelope, make, setClock, status, store } from "./harness.ts";
@@ -201,7 +203,8 @@ test("assembled answers are byte-for-byte the JSON of the same values", async ()
     const response = await handler(new Request(`${base}/api/v1/sites?${query}`));
     const text = await response.text();
     const parsed = JSON.parse(text) as { page: { limit: number; offset: number } };
-    const expected = await store.search({ ...parseSitesQuery(new URLSearchParams(query)) });
+    const input = v.parse(SearchInput, searchOfQuery(parseQuery(SitesQuery, new URLSearchParams(query))));
+    const expected = await store.search(siteQueryOf(input));
     assert.equal(
       text,
       JSON.stringify({

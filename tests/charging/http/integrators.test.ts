@@ -7,10 +7,12 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { validate } from "@readme/openapi-parser";
-import { SITES_PARAMS } from "../../../src/charging/query.ts";
+import { SitesQuery } from "../../../src/charging/operations/inputs.ts";
 import { startBuilt, stop } from "../../../scripts/smoke.ts";
 import { ensureBuilt, rawHttp } from "../built.ts";
 import { base, make } from "./harness.ts";
+
+const SITES_PARAMS = Object.keys(SitesQuery.entries);
 
 // The generated document is read loosely in assertions.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -96,7 +96,7 @@ test("get_site and get_site_status answer records; a fresh registry status is no
       name: "search_sites",
       arguments: { bbox: { minLon: 0, minLat: 10, maxLon: 1, maxLat: 5 } },
     });
-    assert.match(text(inverted), /INVALID_ARGUMENTS: bbox.minLat must not exceed bbox.maxLat/);
+    assert.match(text(inverted), /INVALID_ARGUMENTS: bbox minLat must not exceed maxLat/);
   });
 });
 
@@ -139,6 +139,6 @@ test("a blank connector is refused by the tools as by REST (it would match every
   await withClient(undefined, async (client) => {
     const result = await client.callTool({ name: "search_sites", arguments: { connector: "  " } });
     assert.equal(result.isError, true);
-    assert.match(text(result), /INVALID_ARGUMENTS: connector: connector must not be blank/);
+    assert.match(text(result), /INVALID_ARGUMENTS: connector must not be blank/);
   });
 });

@@ -110,7 +110,7 @@ test("tool errors tell the agent what to do next", async () => {
     name: "search_sites",
     arguments: { bbox: { minLon: 0, minLat: 10, maxLon: 1, maxLat: 5 } },
   });
-  assert.match(text(inverted), /bbox.minLat must not exceed bbox.maxLat/);
+  assert.match(text(inverted), /bbox minLat must not exceed maxLat/);
   const far = await client.callTool({ name: "find_nearby_sites", arguments: { lat: 95, lon: 0 } });
   assert.match(text(far), /INVALID_ARGUMENTS: lat: /);
 });

@@ -1,0 +1,84 @@
+/**
+ * What the charging operations answer, as valibot schemas: the JSON Schemas of the MCP tools'
+ * structured results and of the OpenAPI document are generated from them, so neither can
+ * leave out a field the answers carry. Objects are open (no `additionalProperties: false`):
+ * clients validating against them keep working when a field is added.
+ * @module
+ */
+import { v } from "../../../deps.ts";
+import { ACCESS_VALUES, STATUS_VALUES } from "../model.ts";
+
+const { nullable } = v;
+const text = nullable(v.string());
+
+export const AttributionOutput = v.object({ text: v.string(), url: v.string() });
+
+const ConnectorOutput = v.object({
+  type: v.string(),
+  label: v.string(),
+  powerKw: nullable(v.number()),
+  quantity: nullable(v.number()),
+  current: nullable(v.picklist(["AC", "DC"])),
+});
+
+const AddressOutput = v.object({
+  line1: text,
+  line2: text,
+  town: text,
+  region: text,
+  postcode: text,
+  countryCode: text,
+});
+
+/** Every field of `Site` (model.ts; meanings in DATA.md). */
+export const SiteOutput = v.object({
+  id: v.pipe(v.string(), v.description("ocm:<n>, osm:node/<n>, osm:way/<n> or osm:relation/<n>")),
+  source: v.picklist(["ocm", "osm"]),
+  licence: v.string(),
+  attributionKey: v.string(),
+  name: text,
+  lat: v.number(),
+  lon: v.number(),
+  address: nullable(AddressOutput),
+  operator: text,
+  network: text,
+  connectors: v.array(ConnectorOutput),
+  maxPowerKw: nullable(v.number()),
+  capacity: nullable(v.number()),
+  access: nullable(v.picklist(ACCESS_VALUES)),
+  fee: nullable(v.boolean()),
+  usageCost: text,
+  openingHours: text,
+  status: v.picklist(STATUS_VALUES),
+  statusKind: v.literal("registry"),
+  lastUpdated: text,
+  sourceUrl: v.string(),
+  distanceKm: v.optional(v.pipe(v.number(), v.description("Only on near searches: km from the point"))),
+});
+
+export const PageOutput = v.object({
+  limit: v.pipe(v.number(), v.integer()),
+  offset: v.pipe(v.number(), v.integer()),
+  total: v.pipe(v.number(), v.integer()),
+});
+
+export const SearchOutput = v.object({
+  data: v.array(SiteOutput),
+  page: PageOutput,
+  attribution: v.array(AttributionOutput),
+});
+
+export const SiteAnswerOutput = v.object({ data: SiteOutput, attribution: AttributionOutput });
+
+export const StatusOutput = v.object({
+  data: v.object({
+    id: v.string(),
+    status: v.picklist(STATUS_VALUES),
+    kind: v.picklist(["live", "registry"]),
+    retrievedAt: v.string(),
+    source: v.string(),
+    stale: v.boolean(),
+    staleReason: v.optional(v.string()),
+    attribution: AttributionOutput,
+  }),
+});

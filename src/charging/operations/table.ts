@@ -1,0 +1,196 @@
+/**
+ * The charging service's operations, one row each: name and texts, the valibot input and
+ * output, the handler, and the REST face (path, query schema, how the query maps onto the
+ * input, how the answer is kept). The MCP tools (transports/mcp.ts), the REST routes
+ * (transports/http/routes.ts) and the OpenAPI document are all made from this table: a new
+ * operation is one row here.
+ * @module
+ */
+import type { v } from "../../../deps.ts";
+import { ApiError, isApiError } from "../../shared/errors.ts";
+import type { RestFaceDoc } from "../../shared/http/openapi.ts";
+import type { QuerySchema } from "../../shared/http/query.ts";
+import type { AnyObjectSchema, ToolAnnotations } from "../../shared/mcp/tool.ts";
+import type { ChargingServices } from "../services.ts";
+import { SitePathSchema } from "../site-id.ts";
+import type { Attribution, Site } from "../model.ts";
+import { type SearchResult, unknownSite } from "../store.ts";
+import {
+  IdInput,
+  NearbyInput,
+  SearchInput,
+  SearchSitesInput,
+  searchOfQuery,
+  SiteByIdQuery,
+  siteQueryOf,
+  SitesQuery,
+  StatusQuery,
+} from "./inputs.ts";
+import { SearchOutput, SiteAnswerOutput, StatusOutput } from "./outputs.ts";
+import { CACHE_HEADERS, FEATURE, FEATURE_COLLECTION, NOT_FOUND_DOC } from "./rest-doc.ts";
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- a table holds rows of different inputs and results */
+type AnyResult = any;
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+/** How a REST answer is kept: per query string (a search), per cut (a site), or not at all (a live status). */
+export type Keeping = "per-query" | "per-cut" | "live";
+
+export interface RestFace extends RestFaceDoc {
+  query: QuerySchema;
+  /** The schema the mapped query is parsed by (default: the operation's input). */
+  input?: AnyObjectSchema;
+  /** The operation's arguments from the parsed query and the raw path parameters. */
+  toInput(query: Record<string, unknown>, params: Readonly<Record<string, string>>): unknown;
+  keeping: Keeping;
+}
+
+export interface Operation<S extends AnyObjectSchema = AnyObjectSchema, R = AnyResult> {
+  name: string;
+  title: string;
+  /** Written for agents: what it does, when to use it, what it returns. */
+  description: string;
+  input: S;
+  /** The structured answer (MCP result, REST JSON body). */
+  output: v.GenericSchema;
+  run(services: ChargingServices, input: v.InferOutput<S>, signal: AbortSignal): Promise<R>;
+  /** The structured answer of a result. */
+  answer(result: R): Record<string, unknown>;
+  /** Turns a failure into what an agent should read (default: as it is). */
+  forAgents?(err: unknown): unknown;
+  rest?: RestFace;
+}
+
+/** Declares a row with its input and result types inferred. */
+function defineOperation<S extends AnyObjectSchema, R>(operation: Operation<S, R>): Operation {
+  return operation as unknown as Operation;
+}
+
+/** What the search handlers return: the parsed input (for the page) and the store's result. */
+export interface SearchRun {
+  input: SearchInput;
+  result: SearchResult;
+}
+
+/** What get_site returns. */
+export interface SiteRun {
+  site: Site;
+  attribution: Attribution;
+}
+
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+
+const searchAnswer = ({ data, total, attribution }: SearchResult, { limit, offset }: { limit: number; offset: number }) => ({
+  data,
+  page: { limit, offset, total },
+  attribution,
+});
+
+const search = (services: ChargingServices, input: SearchInput) => services.store.search(siteQueryOf(input));
+
+const SEARCH_SITES = defineOperation({
+  name: "search_sites",
+  title: "Search charging sites",
+  description:
+    "Searches open-data EV charging sites (Open Charge Map and OpenStreetMap) by bounding box, connector, minimum power and AVAILABLE status. Returns one page of sites (id, name, coordinates, address, operator, connectors with kW, status) with the total match count and the attribution to show. Page with offset while offset + limit < total. Use find_nearby_sites for a point and radius.",
+  input: SearchSitesInput,
+  output: SearchOutput,
+  run: async (services, input): Promise<SearchRun> => ({ input, result: await search(services, input) }),
+  answer: ({ input, result }) => searchAnswer(result, input),
+  rest: {
+    path: "/api/v1/sites",
+    operationId: "searchSites",
+    summary: "Search charging sites",
+    description:
+      "One page of sites. With near (radius) or bbox, nearest first from the point or the box centre; otherwise id order. Unknown, repeated or empty parameters answer 400.",
+    query: SitesQuery,
+    input: SearchInput,
+    toInput: (query) => searchOfQuery(query as v.InferOutput<typeof SitesQuery>),
+    keeping: "per-query",
+    answer: {
+      description: "A page of sites with the total count and the credit lines to show",
+      headers: CACHE_HEADERS,
+      alternatives: { "application/geo+json": FEATURE_COLLECTION },
+    },
+    errors: { "400": { description: "INVALID_ARGUMENTS naming the parameter and the rule", schema: { $ref: "#/components/schemas/ErrorEnvelope" } } },
+  },
+});
+
+const FIND_NEARBY_SITES = defineOperation({
+  name: "find_nearby_sites",
+  title: "Find charging sites near a point",
+  description:
+    "Finds open-data EV charging sites within radiusKm of a point, nearest first, each with distanceKm. Optional connector, minimum power and AVAILABLE filters. Use it for 'chargers near X' once you have X's coordinates (this server does no geocoding).",
+  input: NearbyInput,
+  output: SearchOutput,
+  async run(services, { lat, lon, radiusKm, limit, ...filters }): Promise<SearchRun> {
+    const input: SearchInput = { ...filters, near: { lat, lon, radiusKm }, limit, offset: 0 };
+    return { input, result: await search(services, input) };
+  },
+  answer: ({ input, result }) => searchAnswer(result, input),
+});
+
+const GET_SITE = defineOperation({
+  name: "get_site",
+  title: "Get one charging site",
+  description:
+    "Returns every field of one charging site by id (from search_sites or find_nearby_sites): address, operator, network, connectors (type, label, kW, quantity, AC/DC), access, fee, opening hours, registry status, licence and attribution.",
+  input: IdInput,
+  output: SiteAnswerOutput,
+  async run({ store }, { id }): Promise<SiteRun> {
+    const site = store.get(id);
+    if (!site) throw unknownSite(id);
+    return { site, attribution: store.attributionFor(site) };
+  },
+  answer: ({ site, attribution }) => ({ data: site, attribution }),
+  rest: {
+    path: "/api/v1/sites/:id+",
+    operationId: "getSite",
+    summary: "One charging site",
+    pathParams: SitePathSchema,
+    query: SiteByIdQuery,
+    toInput: (_query, params) => ({ id: params.id }),
+    keeping: "per-cut",
+    answer: {
+      description: "The site with its credit line",
+      headers: CACHE_HEADERS,
+      alternatives: { "application/geo+json": FEATURE },
+    },
+    errors: { "404": NOT_FOUND_DOC },
+  },
+});
+
+const GET_SITE_STATUS = defineOperation({
+  name: "get_site_status",
+  title: "Get a charging site's status",
+  description:
+    "Returns the status of one charging site (OCPI vocabulary: AVAILABLE, CHARGING, OUTOFORDER, ...), when it was retrieved, and stale=true with a reason when it is older than the 60-minute refresh SLO. Registry status says a site is listed as operational, not that a plug is free right now.",
+  input: IdInput,
+  output: StatusOutput,
+  run: ({ status }, { id }, signal) => status.statusOf(id, signal),
+  answer: (record) => ({ data: record }),
+  forAgents(err) {
+    if (isApiError(err, "UPSTREAM_BLOCKED")) {
+      return new ApiError("UPSTREAM_BLOCKED", `${err.message}. Do not retry; get_site still returns the registry status`);
+    }
+    return err;
+  },
+  rest: {
+    path: "/api/v1/status/:id+",
+    operationId: "getSiteStatus",
+    summary: "A charging site's status (registry or live), with staleness against the 60-minute SLO",
+    pathParams: SitePathSchema,
+    query: StatusQuery,
+    toInput: (_query, params) => ({ id: params.id }),
+    keeping: "live",
+    answer: { description: "The status record" },
+    errors: {
+      "403": { description: "UPSTREAM_BLOCKED: the live feed is not allowlisted or resolves to a private address", schema: { $ref: "#/components/schemas/ErrorEnvelope" } },
+      "404": NOT_FOUND_DOC,
+    },
+  },
+});
+
+/** Every operation; the MCP listing keeps this order. */
+export const OPERATIONS: readonly Operation[] = [SEARCH_SITES, FIND_NEARBY_SITES, GET_SITE, GET_SITE_STATUS];

@@ -1,0 +1,148 @@
+/**
+ * The REST routes: one per operation with a REST face (the query parsed by its syntax schema,
+ * mapped onto the operation's input and parsed by the same schema MCP uses), plus liveness,
+ * the OpenAPI document and /mcp. Ids arrive percent-encoded (`ocm%3A123`,
+ * `osm%3Anode%2F123`) or decoded (`osm:node/123`); both reach the same lookup.
+ *
+ * The data is a static cut, so site answers are cacheable (see `cacheable.ts`): an entity
+ * tag per cut and URL, `if-none-match` answered 304, `cache-control` for a static cut, and
+ * compression as the client accepts. Successful search answers are kept serialised per exact
+ * query string and format (bounded LRU): a repeated map-tile query costs no search, no
+ * validation and no serialisation. Status records follow a clock and a live feed: no-cache.
+ * @module
+ */
+import { STAGE } from "../../../shared/build-info.ts";
+import { ApiError, isApiError } from "../../../shared/errors.ts";
+import { parseQuery } from "../../../shared/http/query.ts";
+import { json, type PreparedJson, prepareJson } from "../../../shared/http/respond.ts";
+import type { Route } from "../../../shared/http/route-table.ts";
+import { parseArguments } from "../../../shared/validate.ts";
+import { type Answers, createAnswers } from "../../answers.ts";
+import { type Cacheable, createCacheable } from "../../cacheable.ts";
+import { Lru } from "../../lru.ts";
+import type { AnswerFormat } from "../../operations/inputs.ts";
+import { type Operation, OPERATIONS, type RestFace, type SearchRun, type SiteRun } from "../../operations/table.ts";
+import type { ChargingServices } from "../../services.ts";
+import { siteIdOf } from "../../site-id.ts";
+
+/** Search answers kept (text and bytes of at most 100 sites each: well under 50 MB). */
+const ANSWER_CACHE_ENTRIES = 128;
+
+const GEOJSON_TYPE = "application/geo+json";
+
+/** A NOT_FOUND about an id, with where to find one. */
+function withAdvice(err: unknown): unknown {
+  if (!isApiError(err, "NOT_FOUND")) return err;
+  return new ApiError("NOT_FOUND", `${err.message}. Search with GET /api/v1/sites first`);
+}
+
+/** `format` wins; else `Accept: application/geo+json` asks for GeoJSON. */
+function formatOf(asked: unknown, request: Request): AnswerFormat {
+  if (asked === "json" || asked === "geojson") return asked;
+  return request.headers.get("accept")?.includes(GEOJSON_TYPE) ? "geojson" : "json";
+}
+
+export interface RouteOptions {
+  /** `cache-control` of cacheable answers (the handler makes it private when a key gate is on). */
+  cacheControl: string;
+  /** Encodings offered for compression, preferred first. */
+  encodings: Parameters<typeof createCacheable>[0]["encodings"];
+  /** The OpenAPI document of these routes, served at /api/v1/openapi.json. */
+  openApi: (routes: readonly Route<URL>[]) => Record<string, unknown>;
+}
+
+type Params = Readonly<Record<string, string>>;
+
+/** The REST answers over one store; search answers are kept in `#kept`. */
+class RestAnswers {
+  readonly #services: ChargingServices;
+  readonly #render: Answers;
+  readonly #kept = new Lru<string, PreparedJson>(ANSWER_CACHE_ENTRIES);
+  readonly cacheable: Cacheable;
+
+  constructor(services: ChargingServices, options: RouteOptions) {
+    this.#services = services;
+    this.#render = createAnswers(services.store);
+    this.cacheable = createCacheable({ ...options, version: services.store.version });
+  }
+
+  /** The operation's result for this request: the query and path read, mapped and parsed. */
+  async #run(operation: Operation, rest: RestFace, request: Request, params: Params, url: URL) {
+    const query = parseQuery(rest.query, url.searchParams) as Record<string, unknown>;
+    const raw = params.id === undefined ? params : { ...params, id: siteIdOf(params.id) };
+    const input = parseArguments(rest.input ?? operation.input, rest.toInput(query, raw));
+    try {
+      return (await operation.run(this.#services, input, request.signal)) as unknown;
+    } catch (err) {
+      throw withAdvice(err);
+    }
+  }
+
+  /**
+   * Answers of the static cut: a search kept serialised per query string (a hit costs no
+   * parse, no search and no serialisation), a site rendered from its kept parts.
+   */
+  async cut(operation: Operation, rest: RestFace, request: Request, params: Params, url: URL): Promise<Response> {
+    const format = formatOf(url.searchParams.get("format"), request);
+    const perQuery = rest.keeping === "per-query";
+    let key = `${operation.name}:${format}:${url.search}`;
+    let prepared = perQuery ? this.#kept.get(key) : undefined;
+    if (!prepared) {
+      const result = await this.#run(operation, rest, request, params, url);
+      prepared = this.#prepare(result as SearchRun | SiteRun, format);
+      if (perQuery) this.#kept.set(key, prepared);
+      else key = `${operation.name}:${format}:${(result as SiteRun).site.id}`;
+    }
+    return this.cacheable(request, key, prepared, format === "geojson" ? GEOJSON_TYPE : undefined);
+  }
+
+  async live(operation: Operation, rest: RestFace, request: Request, params: Params, url: URL): Promise<Response> {
+    const result = await this.#run(operation, rest, request, params, url);
+    return json(operation.answer(result), { headers: { "cache-control": "no-cache" } });
+  }
+
+  #prepare(run: SearchRun | SiteRun, format: AnswerFormat): PreparedJson {
+    const render = this.#render;
+    if ("site" in run) return format === "geojson" ? render.siteGeo(run.site) : render.site(run.site);
+    const { data, total, attribution } = run.result;
+    const page = { limit: run.input.limit, offset: run.input.offset, total };
+    return format === "geojson" ? render.sitesGeo(data, page, attribution) : render.sites(data, page, attribution);
+  }
+}
+
+const health = () => json({ ok: true, stage: STAGE }, { headers: { "cache-control": "no-store" } });
+
+function restRoutes(rest: RestAnswers): Route<URL>[] {
+  return OPERATIONS.flatMap((operation) => {
+    const face = operation.rest;
+    if (!face) return [];
+    const answer = face.keeping === "live" ? rest.live.bind(rest) : rest.cut.bind(rest);
+    const route: Route<URL> = { method: "GET", path: face.path, handle: (r, p, url) => answer(operation, face, r, p, url) };
+    // The search is also found with a trailing slash (as it always was).
+    return face.keeping === "per-query" ? [route, { ...route, path: `${face.path}/` }] : [route];
+  });
+}
+
+/**
+ * Every route of the API, in matching order; the context is the request's parsed URL.
+ * `mcp` serves `/mcp` for every method (it answers 405 itself).
+ */
+export function chargingRouteTable(
+  services: ChargingServices,
+  mcp: (request: Request) => Promise<Response>,
+  options: RouteOptions,
+): Route<URL>[] {
+  const rest = new RestAnswers(services, options);
+  let openApi: PreparedJson | undefined;
+  const document = (request: Request) => {
+    openApi ??= prepareJson(options.openApi(routes));
+    return rest.cacheable(request, "openapi", openApi);
+  };
+  const routes: Route<URL>[] = [
+    { method: "GET", path: "/healthz", handle: health, open: true },
+    ...restRoutes(rest),
+    { method: "GET", path: "/api/v1/openapi.json", handle: document, open: true },
+    { method: "POST", path: "/mcp", handle: mcp, everyMethod: true },
+  ];
+  return routes;
+}
