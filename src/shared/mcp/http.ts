@@ -2,7 +2,7 @@
  * Stateless MCP over Streamable HTTP as a Fetch handler: POST only (anything else answers
  * 405 with a JSON-RPC error), no sessions. `initialize`, `ping`, `tools/list` and
  * notifications are answered from the endpoint's description, as the SDK's server would
- * answer them (tests/shared/mcp-http.test.ts compares the two), so a server starts and lists
+ * answer them (tests/shared/mcp/http.test.ts compares the two), so a server starts and lists
  * its tools without loading the SDK or any tool code; every other message, and anything
  * malformed, goes through the SDK's transport and a fresh server (sdk-http.ts), loaded then.
  * @module

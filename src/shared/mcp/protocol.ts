@@ -1,6 +1,6 @@
 /**
  * The MCP protocol versions a server negotiates, as the SDK's `Server` does it. Kept here so
- * answering `initialize` does not load the SDK; tests/shared/mcp-http.test.ts holds these
+ * answering `initialize` does not load the SDK; tests/shared/mcp/http.test.ts holds these
  * equal to the SDK's own list.
  * @module
  */

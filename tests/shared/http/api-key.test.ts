@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { createKeyGate, presentedKey } from "../../src/shared/http/api-key.ts";
+import { createKeyGate, presentedKey } from "../../../src/shared/http/api-key.ts";
 
 const req = (headers: Record<string, string>) => new Request("http://x/", { headers });
 

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { validate } from "@readme/openapi-parser";
-import { v } from "../../deps.ts";
-import { ERROR_CODES } from "../../src/shared/errors.ts";
-import { ERROR_ENVELOPE_SCHEMA, openApiDocument } from "../../src/shared/http/openapi.ts";
+import { v } from "../../../deps.ts";
+import { ERROR_CODES } from "../../../src/shared/errors.ts";
+import { ERROR_ENVELOPE_SCHEMA, openApiDocument } from "../../../src/shared/http/openapi.ts";
 
 // The generated document is read loosely in assertions.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ApiError } from "../../src/shared/errors.ts";
-import { withBodyCap } from "../../src/shared/http/body-limit.ts";
+import { ApiError } from "../../../src/shared/errors.ts";
+import { withBodyCap } from "../../../src/shared/http/body-limit.ts";
 
 function streamOf(chunks: number, size: number, pulled: { count: number }): ReadableStream<Uint8Array> {
   return new ReadableStream({

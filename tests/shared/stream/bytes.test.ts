@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
 import { test } from "node:test";
-import { gunzip, isGzip, readCapped } from "../../src/shared/stream/bytes.ts";
+import { gunzip, isGzip, readCapped } from "../../../src/shared/stream/bytes.ts";
 
 const streamOf = (chunks: number[], onCancel: () => void = () => {}) => {
   let i = 0;

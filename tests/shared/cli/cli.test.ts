@@ -4,9 +4,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { metaFlagOf, parseArgs, valueOf } from "../../src/shared/cli/args.ts";
-import { cliFailure, exitCodeOf, failureLine, UNEXPECTED_NEXT_STEP, USAGE_CODES } from "../../src/shared/cli/failure.ts";
-import { ApiError, ERROR_CODES, ERRORS, isApiError } from "../../src/shared/errors.ts";
+import { metaFlagOf, parseArgs, valueOf } from "../../../src/shared/cli/args.ts";
+import { cliFailure, exitCodeOf, failureLine, UNEXPECTED_NEXT_STEP, USAGE_CODES } from "../../../src/shared/cli/failure.ts";
+import { ApiError, ERROR_CODES, ERRORS, isApiError } from "../../../src/shared/errors.ts";
 
 const KNOWN = { json: { value: false }, limit: { value: true }, out: { value: true } };
 

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { createCors } from "../../src/shared/http/cors.ts";
-import { createPipeline, DEFAULT_MAX_BODY_BYTES, type PipelineOptions } from "../../src/shared/http/pipeline.ts";
-import { createRateLimiter } from "../../src/shared/http/rate-limit.ts";
-import type { Route } from "../../src/shared/http/route-table.ts";
+import { createCors } from "../../../src/shared/http/cors.ts";
+import { createPipeline, DEFAULT_MAX_BODY_BYTES, type PipelineOptions } from "../../../src/shared/http/pipeline.ts";
+import { createRateLimiter } from "../../../src/shared/http/rate-limit.ts";
+import type { Route } from "../../../src/shared/http/route-table.ts";
 
 const ok = () => new Response("ok");
 const ROUTES: Route<URL>[] = [

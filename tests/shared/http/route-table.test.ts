@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { isApiError } from "../../src/shared/errors.ts";
-import { allowedMethods, describeRoutes, type Route, routeTable } from "../../src/shared/http/route-table.ts";
+import { isApiError } from "../../../src/shared/errors.ts";
+import { allowedMethods, describeRoutes, type Route, routeTable } from "../../../src/shared/http/route-table.ts";
 
 const text = (body: string) => () => new Response(body);
 const ROUTES: Route<string>[] = [

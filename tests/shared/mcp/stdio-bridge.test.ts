@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { createStdioBridge } from "../../src/shared/mcp/stdio-bridge.ts";
+import { createStdioBridge } from "../../../src/shared/mcp/stdio-bridge.ts";
 
 const rpc = (id: number | string, method: string) => JSON.stringify({ jsonrpc: "2.0", id, method });
 

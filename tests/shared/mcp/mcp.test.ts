@@ -2,12 +2,12 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { v } from "../../deps.ts";
-import { serve } from "../../shim/node/serve.ts";
-import { mcpHttpHandler } from "../../src/shared/mcp/http.ts";
-import { defineMcp } from "../../src/shared/mcp/server.ts";
-import { ApiError } from "../../src/shared/errors.ts";
-import { defineTool } from "../../src/shared/mcp/tool.ts";
+import { v } from "../../../deps.ts";
+import { serve } from "../../../shim/node/serve.ts";
+import { mcpHttpHandler } from "../../../src/shared/mcp/http.ts";
+import { defineMcp } from "../../../src/shared/mcp/server.ts";
+import { ApiError } from "../../../src/shared/errors.ts";
+import { defineTool } from "../../../src/shared/mcp/tool.ts";
 
 const echo = defineTool({
   name: "echo",

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import * as sdkTypes from "@modelcontextprotocol/sdk/types.js";
-import { v } from "../../deps.ts";
-import { mcpHttpHandler } from "../../src/shared/mcp/http.ts";
-import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "../../src/shared/mcp/protocol.ts";
-import { serveWithSdk } from "../../src/shared/mcp/sdk-http.ts";
-import { defineMcp } from "../../src/shared/mcp/server.ts";
-import { defineTool } from "../../src/shared/mcp/tool.ts";
+import { v } from "../../../deps.ts";
+import { mcpHttpHandler } from "../../../src/shared/mcp/http.ts";
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "../../../src/shared/mcp/protocol.ts";
+import { serveWithSdk } from "../../../src/shared/mcp/sdk-http.ts";
+import { defineMcp } from "../../../src/shared/mcp/server.ts";
+import { defineTool } from "../../../src/shared/mcp/tool.ts";
 
 const definition = defineMcp({ name: "t", version: "1.2.3", instructions: "Use the echo tool." }, [
   defineTool({

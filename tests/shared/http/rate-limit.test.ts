@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { createRateLimiter, createSharedRateLimiter } from "../../src/shared/http/rate-limit.ts";
+import { createRateLimiter, createSharedRateLimiter } from "../../../src/shared/http/rate-limit.ts";
 
 test("createRateLimiter() allows `limit` requests per window, then refuses with seconds to wait", async () => {
   let now = 1_000_000;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { addressKey, clientKey, UNKNOWN_CLIENT } from "../../src/shared/http/client-ip.ts";
+import { addressKey, clientKey, UNKNOWN_CLIENT } from "../../../src/shared/http/client-ip.ts";
 
 test("addressKey() keeps IPv4, unwraps IPv4-mapped IPv6 and buckets IPv6 by /64", () => {
   assert.equal(addressKey("203.0.113.7"), "203.0.113.7");

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { errorResponse } from "../../src/shared/errors.ts";
-import { createCors } from "../../src/shared/http/cors.ts";
-import { bodyTextOf, json } from "../../src/shared/http/respond.ts";
+import { errorResponse } from "../../../src/shared/errors.ts";
+import { createCors } from "../../../src/shared/http/cors.ts";
+import { bodyTextOf, json } from "../../../src/shared/http/respond.ts";
 
 const from = (origin?: string, init: RequestInit = {}) =>
   new Request("http://api/x", {
