@@ -19,9 +19,8 @@ export { createParser as createEventSourceParser } from "eventsource-parser";
 // --- shared: IP address ranges (egress guard, private-address checks) ---
 export { default as ipaddr } from "ipaddr.js";
 
-// --- charging: spatial index ---
+// --- charging: spatial index (walked by src/charging/search/; see walk.ts for why not geokdbush) ---
 export { default as KDBush } from "kdbush";
-export { around as geoAround, distance as geoDistance } from "geokdbush";
 
 // --- charging: streaming JSON for imports of any size ---
 export { JSONParser, Tokenizer } from "@streamparser/json";

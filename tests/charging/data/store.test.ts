@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Connector } from "../../../src/charging/model.ts";
-import { geoDistance } from "../../../deps.ts";
+import { distance as geoDistance } from "geokdbush";
 import { compareIds, type SiteQuery, storeOfSites } from "../../../src/charging/store.ts";
 import { fullImport, site } from "./helpers.ts";
 
