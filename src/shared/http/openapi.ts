@@ -221,17 +221,11 @@ export function openApiDocument(info: OpenApiInfo, operations: readonly OpenApiO
   };
 }
 
-/** What the OpenAPI document says of an operation's REST face. */
-export interface RestFaceDoc {
+/** What the OpenAPI document says of an operation's REST face (a GET route). */
+export interface RestFaceDoc
+  extends Pick<OpenApiOperation, "operationId" | "summary" | "description" | "tags" | "query" | "pathParams" | "headers"> {
   /** The route pattern as the route table writes it (`/api/v1/sites/:id+`). */
   path: string;
-  operationId: string;
-  summary: string;
-  description?: string;
-  tags?: readonly string[];
-  query?: ParamsSchema;
-  pathParams?: ParamsSchema;
-  headers?: OpenApiOperation["headers"];
   /** The 200 answer: its description, headers and media types beyond the tool's JSON output. */
   answer: { description: string; headers?: Record<string, string>; alternatives?: Record<string, JsonSchema> };
   /** Failures this route can answer besides the guards' (status: response). */
@@ -262,24 +256,15 @@ export interface ServiceDoc {
 const templateOf = (path: string) => path.replace(/:(\w+)\+?/g, "{$1}");
 
 function restOperation(op: DocumentedOperation & { rest: RestFaceDoc }, doc: ServiceDoc) {
-  const { rest } = op;
+  const { path, answer, errors, ...described } = op.rest;
   const { schema, defs } = hoistDefs(op.output ?? { type: "object" });
-  const content = { "application/json": schema, ...rest.answer.alternatives };
+  const content = { "application/json": schema, ...answer.alternatives };
+  const ok: OpenApiResponse = { description: answer.description, content, ...(answer.headers ? { headers: answer.headers } : {}) };
   const operation: OpenApiOperation = {
     method: "get",
-    path: templateOf(rest.path),
-    operationId: rest.operationId,
-    summary: rest.summary,
-    ...(rest.description ? { description: rest.description } : {}),
-    ...(rest.tags ? { tags: rest.tags } : {}),
-    ...(rest.query ? { query: rest.query } : {}),
-    ...(rest.pathParams ? { pathParams: rest.pathParams } : {}),
-    ...(rest.headers ? { headers: rest.headers } : {}),
-    responses: {
-      "200": { description: rest.answer.description, content, ...(rest.answer.headers ? { headers: rest.answer.headers } : {}) },
-      ...rest.errors,
-      ...doc.guarded,
-    },
+    path: templateOf(path),
+    ...described,
+    responses: { "200": ok, ...errors, ...doc.guarded },
   };
   return { operation, defs };
 }
