@@ -63,7 +63,7 @@ test("a row whose data provider has no open licence is dropped (CarStations.com,
       .find((line) => line.includes('"ID":4343,')) ?? "null",
   );
   assert.equal(afdc.DataProviderID, 2);
-  const as = (id: number, provider: object) => JSON.stringify({ ...afdc, ID: id, DataProviderID: provider.ID, DataProvider: provider });
+  const as = (id: number, provider: { ID: number }) => JSON.stringify({ ...afdc, ID: id, DataProviderID: provider.ID, DataProvider: provider });
   const carStations = { ID: 15, Title: "CarStations.com", License: null, IsOpenDataLicensed: null };
   const esb = { ID: 23, Title: "ESB eCars", License: "Not licensed for reuse", IsOpenDataLicensed: false };
   const file = "/closed-providers.jsonl";
