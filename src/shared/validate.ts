@@ -6,6 +6,11 @@
 import { v } from "../../deps.ts";
 import { ApiError } from "./errors.ts";
 
+/* eslint-disable @typescript-eslint/no-explicit-any -- tables hold schemas of any entries */
+/** An object schema of any entries: a tool's input, a REST query, path parameters. */
+export type AnyObjectSchema = v.ObjectSchema<any, any> | v.StrictObjectSchema<any, any> | v.LooseObjectSchema<any, any>;
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
 /**
  * `path: message; path: message`. A rule of the whole value has no path, and a message that
  * already starts with its field's name ("limit must be ...") is not prefixed again.

@@ -8,12 +8,11 @@
  */
 import { toJsonSchema, v } from "../../../deps.ts";
 import { ERROR_CODES } from "../errors.ts";
+import type { AnyObjectSchema } from "../validate.ts";
 
 type JsonSchema = Record<string, unknown>;
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- parameter objects of any entries */
-type ParamsSchema = v.ObjectSchema<any, any> | v.StrictObjectSchema<any, any> | v.LooseObjectSchema<any, any>;
-/* eslint-enable @typescript-eslint/no-explicit-any */
+type ParamsSchema = AnyObjectSchema;
 
 export interface OpenApiResponse {
   description: string;

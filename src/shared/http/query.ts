@@ -6,11 +6,10 @@
  */
 import { v } from "../../../deps.ts";
 import { ApiError } from "../errors.ts";
-import { parseArguments } from "../validate.ts";
+import { type AnyObjectSchema, parseArguments } from "../validate.ts";
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- query objects of any entries */
-export type QuerySchema = v.ObjectSchema<any, any> | v.StrictObjectSchema<any, any>;
-/* eslint-enable @typescript-eslint/no-explicit-any */
+/** A query's schema: an object of string entries. */
+export type QuerySchema = AnyObjectSchema;
 
 const invalid = (message: string) => new ApiError("INVALID_ARGUMENTS", message);
 

@@ -7,6 +7,7 @@
  */
 import type { v } from "../../../deps.ts";
 import type { ErrorCode } from "../errors.ts";
+import type { AnyObjectSchema } from "../validate.ts";
 
 /** What a running tool may use besides its input. */
 export interface ToolContext {
@@ -29,12 +30,6 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- a tool table holds tools of different input schemas */
-export type AnyObjectSchema =
-  | v.ObjectSchema<any, any>
-  | v.StrictObjectSchema<any, any>
-  | v.LooseObjectSchema<any, any>;
-/* eslint-enable @typescript-eslint/no-explicit-any */
 
 export interface ToolDef<S extends AnyObjectSchema = AnyObjectSchema> {
   name: string;
