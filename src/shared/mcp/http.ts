@@ -44,6 +44,16 @@ export function mcpMethodNotAllowed(path = "/mcp"): Response {
   });
 }
 
+/**
+ * A JSON-RPC batch is refused whole, before any message runs, with the SDK's own answer to an
+ * invalid request (400, -32600). Protocol 2025-06-18 and later have no batches, and a stateless
+ * endpoint cannot tell an older client apart; a batch would otherwise run every call it carries
+ * (100 tool calls, 15 MB out) for one count against the rate limit.
+ */
+export function batchRefused(): Response {
+  return jsonRpcError(400, -32600, "Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18 and later have none); send one message per POST");
+}
+
 /** A server as the HTTP endpoint sees it: what it says about itself, and how to get the real one. */
 export interface McpEndpoint {
   info: ServerInfo;
@@ -131,6 +141,7 @@ export function mcpHttpHandler(
     } catch {
       return jsonRpcError(400, -32700, "Parse error: the request body is not JSON");
     }
+    if (Array.isArray(body)) return batchRefused();
     const quick = await describe(served, request, body);
     if (quick) return quick;
     const [{ serveWithSdk }, factory] = await Promise.all([sdkHttp(), served.factory()]);

@@ -75,7 +75,6 @@ test("anything the description cannot answer goes to the SDK, which answers its 
     [{ jsonrpc: "2.0", id: 1, method: "tools/list" }, { ...HEADERS, "mcp-protocol-version": "1999-01-01" }, 400],
     [{ jsonrpc: "1.0", id: 1, method: "ping" }, undefined, 400],
     [{ jsonrpc: "2.0", id: 1, method: "resources/list" }, undefined, 200],
-    [[{ jsonrpc: "2.0", id: 1, method: "ping" }], undefined, 200],
     [{ jsonrpc: "2.0", method: "notifications/initialized", params: 5 }, undefined, 400],
     [{ jsonrpc: "2.0", id: 1, method: "ping", params: "x" }, undefined, 400],
   ];
@@ -90,4 +89,31 @@ test("anything the description cannot answer goes to the SDK, which answers its 
   assert.equal(((await notJson.json()) as { error: { code: number } }).error.code, -32700);
   const call = await outcome(await handler(post({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "echo", arguments: { word: "hi" } } })));
   assert.deepEqual((call.body as { result: { structuredContent: unknown } }).result.structuredContent, { word: "hi" });
+});
+
+test("a JSON-RPC batch is refused whole: none of its 100 tool calls runs, one Invalid Request answers", async () => {
+  let runs = 0;
+  const counted = defineMcp({ name: "t", version: "1" }, [
+    defineTool({
+      name: "echo",
+      title: "Echo",
+      description: "Echoes a word",
+      input: v.object({ word: v.string() }),
+      output: { type: "object", properties: { word: { type: "string" } }, required: ["word"] },
+      async run({ word }) {
+        runs++;
+        return { structured: { word }, text: word };
+      },
+    }),
+  ]);
+  const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: { word: "w" } } });
+  const handler = mcpHttpHandler(counted);
+  const batches = [Array.from({ length: 100 }, (_, i) => call(i)), [{ jsonrpc: "2.0", id: 1, method: "ping" }], []];
+  for (const batch of batches) {
+    const { status, body } = await outcome(await handler(post(batch, { ...HEADERS, "mcp-protocol-version": "2025-06-18" })));
+    assert.equal(status, 400);
+    assert.equal((body as { error: { code: number; message: string } }).error.code, -32600);
+    assert.match((body as { error: { message: string } }).error.message, /^Invalid Request: JSON-RPC batches are not supported/);
+  }
+  assert.equal(runs, 0);
 });
