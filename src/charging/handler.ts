@@ -66,7 +66,7 @@ function corsOf(origins: "*" | readonly string[]): Cors {
   return createCors({
     origins,
     allowHeaders: ["content-type", "x-api-key", "authorization", "mcp-protocol-version", "mcp-session-id", "last-event-id"],
-    exposeHeaders: ["retry-after", "etag", "mcp-session-id", "mcp-protocol-version"],
+    exposeHeaders: ["retry-after", "ratelimit", "ratelimit-policy", "etag", "mcp-session-id", "mcp-protocol-version"],
   });
 }
 

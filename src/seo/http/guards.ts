@@ -27,6 +27,6 @@ export function gatewayCors(origins: "*" | readonly string[]): Cors {
       "last-event-id",
       ...BYOK_HEADER_NAMES,
     ],
-    exposeHeaders: ["retry-after", "www-authenticate", "mcp-protocol-version"],
+    exposeHeaders: ["retry-after", "ratelimit", "ratelimit-policy", "www-authenticate", "mcp-protocol-version"],
   });
 }

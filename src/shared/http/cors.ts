@@ -25,7 +25,8 @@ export interface Cors {
 const varies = (vary: string | null, field: string) =>
   vary !== null && vary.split(",").some((name) => name.trim().toLowerCase() === field);
 
-function setAll(response: Response, headers: Record<string, string>): Response {
+/** `response` with `headers` set (a `vary` value added to the list), edited in place when it may be. */
+export function withHeaders(response: Response, headers: Record<string, string>): Response {
   try {
     for (const [name, value] of Object.entries(headers)) {
       if (name !== "vary") response.headers.set(name, value);
@@ -35,7 +36,7 @@ function setAll(response: Response, headers: Record<string, string>): Response {
   } catch {
     // Immutable headers (a fetched or Response.error() response): copy, keeping the status.
     const copy = new Response(response.body, response);
-    return setAll(copy, headers);
+    return withHeaders(copy, headers);
   }
 }
 
@@ -45,7 +46,7 @@ export function createCors(options: CorsOptions): Cors {
     origins,
     allowMethods = ["GET", "HEAD", "POST", "OPTIONS"],
     allowHeaders = ["content-type", "x-api-key", "authorization"],
-    exposeHeaders = ["retry-after"],
+    exposeHeaders = ["retry-after", "ratelimit", "ratelimit-policy"],
     maxAgeSeconds = 86400,
   } = options;
   const anyOrigin = origins === "*";
@@ -75,7 +76,7 @@ export function createCors(options: CorsOptions): Cors {
       if (headers["access-control-allow-origin"] && exposeHeaders.length > 0) {
         headers["access-control-expose-headers"] = exposeHeaders.join(", ");
       }
-      return setAll(response, headers);
+      return withHeaders(response, headers);
     },
   };
 }

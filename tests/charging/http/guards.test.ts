@@ -3,10 +3,13 @@ import { test } from "node:test";
 import { createChargingHandler } from "../../../src/charging/handler.ts";
 import { base, call, type Envelope, make, status, store } from "./harness.ts";
 
+/** A metered route that costs nothing to answer. */
+const DOC = "/api/v1/openapi.json";
+
 test("the rate limit answers RATE_LIMITED with retry-after per client address", async () => {
   let now = 0;
   const handler = make({ ratePerMinute: 3, now: () => now });
-  for (let i = 0; i < 3; i++) assert.equal((await call(handler, "/healthz", {}, "198.51.100.1")).status, 200);
+  for (let i = 0; i < 3; i++) assert.equal((await call(handler, DOC, {}, "198.51.100.1")).status, 200);
   const limited = await call(
     handler,
     "/api/v1/sites",
@@ -16,26 +19,31 @@ test("the rate limit answers RATE_LIMITED with retry-after per client address", 
   assert.equal(limited.status, 429);
   assert.equal((limited.body as Envelope).error.code, "RATE_LIMITED");
   assert.equal(limited.response.headers.get("retry-after"), "60");
+  assert.equal(limited.response.headers.get("ratelimit"), '"per-minute";r=0;t=60');
+  assert.equal(limited.response.headers.get("ratelimit-policy"), '"per-minute";q=3;w=60');
   assert.equal(limited.response.headers.get("access-control-allow-origin"), "*");
-  assert.match(limited.response.headers.get("access-control-expose-headers") ?? "", /retry-after/);
+  assert.match(limited.response.headers.get("access-control-expose-headers") ?? "", /retry-after, ratelimit, ratelimit-policy/);
+  const live = await call(handler, "/healthz", {}, "198.51.100.1");
+  assert.equal(live.status, 200, "liveness is exempt: a load balancer's checks share one address");
+  assert.equal(live.response.headers.get("ratelimit"), null);
   const mcp = await call(handler, "/mcp", { method: "POST", body: "{}" }, "198.51.100.1");
   assert.equal(mcp.status, 429, "the limit covers /mcp");
-  assert.equal((await call(handler, "/healthz", {}, "198.51.100.2")).status, 200, "another client");
+  assert.equal((await call(handler, DOC, {}, "198.51.100.2")).status, 200, "another client");
   const spoofed = await call(
     handler,
-    "/healthz",
+    DOC,
     { headers: { "x-forwarded-for": "203.0.113.9" } },
     "198.51.100.1",
   );
   assert.equal(spoofed.status, 429, "forwarded-for is ignored unless proxies are trusted");
   now += 60_000;
-  assert.equal((await call(handler, "/healthz", {}, "198.51.100.1")).status, 200);
+  assert.equal((await call(handler, DOC, {}, "198.51.100.1")).status, 200);
 });
 
 test("with trusted proxies the rate limit counts the forwarded client, not the proxy", async () => {
   const handler = make({ ratePerMinute: 1, trustedProxies: 1 });
   const via = (client: string) =>
-    call(handler, "/healthz", { headers: { "x-forwarded-for": client } }, "10.0.0.1");
+    call(handler, DOC, { headers: { "x-forwarded-for": client } }, "10.0.0.1");
   assert.equal((await via("203.0.113.1")).status, 200);
   assert.equal((await via("203.0.113.2")).status, 200);
   assert.equal((await via("203.0.113.1")).status, 429);

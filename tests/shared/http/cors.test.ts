@@ -20,7 +20,7 @@ test("cors.apply() keeps 404, 400 and 429 statuses, bodies and headers", async (
     const res = cors.apply(errorResponse(code, "m", { "retry-after": "7" }), from("https://map.example"));
     assert.equal(res.status, status);
     assert.equal(res.headers.get("access-control-allow-origin"), "*");
-    assert.equal(res.headers.get("access-control-expose-headers"), "retry-after");
+    assert.equal(res.headers.get("access-control-expose-headers"), "retry-after, ratelimit, ratelimit-policy");
     assert.equal(res.headers.get("retry-after"), "7");
     assert.equal(((await res.json()) as { error: { code: string } }).error.code, code);
   }

@@ -60,6 +60,26 @@ test("the rate limit counts every row but the unmetered ones, and names its limi
   assert.equal((await handler(new Request("http://x/healthz"), peer)).status, 200, "unmetered");
 });
 
+test("every metered answer, failures included, carries the draft's RateLimit and RateLimit-Policy; unmetered ones none", async () => {
+  let now = 0;
+  const limiter = createRateLimiter({ limit: 2, windowMs: 60_000, maxClients: 10, now: () => now });
+  const { handler } = pipeline({ rateLimit: { limiter, perMinute: 2 } });
+  const peer = { clientAddress: "198.51.100.2" };
+  const first = await handler(new Request("http://x/private"), peer);
+  assert.equal(first.headers.get("ratelimit-policy"), '"per-minute";q=2;w=60');
+  assert.equal(first.headers.get("ratelimit"), '"per-minute";r=1;t=60');
+  now = 20_000;
+  const missing = await handler(new Request("http://x/nope"), peer);
+  assert.equal(missing.status, 404);
+  assert.equal(missing.headers.get("ratelimit"), '"per-minute";r=0;t=40');
+  const limited = await handler(new Request("http://x/private"), peer);
+  assert.equal(limited.status, 429);
+  assert.equal(limited.headers.get("ratelimit"), '"per-minute";r=0;t=40');
+  assert.equal(limited.headers.get("retry-after"), "40");
+  const health = await handler(new Request("http://x/healthz"), peer);
+  assert.equal(health.headers.get("ratelimit"), null);
+});
+
 test("the body cap, the row's own failure answer, 404, and unexpected failures reported once", async () => {
   const { handler, unexpected } = pipeline({ maxBodyBytes: 8 });
   const big = await handler(new Request("http://x/echo", { method: "POST", body: "123456789" }));

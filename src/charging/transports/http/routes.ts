@@ -139,7 +139,7 @@ export function chargingRouteTable(
     return rest.cacheable(request, "openapi", openApi);
   };
   const routes: Route<URL>[] = [
-    { method: "GET", path: "/healthz", handle: health, open: true },
+    { method: "GET", path: "/healthz", handle: health, open: true, unmetered: true },
     ...restRoutes(rest),
     { method: "GET", path: "/api/v1/openapi.json", handle: document, open: true },
     { method: "POST", path: "/mcp", handle: mcp, everyMethod: true },
