@@ -42,11 +42,38 @@ const BaselineShape = v.looseObject({
   findings: v.array(v.looseObject({ id: v.string(), count: v.number() })),
 });
 
+type ExampleLike = { url: string; evidence?: string };
+type FindingLike = { id: string; count: number; examples?: ExampleLike[] };
+type FixLike = { check_id?: unknown; urls_affected?: unknown; examples?: ExampleLike[] };
+
+/** A score as stored (a number) or as a tool answered it (labelled, possibly around the whole scores object). */
+function overallOf(scores: unknown): number | undefined {
+  const s = scores as { overall?: unknown; value?: { overall?: unknown } } | undefined;
+  const overall = s?.overall ?? s?.value?.overall;
+  const number = typeof overall === "number" ? overall : (overall as { value?: unknown } | undefined)?.value;
+  return typeof number === "number" ? number : undefined;
+}
+
+/**
+ * A tool's concise answer lists the checks its top fixes show there (with their examples, as
+ * paths) and the others in `findings`: together they are every check that fired.
+ */
+function findingsOf(value: Record<string, unknown>): AuditReport["findings"] {
+  const target = typeof value.target === "string" && URL.canParse(value.target) ? value.target : undefined;
+  const absolute = (e: ExampleLike) => ({ url: target ? new URL(e.url, target).href : e.url, evidence: e.evidence ?? "" });
+  const listed = Array.isArray(value.findings) ? (value.findings as FindingLike[]) : [];
+  const out = listed.map((f) => ({ ...f, examples: (f.examples ?? []).map(absolute) }));
+  const ids = new Set(out.map((f) => f.id));
+  for (const fix of Array.isArray(value.top_fixes) ? (value.top_fixes as FixLike[]) : []) {
+    if (typeof fix.check_id !== "string" || typeof fix.urls_affected !== "number" || ids.has(fix.check_id)) continue;
+    out.push({ id: fix.check_id, count: fix.urls_affected, examples: (fix.examples ?? []).map(absolute) });
+  }
+  return out as AuditReport["findings"];
+}
+
 /** Accepts a stored report or a tool's structured output (scores may be labelled). */
 function comparable(value: Record<string, unknown>): Partial<AuditReport> {
-  const scores = value.scores as { overall?: unknown } | undefined;
-  const overall = scores?.overall;
-  const number = typeof overall === "number" ? overall : (overall as { value?: unknown } | undefined)?.value;
+  const number = overallOf(value.scores);
   const id =
     typeof value.id === "string"
       ? value.id
@@ -56,9 +83,7 @@ function comparable(value: Record<string, unknown>): Partial<AuditReport> {
   return {
     ...(id ? { id } : {}),
     ...(typeof value.target === "string" ? { target: value.target } : {}),
-    findings: Array.isArray(value.findings)
-      ? (value.findings as AuditReport["findings"]).map((f) => ({ ...f, examples: f.examples ?? [] }))
-      : [],
+    findings: findingsOf(value),
     ...(value.affected && typeof value.affected === "object"
       ? { affected: value.affected as AuditReport["affected"] }
       : {}),

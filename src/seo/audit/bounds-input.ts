@@ -45,7 +45,11 @@ const PRODUCTION_URL = v.optional(
 
 function inputFor(front: FrontEnd) {
   return {
-    max_pages: whole("maxPages", front, "HTML pages to fetch"),
+    max_pages: whole(
+      "maxPages",
+      front,
+      "URLs to fetch as pages: HTML pages, and linked URLs that answer with another file type, an error or a redirect (subresources are counted apart)",
+    ),
     max_depth: whole("maxDepth", front, "clicks from the start URL to follow"),
     max_seconds: whole(
       "maxSeconds",

@@ -41,13 +41,15 @@ export function sectionOf(url: string): string {
 export class Collector {
   readonly summaries = new Map<string, PageSummary>();
   readonly byCheck = new Map<CheckId, CheckHits>();
-  /** Problems (hits) per URL, for the page table. */
-  readonly issuesByUrl = new Map<string, number>();
+  /** The checks that hit each URL, for the page table. */
+  readonly issuesByUrl = new Map<string, CheckId[]>();
   /** Which pages link to (or load) which URLs, for the pages a link finding is carried by. */
   readonly links = new LinkPool();
 
   add(hit: Hit): void {
-    this.issuesByUrl.set(hit.url, (this.issuesByUrl.get(hit.url) ?? 0) + 1);
+    const ids = this.issuesByUrl.get(hit.url);
+    if (ids) ids.push(hit.id);
+    else this.issuesByUrl.set(hit.url, [hit.id]);
     let slot = this.byCheck.get(hit.id);
     if (!slot) {
       slot = { count: 0, hits: [] };
@@ -65,9 +67,10 @@ export class Collector {
     const kept = slot.hits.filter((h) => !urls.has(h.url));
     const removed = slot.hits.length - kept.length;
     for (const hit of slot.hits) {
-      if (!urls.has(hit.url)) continue;
-      const left = (this.issuesByUrl.get(hit.url) ?? 1) - 1;
-      if (left > 0) this.issuesByUrl.set(hit.url, left);
+      const ids = urls.has(hit.url) ? this.issuesByUrl.get(hit.url) : undefined;
+      if (!ids) continue;
+      const left = ids.filter((other) => other !== id);
+      if (left.length > 0) this.issuesByUrl.set(hit.url, left);
       else this.issuesByUrl.delete(hit.url);
     }
     slot.hits = kept;

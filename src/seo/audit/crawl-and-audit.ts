@@ -7,7 +7,7 @@ import type { CrawlBounds } from "../crawl/bounds.ts";
 import { type CrawlProgress, type CrawlResult, crawlSite } from "../crawl/crawler.ts";
 import type { HttpRequest } from "../fetch/http-request.ts";
 import { describeTwin, type Twin } from "../crawl/twin.ts";
-import { Collector } from "./collector.ts";
+import { Collector, URLS_PER_CHECK } from "./collector.ts";
 import { cutsOf } from "./cuts.ts";
 import { addReach } from "./impact.ts";
 import type { PageParser } from "./extract.ts";
@@ -30,7 +30,7 @@ export interface AuditOptions {
   onProgress?(progress: CrawlProgress): void;
   politenessOff?: boolean;
   userAgent?: string;
-  /** Examples kept per finding in the stored report. */
+  /** Examples (URL and evidence) kept per finding in the stored report: every URL kept, by default, for reading by check. */
   exampleCap?: number;
   /** The production twin of a staging copy: given, null (no detection) or undefined (detect). */
   twin?: Twin | null;
@@ -99,7 +99,7 @@ export async function crawlAndAudit(url: string, options: AuditOptions): Promise
   reportMissingPagesOnce(collector, crawl);
   let htmlPages = 0;
   for (const summary of collector.summaries.values()) if (summary.isHtml) htmlPages++;
-  const findings = collector.findings(options.exampleCap ?? 50);
+  const findings = collector.findings(options.exampleCap ?? URLS_PER_CHECK);
   addReach(findings, { byCheck: collector.byCheck, links: collector.links, entries: crawl.entries, htmlPages });
   const categories = categoryScores(findings, Math.max(1, crawl.pages));
   const affected: Record<string, string[]> = {};

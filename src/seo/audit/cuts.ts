@@ -21,11 +21,18 @@ export interface Cut {
 
 const n = (value: number) => value.toLocaleString("en");
 
-/** The commonest patterns, as "pattern: N URLs" (with an example when the pattern hides one). */
-function patternList(crawl: CrawlResult): string[] {
-  return crawl.cuts.patterns.map((p) =>
-    p.pattern === p.example ? p.example : `${p.pattern}: ${n(p.count)} URL${p.count === 1 ? "" : "s"}, e.g. ${p.example}`,
-  );
+/** A pattern is worth naming when it holds this many of the URLs cut, and at least 5 % of them. */
+const PATTERN_MIN_URLS = 10;
+
+/**
+ * The commonest patterns, as "pattern: N URLs, e.g. URL": only patterns that account for a real
+ * share of what was cut (an endless calendar, a faceted search), not two URLs that happen to match.
+ */
+function patternList(crawl: CrawlResult, cut: number): string[] {
+  const floor = Math.max(PATTERN_MIN_URLS, cut * 0.05);
+  return crawl.cuts.patterns
+    .filter((p) => p.pattern !== p.example && p.count >= floor)
+    .map((p) => `${p.pattern}: ${n(p.count)} URLs, e.g. ${p.example}`);
 }
 
 function crawlCuts(crawl: CrawlResult, bounds: CrawlBounds, out: Cut[]): void {
@@ -39,7 +46,7 @@ function crawlCuts(crawl: CrawlResult, bounds: CrawlBounds, out: Cut[]): void {
       bound: "max_pages",
       urls: queued + byReason.max_pages,
       detail: `${n(crawl.pages)} pages fetched, the page budget (max_pages ${n(bounds.maxPages)}); ${n(queued + byReason.max_pages)} more URLs found were not crawled`,
-      examples: patternList(crawl),
+      examples: patternList(crawl, queued + byReason.max_pages),
     });
   if (reasons.includes("max_seconds") || reasons.includes("max_seconds_resources_unchecked"))
     out.push({
@@ -55,7 +62,7 @@ function crawlCuts(crawl: CrawlResult, bounds: CrawlBounds, out: Cut[]): void {
       bound: "max_depth",
       urls: byReason.max_depth,
       detail: `${n(byReason.max_depth)} URLs more than ${bounds.maxDepth} clicks from the start URL were not followed`,
-      examples: reasons.includes("max_pages") ? [] : patternList(crawl),
+      examples: reasons.includes("max_pages") ? [] : patternList(crawl, byReason.max_depth),
     });
   if (reasons.includes("frontier_full"))
     out.push({

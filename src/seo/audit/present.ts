@@ -5,7 +5,7 @@
  * `target` and `generated_at` are identifiers, not values.
  * @module
  */
-import { derived, type Labelled, measured } from "../provenance.ts";
+import { derived, type Provenance } from "../provenance.ts";
 import type { ResponseFormat } from "../tool-input.ts";
 import type { Comparison } from "./compare.ts";
 import { SEVERITIES } from "./catalogue.ts";
@@ -19,49 +19,89 @@ export const TWIN_VIA = {
   "start-page": "the start page's canonical",
   canonicals: "most pages' canonicals",
 } as const;
-const TWIN_BASIS =
-  "canonical, hreflang, link and sitemap URLs on the production origin are read as the same paths here (production_url, or the start page's canonical)";
-const OVERALL_BASIS = `mean of the category scores (0 when no page answered 200 HTML); categories: ${SCORE_BASIS}`;
-const PRIORITY_BASIS =
-  "severity first, then the pages carrying the problem (a broken link: the pages linking to it); social tags after other categories of the same severity";
-const CONCISE_FIXES = 10;
+const TWIN_BASIS = "canonical, hreflang, link and sitemap URLs on the production origin read as the same paths here";
+const OVERALL_BASIS = "mean of the category scores (0 when no page answered 200 HTML)";
+const RANK_BASIS =
+  "severity, then pages carrying the problem (a broken link: pages linking to it); social tags last in their severity; the same evidence on most pages is one template fix";
+/** Stated once per answer; each value's provenance names its kind and, where it is derived, which of these. */
+const BASES = {
+  measured: "observed by this crawl, at generated_at",
+  scores: `${SCORE_BASIS}; overall: ${OVERALL_BASIS}`,
+  ranking: RANK_BASIS,
+  "rule-of-thumb": "a check's threshold (named in response_format=detailed)",
+  urls: "example URLs are paths on the target's origin",
+};
+const CONCISE_FIXES = 5;
 const CONCISE_EXAMPLES = 3;
+const CONCISE_EVIDENCE = 80;
+/** Examples per finding in a detailed answer: the rest are read by check (report_id + check). */
+export const DETAILED_EXAMPLES = 50;
 /** Page rows in a detailed answer: the stored report and the HTML report keep more. */
 const DETAILED_ROWS = 1000;
 
-type Measure = <T>(value: T) => Labelled<T>;
+const MEASURED = { kind: "measured" } as const;
+const basis = (name: keyof typeof BASES | "twin") => ({ kind: "derived", basis: `bases.${name}` }) as const;
+const label = <T>(value: T, provenance: Provenance) => ({ value, provenance });
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
-/** The ranked fixes with their findings' examples (the first few in a concise answer). */
+/** The ranked fixes; a concise answer shows the first few with their first examples, a detailed one refers to `findings`. */
 function topFixes(report: AuditReport, detailed: boolean) {
-  const examples = detailed ? Number.POSITIVE_INFINITY : CONCISE_EXAMPLES;
+  const rel = relativeTo(report.target);
   const byId = new Map(report.findings.map((f) => [f.id, f]));
-  return (detailed ? report.fixes : report.fixes.slice(0, CONCISE_FIXES)).map((fix) => ({
+  if (detailed) return report.fixes.map((fix) => ({ ...fix, provenance: basis("ranking") }));
+  return report.fixes.slice(0, CONCISE_FIXES).map(({ title: _, category: __, template, pages, ...fix }) => ({
     ...fix,
-    examples: (byId.get(fix.check_id)?.examples ?? []).slice(0, examples),
-    provenance: { kind: "derived", basis: PRIORITY_BASIS },
+    ...(pages !== fix.urls_affected ? { pages } : {}),
+    // A template problem's pages share one evidence: stated once, its examples are URLs only.
+    ...(template ? { template: { evidence: clip(rel(template.evidence), CONCISE_EVIDENCE) } } : {}),
+    examples: (byId.get(fix.check_id)?.examples ?? [])
+      .slice(0, CONCISE_EXAMPLES)
+      .map((e) => (template ? { url: rel(e.url) } : { url: rel(e.url), evidence: clip(rel(e.evidence), CONCISE_EVIDENCE) })),
+    provenance: basis("ranking"),
   }));
 }
 
-function summaryOf(report: AuditReport, m: Measure, detailed: boolean) {
+/** The crawl's counts, measured; one label for the lot. */
+function summaryOf(report: AuditReport, detailed: boolean) {
   const s = report.stats;
   return {
-    truncated: m(report.truncated),
-    truncation_reasons: m(report.truncation_reasons),
-    pages_crawled: m(s.pages_crawled),
-    html_pages_audited: m(s.html_pages),
-    resources_checked: m(s.resources_checked),
-    urls_discovered: m(s.urls_discovered),
-    blocked_by_robots: m(s.blocked_by_robots),
-    not_crawled: m(s.not_crawled),
-    duration_ms: m(s.duration_ms),
-    findings: derived(report.findings.length),
-    cuts: m(report.cuts.map((c) => ({ ...c, examples: c.examples.slice(0, detailed ? 10 : 1) }))),
-    ...(report.twin ? { production_twin: derived(report.twin, TWIN_BASIS) } : {}),
+    crawl: label(
+      {
+        truncated: report.truncated,
+        truncation_reasons: report.truncation_reasons,
+        pages_crawled: s.pages_crawled,
+        html_pages_audited: s.html_pages,
+        resources_checked: s.resources_checked,
+        urls_discovered: s.urls_discovered,
+        blocked_by_robots: s.blocked_by_robots,
+        not_crawled: s.not_crawled,
+        duration_ms: s.duration_ms,
+      },
+      MEASURED,
+    ),
+    cuts: label(
+      report.cuts.map((c) => ({ ...c, examples: c.examples.slice(0, detailed ? 10 : 1) })),
+      MEASURED,
+    ),
+    ...(report.twin ? { production_twin: label(report.twin, basis("twin")) } : {}),
   };
 }
 
+function otherFindings(report: AuditReport) {
+  const shown = new Set(report.fixes.slice(0, CONCISE_FIXES).map((f) => f.check_id));
+  return report.findings
+    .filter((f) => !shown.has(f.id))
+    .map((f) => ({ id: f.id, severity: f.severity, count: f.count, provenance: { kind: f.provenance.kind } }));
+}
+
+/** A finding in a detailed answer: its examples capped, the rest read by check. */
+function detailedFinding(f: Finding) {
+  return { ...f, examples: f.examples.slice(0, DETAILED_EXAMPLES) };
+}
+
 /** What a detailed answer adds: crawl facts, page rows and charts. */
-function detailOf(report: AuditReport, m: Measure) {
+function detailOf(report: AuditReport) {
+  const m = <T>(value: T) => label(value, MEASURED);
   return {
     crawl: {
       bounds: derived(report.bounds, "input within documented caps"),
@@ -80,28 +120,20 @@ export function presentReport(
   format: ResponseFormat,
   comparison?: Comparison,
 ): Record<string, unknown> {
-  const at = report.finished_at;
-  const m: Measure = (value) => measured(value, at);
   const detailed = format === "detailed";
   const out: Record<string, unknown> = {
     report_id: report.id ?? "",
     target: report.target,
-    generated_at: at,
-    summary: summaryOf(report, m, detailed),
-    scores: {
-      overall: derived(report.scores.overall, OVERALL_BASIS),
-      categories: Object.fromEntries(
-        Object.entries(report.scores.categories).map(([c, v]) => [c, derived(v, SCORE_BASIS)]),
-      ),
-    },
+    generated_at: report.finished_at,
+    bases: report.twin ? { ...BASES, twin: TWIN_BASIS } : BASES,
+    summary: summaryOf(report, detailed),
+    scores: label(report.scores, basis("scores")),
     top_fixes: topFixes(report, detailed),
-    // concise: what each finding is and how many URLs; the ranked fixes above carry the detail
-    findings: detailed
-      ? report.findings
-      : report.findings.map((f) => ({ id: f.id, severity: f.severity, count: f.count, provenance: f.provenance })),
+    // concise: the findings the fixes above do not show, as id, severity and count
+    findings: detailed ? report.findings.map(detailedFinding) : otherFindings(report),
   };
   if (comparison) out.comparison = derived(comparison, "by check id and URL against the earlier report");
-  return detailed ? { ...out, ...detailOf(report, m) } : out;
+  return detailed ? { ...out, ...detailOf(report) } : out;
 }
 
 const LABELLED = {
@@ -117,12 +149,9 @@ export const REPORT_OUTPUT_SCHEMA = {
     report_id: { type: "string", description: "pass as compare_to in a later audit" },
     target: { type: "string" },
     generated_at: { type: "string" },
+    bases: { type: "object", description: "each basis a value's provenance refers to (see bases.<name>), stated once" },
     summary: { type: "object", additionalProperties: LABELLED },
-    scores: {
-      type: "object",
-      properties: { overall: LABELLED, categories: { type: "object", additionalProperties: LABELLED } },
-      required: ["overall", "categories"],
-    },
+    scores: LABELLED,
     top_fixes: {
       type: "array",
       items: {
@@ -150,22 +179,36 @@ export const REPORT_OUTPUT_SCHEMA = {
       },
     },
     comparison: LABELLED,
+    check: { type: "object" },
+    items: LABELLED,
+    range: { type: "object" },
+    next_cursor: { type: "string" },
+    page: LABELLED,
+    issues: LABELLED,
     crawl: { type: "object" },
     pages: LABELLED,
     charts: LABELLED,
   },
-  required: ["report_id", "target", "generated_at", "summary", "scores", "top_fixes", "findings"],
+  // An audit answers summary, scores, top_fixes and findings; a read by check or URL answers check/items or page/issues.
+  required: ["report_id", "target", "generated_at"],
 } as const;
 
 /** "12 URL(s) on 440 pages", or the shared element of a template problem. */
 export function reachText(fix: RankedFix): string {
-  if (fix.template) return `${fix.template.evidence} (${fix.urls_affected} URL(s))`;
+  if (fix.template) return `${fix.urls_affected} URL(s), ${fix.template.pages} pages sharing one template element`;
   return fix.pages !== fix.urls_affected ? `${fix.urls_affected} URL(s) on ${fix.pages} pages` : `${fix.urls_affected} URL(s)`;
 }
 
-function example(f: Finding | undefined): string {
+/** A URL as a path when it is on the audited origin (the text names the origin once). */
+export function relativeTo(target: string): (text: string) => string {
+  const origin = URL.canParse(target) ? `${new URL(target).origin}/` : "";
+  return (text) => (origin ? text.replaceAll(origin, "/") : text);
+}
+
+function example(f: Finding | undefined, rel: (url: string) => string): string {
   const first = f?.examples[0];
-  return first ? `\n     e.g. ${first.url}: ${first.evidence}` : "";
+  const evidence = f?.template?.evidence ?? first?.evidence ?? "";
+  return first ? `\n     e.g. ${rel(first.url)}: ${clip(rel(evidence), CONCISE_EVIDENCE)}` : "";
 }
 
 /**
@@ -175,26 +218,34 @@ function example(f: Finding | undefined): string {
 export interface ReportWords {
   /** What lists every fix. */
   allFixes: string;
+  /** How to read every URL of one check. */
+  byCheck: string;
   /** The settings that let a bounded crawl see more. */
   bounds: string;
   /** The settings that give a slow start page more time. */
   slowStart: string;
   /** How to turn the production twin off. */
   twinOff: string;
+  /** A person reads check titles; an agent knows the check ids. */
+  titles: boolean;
 }
 
 export const TOOL_WORDS: ReportWords = {
   allFixes: "response_format=detailed",
+  byCheck: "seo_audit_site {report_id, check} (paged), or {report_id, url} for one page; no new crawl",
   bounds: "raise the bounds (max_pages, max_depth, max_seconds)",
   slowStart: "raise max_seconds or timeout_ms",
   twinOff: 'pass production_url="none"',
+  titles: false,
 };
 
 export const CLI_WORDS: ReportWords = {
   allFixes: "--detailed",
+  byCheck: "--json --detailed prints every stored URL of every check",
   bounds: "raise the bounds (--max-pages, --max-depth, --max-seconds)",
   slowStart: "raise --max-seconds or --timeout-ms",
   twinOff: "pass --production-url none",
+  titles: true,
 };
 
 /** The first line of a partial audit: a cancelled one was stopped on purpose, not by a bound. */
@@ -217,8 +268,10 @@ export function reportText(
     `SEO audit of ${report.target}: ${s.pages_crawled} pages crawled in ${(s.duration_ms / 1000).toFixed(1)} s${report.id ? ` (report ${report.id})` : ""}`,
   ];
   if (report.truncated) lines.push(truncationLine(report, words));
-  const cats = Object.entries(report.scores.categories).map(([c, v]) => `${c} ${v}`);
-  lines.push(`Score ${report.scores.overall}/100 [derived]: ${cats.join(", ")}`);
+  const below = Object.entries(report.scores.categories).filter(([, v]) => v < 100);
+  const cats = below.map(([c, v]) => `${c} ${v}`);
+  const rest = below.length === 0 ? "every category 100" : below.length < 11 ? "the others 100" : "";
+  lines.push(`Score ${report.scores.overall}/100 [derived]: ${[...cats, rest].filter(Boolean).join(", ")}`);
   if (s.html_pages === 0 && s.pages_crawled > 0)
     lines.push(
       "No crawled URL answered 200 with HTML, so no page could be audited (overall score 0): fix the errors below, or start from the site's HTML home page.",
@@ -230,21 +283,29 @@ export function reportText(
   if (s.blocked_by_robots > 0) lines.push(`${s.blocked_by_robots} URL(s) skipped: disallowed by robots.txt.`);
   if (report.twin)
     lines.push(
-      `Production twin: URLs on ${report.twin.production} are read as this site's own paths (${TWIN_VIA[report.twin.via]}); ${words.twinOff} to read them literally.`,
+      `Production twin: ${report.twin.production} read as this site (${TWIN_VIA[report.twin.via]}); ${words.twinOff} to read it literally.`,
     );
   for (const cut of report.cuts)
     lines.push(`Cut (${cut.bound}): ${cut.detail}${cut.examples[0] ? `; commonest: ${cut.examples[0]}` : ""}.`);
   const byId = new Map(report.findings.map((f) => [f.id, f]));
   const fixes = format === "detailed" ? report.fixes : report.fixes.slice(0, CONCISE_FIXES);
-  if (fixes.length > 0) lines.push("Fixes, highest priority first:");
+  const rel = relativeTo(report.target);
+  if (fixes.length > 0) lines.push("Fixes, highest priority first (paths on the audited origin):");
   else if (s.html_pages > 0) lines.push("No problems found.");
   for (const fix of fixes) {
     const f = byId.get(fix.check_id);
     const label = f?.provenance.kind === "rule-of-thumb" ? " [rule of thumb]" : "";
-    lines.push(`  ${fix.rank}. [${fix.severity}] ${fix.title} (${fix.check_id}): ${reachText(fix)}${label}. ${fix.fix}${example(f)}`);
+    const name = words.titles ? `${fix.title} (${fix.check_id})` : fix.check_id;
+    lines.push(`  ${fix.rank}. [${fix.severity}] ${name}: ${reachText(fix)}${label}. ${fix.fix}${example(f, rel)}`);
   }
   if (format !== "detailed" && report.fixes.length > fixes.length)
-    lines.push(`  … ${report.fixes.length - fixes.length} more (${words.allFixes} lists all).`);
+    lines.push(
+      `  More: ${report.fixes
+        .slice(fixes.length)
+        .map((f) => f.check_id)
+        .join(", ")} (${words.allFixes} lists all).`,
+    );
+  if (report.fixes.length > 0 && report.id) lines.push(`Every URL of a check: ${words.byCheck}.`);
   const info = report.findings.filter((f) => f.severity === "info");
   if (info.length > 0) lines.push(`Notes: ${info.map((f) => `${f.id} (${f.count})`).join(", ")}`);
   if (comparison) {
@@ -252,8 +313,6 @@ export function reportText(
       `Compared with ${comparison.against}${comparison.against_target ? ` (an audit of ${comparison.against_target}, not ${report.target}: URL-level changes compare different start URLs)` : ""}: ${comparison.fixed.count} fixed, ${comparison.new.count} new, ${comparison.persisting.count} persisting; score ${comparison.score_change >= 0 ? "+" : ""}${comparison.score_change}.`,
     );
   }
-  lines.push(
-    "Provenance: facts are measured by this crawl; scores and priorities are derived; length/size/time thresholds are rules of thumb.",
-  );
+  lines.push("Provenance: counts measured by this crawl; scores and ranks derived; thresholds rules of thumb.");
   return lines.join("\n");
 }

@@ -8,7 +8,7 @@ import type { CrawlResult } from "../crawl/crawler.ts";
 import type { SitemapFile } from "../sitemap/discover.ts";
 import { sectionOf } from "./collector.ts";
 import type { Cut } from "./cuts.ts";
-import type { Category } from "./catalogue.ts";
+import type { Category, CheckId } from "./catalogue.ts";
 import type { Finding } from "./finding.ts";
 import type { PageSummary, PageType } from "./page-summary.ts";
 import type { RankedFix } from "./score.ts";
@@ -37,6 +37,8 @@ export interface PageRow {
   reason?: string;
   /** Problems found on this URL (page-level and site-level hits). */
   issues: number;
+  /** The checks that found them. */
+  issue_ids: CheckId[];
   title?: string;
   words?: number;
   type?: PageType;
@@ -92,7 +94,7 @@ export function pageRows(
   crawl: CrawlResult,
   limit: number,
   summaries: Map<string, PageSummary>,
-  issues: Map<string, number>,
+  issues: Map<string, CheckId[]>,
 ): PageRow[] {
   const rows: PageRow[] = [];
   for (const e of crawl.entries.values()) {
@@ -109,7 +111,8 @@ export function pageRows(
       in_sitemap: e.inSitemap,
       inlinks: e.inlinks,
       ...(e.reason ? { reason: e.reason } : {}),
-      issues: issues.get(e.url) ?? 0,
+      issues: issues.get(e.url)?.length ?? 0,
+      issue_ids: [...new Set(issues.get(e.url) ?? [])],
       ...(s?.title ? { title: s.title.slice(0, 200) } : {}),
       ...(s?.isHtml ? { words: s.words } : {}),
       ...(s?.pageType ? { type: s.pageType } : {}),
@@ -122,7 +125,7 @@ const bump = (record: Record<string, number>, key: string) => {
   record[key] = (record[key] ?? 0) + 1;
 };
 
-export function chartsOf(crawl: CrawlResult, issues: Map<string, number>): ReportCharts {
+export function chartsOf(crawl: CrawlResult, issues: Map<string, CheckId[]>): ReportCharts {
   const status: Record<string, number> = {};
   const depth: Record<string, number> = {};
   const sections = new Map<string, { section: string; pages: number; issues: number }>();
@@ -139,9 +142,9 @@ export function chartsOf(crawl: CrawlResult, issues: Map<string, number>): Repor
     const row = section(e.url);
     if (row) row.pages++;
   }
-  for (const [url, count] of issues) {
+  for (const [url, ids] of issues) {
     const row = section(url);
-    if (row) row.issues += count;
+    if (row) row.issues += ids.length;
   }
   const ranked = [...sections.values()].sort((a, b) => b.issues - a.issues || b.pages - a.pages);
   return { status, depth, sections: ranked.slice(0, 30) };

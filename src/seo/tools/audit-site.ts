@@ -7,10 +7,11 @@
  * @module
  */
 import { v } from "../../../deps.ts";
-import { ApiError } from "../../shared/errors.ts";
+import { ApiError, ERRORS } from "../../shared/errors.ts";
 import { defineTool, type ToolDef } from "../../shared/mcp/tool.ts";
 import { CHECKS } from "../audit/catalogue.ts";
 import { handleAuditRequest } from "../audit/audit-request.ts";
+import { drillDown } from "../audit/drill.ts";
 import { presentReport, REPORT_OUTPUT_SCHEMA, reportText } from "../audit/present.ts";
 import type { ReportStore } from "../audit/report-store.ts";
 import { boundsInput, describeToolBounds } from "../audit/bounds-input.ts";
@@ -30,11 +31,31 @@ export interface AuditSiteDeps {
 }
 
 const Input = v.object({
-  url: v.pipe(
-    v.string(),
-    v.minLength(1),
-    v.maxLength(2000),
-    v.description("Start URL of the site, e.g. https://example.com/ or http://localhost:3000/"),
+  url: v.optional(
+    v.pipe(
+      v.string(),
+      v.minLength(1),
+      v.maxLength(2000),
+      v.description(
+        "Start URL of the site to crawl, e.g. https://example.com/ or http://localhost:3000/; with report_id, a page of that report (URL or path) to show every problem found on it",
+      ),
+    ),
+  ),
+  report_id: v.optional(
+    v.pipe(
+      v.string(),
+      v.minLength(1),
+      v.maxLength(100),
+      v.description(
+        "A stored audit's report_id: answer from it without crawling. With check: every URL of that check, paged; with url: one page's problems; alone: the report again",
+      ),
+    ),
+  ),
+  check: v.optional(
+    v.pipe(v.string(), v.minLength(1), v.maxLength(100), v.description("With report_id: a check id from the report's findings, e.g. broken-internal-link")),
+  ),
+  cursor: v.optional(
+    v.pipe(v.string(), v.maxLength(20), v.description("With report_id and check: the next_cursor of the previous answer")),
   ),
   ...boundsInput,
   compare_to: v.optional(
@@ -63,7 +84,7 @@ export const LOCAL_ONLY_MESSAGE =
 const SPEC = {
   name: "seo_audit_site",
   title: "Audit a site",
-  description: `Crawls a website (same host, robots.txt honoured for every URL, bounded; defaults for ${describeToolBounds()}) and audits it with ${CHECKS.size} checks: status codes, redirects, broken links and resources, robots/noindex, canonicals, titles, meta descriptions, headings, thin and near-duplicate content, hreflang, sitemaps, structured data, Open Graph, image alt, lang, viewport, HTTPS and mixed content, depth, speed and page weight. Returns category scores and fixes ranked by impact × URLs affected, with example URLs and evidence. Works on local dev servers (http://localhost:3000). To check your fixes, call again with compare_to = the report_id from the earlier result: the answer lists fixed, new and persisting problems. A crawl that hits a bound returns a partial report marked truncated. Every value is labelled measured, derived or rule-of-thumb. Runs only locally (the stdio server); a remote gateway answers LOCAL_ONLY with the local command.`,
+  description: `Crawls a website (same host, robots.txt honoured for every URL, bounded; defaults for ${describeToolBounds()}) and audits it with ${CHECKS.size} checks: status codes, redirects, broken links and resources, robots/noindex, canonicals, titles, meta descriptions, headings, thin and near-duplicate content, hreflang, sitemaps, structured data, Open Graph, image alt, lang, viewport, HTTPS and mixed content, depth, speed and page weight. Returns category scores and fixes ranked by severity, then by the pages carrying the problem, with example URLs and evidence. Every URL of a check, without a new crawl: call again with report_id and check (paged by cursor); one page's problems: report_id and url. Works on local dev servers (http://localhost:3000). To check your fixes, call again with compare_to = the report_id from the earlier result: the answer lists fixed, new and persisting problems. A crawl that hits a bound returns a partial report marked truncated. Every value is labelled measured, derived or rule-of-thumb. Runs only locally (the stdio server); a remote gateway answers LOCAL_ONLY with the local command.`,
   input: Input,
   output: REPORT_OUTPUT_SCHEMA as unknown as Record<string, unknown>,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -80,12 +101,29 @@ export function localOnlyAuditSiteTool(): ToolDef {
   });
 }
 
+type Input = v.InferOutput<typeof Input>;
+
+/** An answer from a stored report: no crawl. */
+async function fromStored(id: string, input: Input, reports: ReportStore) {
+  const report = await reports.load(id);
+  if (!report)
+    throw new ApiError("REPORT_NOT_FOUND", `no stored report "${id.slice(0, 100)}"; ${ERRORS.REPORT_NOT_FOUND.hint}`);
+  if (input.check === undefined && input.url === undefined)
+    return { structured: presentReport(report, input.response_format), text: reportText(report, input.response_format) };
+  return drillDown(report, { check: input.check, url: input.url, cursor: input.cursor, format: input.response_format });
+}
+
 export function createAuditSiteTool(deps: AuditSiteDeps): ToolDef {
   return defineTool({
     ...SPEC,
     async run(input, context) {
+      if (input.report_id !== undefined) return fromStored(input.report_id, input, deps.reports);
+      if (input.check !== undefined || input.cursor !== undefined)
+        throw new ApiError("INVALID_ARGUMENTS", "check and cursor read a stored report: pass report_id (from an earlier audit) with them");
+      if (input.url === undefined)
+        throw new ApiError("INVALID_ARGUMENTS", "pass url (the site to audit), or report_id (an earlier audit to read)");
       let last = 0;
-      const { report, comparison } = await handleAuditRequest(input, {
+      const { report, comparison } = await handleAuditRequest({ ...input, url: input.url }, {
         fetch: deps.fetch,
         ...(deps.request ? { request: deps.request } : {}),
         ...(deps.pageParser ? { pageParser: deps.pageParser } : {}),

@@ -50,10 +50,10 @@ test("CLI with no flags on http://localhost audits all 1,000 pages of a local si
     http.close();
   }
   const report = JSON.parse(out.join("")) as {
-    summary: { pages_crawled: { value: number }; truncated: { value: boolean } };
+    summary: { crawl: { value: { pages_crawled: number; truncated: boolean } } };
   };
-  assert.equal(report.summary.pages_crawled.value, PAGES);
-  assert.equal(report.summary.truncated.value, false);
+  assert.equal(report.summary.crawl.value.pages_crawled, PAGES);
+  assert.equal(report.summary.crawl.value.truncated, false);
   assert.match(err.join(""), /bounds: 10000 pages, 600 s, 8 parallel, 0 ms apart/);
 });
 
@@ -63,9 +63,9 @@ test("the MCP tool over real stdio (dist/seo.js mcp) audits all 1,000 pages with
   try {
     const result = await server.call("seo_audit_site", { url: `${site.origin}/` });
     assert.equal(result.isError, undefined, result.text);
-    const summary = result.structured.summary as Record<string, { value: unknown }>;
-    assert.equal(summary.pages_crawled?.value, PAGES);
-    assert.equal(summary.truncated?.value, false);
+    const summary = result.structured.summary as { crawl: { value: Record<string, unknown> } };
+    assert.equal(summary.crawl.value.pages_crawled, PAGES);
+    assert.equal(summary.crawl.value.truncated, false);
   } finally {
     await server.close();
   }

@@ -18,6 +18,7 @@
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
 import { handleAuditRequest } from "../../../src/seo/audit/audit-request.ts";
+import { presentReport, reportText } from "../../../src/seo/audit/present.ts";
 import type { AuditReport } from "../../../src/seo/audit/report.ts";
 import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";
 import type { TestSite } from "../crawl/site-server.ts";
@@ -75,4 +76,24 @@ test("docs: the first three fixes are the gone canonical, the shared description
   assert.deepEqual(top(docs), ["canonical-to-non-200", "meta-description-duplicate", "client-side-redirect"]);
   assert.ok(fixOf(docs, "meta-description-duplicate")?.template, "one description on every page is one template fix");
   assert.equal(fixOf(docs, "http-4xx"), undefined, "the gone canonical target and sitemap entries are reported where they are fixed");
+});
+
+/** Tokens as chars / 4 over what the tool answers: structured content and text. */
+const tokens = (r: AuditReport, format: "concise" | "detailed") =>
+  Math.round((JSON.stringify(presentReport(r, format)).length + reportText(r, format).length) / 4);
+
+test("the concise answer stays within 1,500 tokens on both sites; detailed repeats no examples", () => {
+  for (const r of [gallery, docs]) {
+    assert.ok(tokens(r, "concise") <= 1500, `${r.target}: concise ${tokens(r, "concise")} tokens`);
+    const detailed = presentReport(r, "detailed") as {
+      top_fixes: Record<string, unknown>[];
+      findings: { examples: unknown[] }[];
+      pages: { value: { issue_ids: string[]; issues: number }[] };
+    };
+    assert.ok(detailed.top_fixes.every((f) => f.examples === undefined), "fixes refer to findings by check id");
+    assert.ok(detailed.findings.every((f) => f.examples.length <= 50));
+    assert.ok(detailed.pages.value.every((p) => new Set(p.issue_ids).size <= p.issues));
+  }
+  const row = gallery.pages.find((p) => p.url.endsWith("/gallery/c1/2"));
+  assert.ok(row?.issue_ids.includes("image-missing-alt"), "page rows carry the ids of their problems");
 });

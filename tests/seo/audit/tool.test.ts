@@ -44,6 +44,10 @@ async function closedPort(): Promise<string> {
 }
 
 type Labelled = { value: unknown; provenance: { kind: string } };
+type Answer = {
+  summary: { crawl: { value: Record<string, unknown>; provenance: { kind: string } } };
+  scores: { value: { overall: number }; provenance: { kind: string } };
+};
 const call = async (args: Record<string, unknown>, onprogress?: (p: { progress: number }) => void) =>
   client.callTool(
     { name: "seo_audit_site", arguments: args },
@@ -55,7 +59,7 @@ test("listing: schema, output schema, annotations, description for agents", asyn
   const { tools } = await client.listTools();
   const tool = tools[0];
   assert.equal(tool?.name, "seo_audit_site");
-  assert.deepEqual(tool?.inputSchema.required, ["url"]);
+  assert.deepEqual(tool?.inputSchema.required ?? [], [], "url to audit, or report_id to read");
   assert.ok(tool?.inputSchema.properties?.max_pages && tool.inputSchema.properties.compare_to);
   assert.equal(tool?.annotations?.readOnlyHint, true);
   assert.equal(tool?.annotations?.openWorldHint, true);
@@ -69,21 +73,22 @@ test("concise and detailed audits of the problems site, with progress and proven
     progress.push(p.progress),
   );
   assert.equal(concise.isError, undefined);
-  const s = concise.structuredContent as Record<string, unknown> & {
-    summary: Record<string, Labelled>;
-    scores: { overall: Labelled };
-    top_fixes: { check_id: string; examples: unknown[]; provenance: { kind: string } }[];
-    findings: { id: string; examples?: unknown }[];
-  };
+  const s = concise.structuredContent as Record<string, unknown> &
+    Answer & {
+      top_fixes: { check_id: string; examples: unknown[]; provenance: { kind: string } }[];
+      findings: { id: string; examples?: unknown }[];
+    };
   assert.match(String(s.report_id), /^audit-/);
-  assert.equal(s.summary.pages_crawled?.provenance.kind, "measured");
-  assert.equal(s.summary.truncated?.value, false);
-  assert.equal(s.scores.overall.provenance.kind, "derived");
-  assert.equal(s.top_fixes.length, 10);
+  assert.equal(s.summary.crawl.provenance.kind, "measured");
+  assert.equal(s.summary.crawl.value.truncated, false);
+  assert.equal(s.scores.provenance.kind, "derived");
+  assert.equal(s.top_fixes.length, 5);
   assert.ok(s.top_fixes.every((f) => f.examples.length <= 3 && f.provenance.kind === "derived"));
   assert.ok(s.findings.every((f) => f.examples === undefined));
   assert.equal(s.pages, undefined);
-  for (const value of Object.values(s.summary)) assert.ok(value.provenance.kind);
+  for (const value of Object.values(s.summary) as Labelled[]) assert.ok(value.provenance.kind);
+  // the findings the five fixes do not show
+  assert.ok(!s.findings.some((f) => s.top_fixes.some((fix) => fix.check_id === f.id)));
   assert.match(JSON.stringify(concise.content), /Fixes, highest priority first/);
   assert.ok(progress.length >= 1);
   const conciseSize = JSON.stringify(concise.structuredContent).length;
@@ -193,16 +198,16 @@ test("a site with no page answering 200 HTML scores 0 overall and says so, inste
   try {
     for (const path of ["/gone", "/file.pdf"]) {
       const result = await call({ url: `${site.origin}${path}`, min_interval_ms: 0 });
-      const s = result.structuredContent as { summary: Record<string, Labelled>; scores: { overall: Labelled } };
-      assert.equal(s.scores.overall.value, 0, path);
-      assert.equal(s.summary.html_pages_audited?.value, 0);
-      assert.equal(s.summary.html_pages_audited?.provenance.kind, "measured");
+      const s = result.structuredContent as Answer;
+      assert.equal(s.scores.value.overall, 0, path);
+      assert.equal(s.summary.crawl.value.html_pages_audited, 0);
+      assert.equal(s.summary.crawl.provenance.kind, "measured");
       assert.match(JSON.stringify(result.content), /No crawled URL answered 200 with HTML/);
     }
     const fine = await call({ url: `${site.origin}/ok`, min_interval_ms: 0 });
-    const s = fine.structuredContent as { summary: Record<string, Labelled>; scores: { overall: Labelled } };
-    assert.equal(s.summary.html_pages_audited?.value, 1);
-    assert.ok((s.scores.overall.value as number) > 0);
+    const s = fine.structuredContent as Answer;
+    assert.equal(s.summary.crawl.value.html_pages_audited, 1);
+    assert.ok(s.scores.value.overall > 0);
     assert.doesNotMatch(JSON.stringify(fine.content), /No crawled URL answered 200 with HTML/);
   } finally {
     await site.close();
@@ -238,10 +243,10 @@ test("a start page slower than max_seconds gives a truncated report that says no
   });
   try {
     const result = await call({ url: `${slow.origin}/`, min_interval_ms: 0, max_seconds: 5, use_sitemaps: false });
-    const s = result.structuredContent as { summary: Record<string, Labelled>; scores: { overall: Labelled } };
-    assert.equal(s.summary.truncated?.value, true);
-    assert.equal(s.summary.pages_crawled?.value, 0);
-    assert.equal(s.scores.overall.value, 0);
+    const s = result.structuredContent as Answer;
+    assert.equal(s.summary.crawl.value.truncated, true);
+    assert.equal(s.summary.crawl.value.pages_crawled, 0);
+    assert.equal(s.scores.value.overall, 0);
     const text = JSON.stringify(result.content);
     assert.match(text, /No page was crawled before the crawl stopped, so nothing was audited.*raise max_seconds/);
     assert.doesNotMatch(text, /No problems found/);
@@ -330,9 +335,19 @@ test("re-audit: compare_to by report id or report object gives fixed, new and pe
       byConcise.new.items.some((i) => i.check_id === "title-missing"),
       "a check absent before is new",
     );
+    // A check the concise object lists among `findings` (a count, no URLs) cannot show a URL was
+    // absent; one its top fixes list with every URL can.
+    const concise = first.structuredContent as {
+      findings: { id: string }[];
+      top_fixes: { check_id: string; urls_affected: number; examples: unknown[] }[];
+    };
+    const countedOnly = new Set(concise.findings.map((f) => f.id));
+    const listed = new Set(concise.top_fixes.filter((f) => f.examples.length === f.urls_affected).map((f) => f.check_id));
+    for (const item of byConcise.new.items)
+      assert.ok(!countedOnly.has(item.check_id) || listed.has(item.check_id), `${item.check_id} ${item.url} called new`);
     assert.ok(
-      !byConcise.new.items.some((i) => i.check_id === "canonical-missing"),
-      "a problem the concise object counted (without URLs) is not called new",
+      byConcise.new.items.some((i) => i.check_id === "canonical-missing" && i.url.endsWith("/gone")),
+      "the concise object listed every canonical-missing URL (as paths), so /gone's is new",
     );
   } finally {
     await site.close();
@@ -347,4 +362,58 @@ test("memory report store: bounds its size", async () => {
   const ids = [await memory.save(report), await memory.save(report), await memory.save(report)];
   assert.equal(await memory.load(ids[0] as string), undefined);
   assert.equal((await memory.load(ids[2] as string))?.id, ids[2]);
+});
+
+test("drill-down: report_id + check pages through every URL of a check, report_id + url shows one page; no new crawl", async () => {
+  const site = await serveSite((req, res) => {
+    if (req.url === "/robots.txt") return void res.writeHead(404).end();
+    const i = Number(/^\/p\/(\d+)$/.exec(req.url ?? "")?.[1] ?? 0);
+    const links = i === 0 ? Array.from({ length: 120 }, (_, n) => `<a href="/p/${n + 1}">page ${n + 1}</a>`).join("") : "";
+    res.writeHead(200, { "content-type": "text/html" });
+    res.end(`<html lang="en"><head>${i === 0 ? "<title>The home page of a site with untitled pages</title>" : ""}</head><body><h1>x</h1>${links}</body></html>`);
+  });
+  try {
+    const audit = await call({ url: `${site.origin}/`, min_interval_ms: 0 });
+    const id = (audit.structuredContent as { report_id: string }).report_id;
+    assert.match(JSON.stringify(audit.content), /Every URL of a check: seo_audit_site \{report_id, check\}/);
+    const requests = site.paths().length;
+    type Page = { items: { value: { url: string; evidence: string }[] }; next_cursor?: string; check: { count: number } };
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let calls = 0;
+    do {
+      const answer = await call({ report_id: id, check: "title-missing", ...(cursor ? { cursor } : {}) });
+      assert.equal(answer.isError, undefined, JSON.stringify(answer.content));
+      const page = answer.structuredContent as Page;
+      assert.equal(page.check.count, 120);
+      assert.ok(page.items.value.length <= 50);
+      seen.push(...page.items.value.map((i) => i.url));
+      cursor = page.next_cursor;
+      calls++;
+    } while (cursor);
+    assert.equal(calls, 3);
+    assert.deepEqual([...new Set(seen)].sort(), Array.from({ length: 120 }, (_, n) => `/p/${n + 1}`).sort());
+    const one = await call({ report_id: id, url: "/p/7" });
+    const issues = (one.structuredContent as { issues: { value: { check_id: string }[] } }).issues.value;
+    assert.ok(issues.some((i) => i.check_id === "title-missing"));
+    assert.match(JSON.stringify(one.content), /\/p\/7 in report audit-.*status 200/);
+    const again = await call({ report_id: id });
+    assert.equal((again.structuredContent as { report_id: string }).report_id, id);
+    assert.equal(site.paths().length, requests, "answered from the stored report");
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ report_id: id, check: "no-such-check" }, /INVALID_ARGUMENTS: .*no-such-check.* is not a check id; this report.s checks: .*title-missing/],
+      [{ report_id: id, check: "title-missing", cursor: "x" }, /INVALID_ARGUMENTS: cursor .*x.* is not one this tool gave/],
+      [{ report_id: id, url: "/not-crawled" }, /INVALID_ARGUMENTS: \/not-crawled is not a page of report/],
+      [{ check: "title-missing" }, /INVALID_ARGUMENTS: check and cursor read a stored report: pass report_id/],
+      [{}, /INVALID_ARGUMENTS: pass url \(the site to audit\), or report_id/],
+      [{ report_id: "audit-20200101T000000-zz", check: "title-missing" }, /REPORT_NOT_FOUND/],
+    ];
+    for (const [args, pattern] of cases) {
+      const result = await call(args);
+      assert.equal(result.isError, true, JSON.stringify(args));
+      assert.match(JSON.stringify(result.content), pattern);
+    }
+  } finally {
+    await site.close();
+  }
 });
