@@ -1,9 +1,9 @@
 /**
  * The one request pipeline of every service, declared once: CORS preflight, the per-client
  * rate limit (its quota in `RateLimit` / `RateLimit-Policy` headers on every metered answer),
- * the key or bearer gate, the body cap, the route table, the error conversion and the CORS
- * headers. A service passes its policy (origins, limits, keys, messages) and its route
- * rows; it never writes the order again. Nothing throws out of it: anything unexpected becomes
+ * the key or bearer gate, the query's encoding, the body cap, the route table, the error
+ * conversion and the CORS headers. A service passes its policy (origins, limits, keys,
+ * messages) and its route rows; it never writes the order again. Nothing throws out of it: anything unexpected becomes
  * INTERNAL without details, and every answer, errors included, carries CORS headers.
  * @module
  */
@@ -12,6 +12,7 @@ import { createKeyGate, type KeyGate } from "./api-key.ts";
 import { withBodyCap } from "./body-limit.ts";
 import { clientKey } from "./client-ip.ts";
 import { type Cors, withHeaders } from "./cors.ts";
+import { assertWellEncoded } from "./query.ts";
 import type { RateDecision, RateLimiter } from "./rate-limit.ts";
 import type { FetchHandler } from "./respond.ts";
 import { compilePath, type Route, routeTable } from "./route-table.ts";
@@ -127,6 +128,7 @@ export function createPipeline(options: PipelineOptions): FetchHandler {
 
   const answer = async (request: Request, url: URL, peer: string | undefined): Promise<Response> => {
     await keyCheck(request, url, peer);
+    assertWellEncoded(url.search);
     const capped = request.body ? await withBodyCap(request, maxBodyBytes) : request;
     const response = await dispatch(capped, url, url);
     if (!response) throw new ApiError("NOT_FOUND", noRoute);

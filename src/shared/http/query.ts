@@ -1,7 +1,8 @@
 /**
  * A REST query string as a record for a valibot object schema: every parameter at most once,
  * none empty, none unknown (a typo must not silently fall back to a default). Failures are
- * INVALID_ARGUMENTS naming the parameter and the rule.
+ * INVALID_ARGUMENTS naming the parameter and the rule. A query string that is not well
+ * percent-encoded UTF-8 is refused whole, before any route reads it (the pipeline checks it).
  * @module
  */
 import { v } from "../../../deps.ts";
@@ -12,6 +13,22 @@ import { type AnyObjectSchema, parseArguments } from "../validate.ts";
 export type QuerySchema = AnyObjectSchema;
 
 const invalid = (message: string) => new ApiError("INVALID_ARGUMENTS", message);
+
+/**
+ * Throws INVALID_ARGUMENTS when `search` (a URL's `?…` part) holds a `%` not followed by two hex
+ * digits, or escapes that decode to no UTF-8. `URLSearchParams` would take either silently as
+ * text (`%zz` as is, `%FF` as U+FFFD), and a filter would then search for a word nobody sent.
+ */
+export function assertWellEncoded(search: string): void {
+  for (const part of search.slice(1).split("&")) {
+    try {
+      decodeURIComponent(part.replaceAll("+", " "));
+    } catch {
+      const name = part.split("=", 1)[0] ?? "";
+      throw invalid(`Malformed percent-encoding in query parameter "${name.slice(0, 64)}": send UTF-8, with a literal % as %25`);
+    }
+  }
+}
 
 /** The parameters of `params` checked against `schema`'s entries, then parsed by it. */
 export function parseQuery<S extends QuerySchema>(schema: S, params: URLSearchParams): v.InferOutput<S> {

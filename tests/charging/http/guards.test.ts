@@ -149,3 +149,14 @@ test("a client hanging up mid-body is not logged as an unexpected failure; a bro
   assert.equal((await handler(post(new AbortController().signal))).status, 500);
   assert.match(lines.join("\n"), /unexpected aborted/);
 });
+
+test("malformed percent-encoding in a query answers INVALID_ARGUMENTS, not a search for the raw text", async () => {
+  const handler = make({});
+  for (const query of ["connector=Type%2", "connector=%FF", "bbox=1,2,3,4%"]) {
+    const refused = await call(handler, `/api/v1/sites?${query}`);
+    assert.equal(refused.status, 400, query);
+    assert.equal((refused.body as Envelope).error.code, "INVALID_ARGUMENTS", query);
+    assert.match((refused.body as Envelope).error.message, /percent-encoding/, query);
+  }
+  assert.equal((await call(handler, "/api/v1/sites?connector=Type%202")).status, 200);
+});

@@ -32,6 +32,10 @@ test("routes: /healthz, unknown routes, wrong methods and the 405 on /mcp", asyn
   assert.equal(body.error.code, "NOT_FOUND");
   assert.match(body.error.message, /POST \/mcp.*\/api\/v1\/page-report/);
 
+  const garbled = await get(handler, "/api/v1/keyword-ideas?q=ev%zzcharging");
+  assert.equal(garbled.status, 400, "malformed percent-encoding is no keyword");
+  assert.equal(((await garbled.json()) as Loose).error.code, "INVALID_ARGUMENTS");
+
   const post = await handler(new Request(`${BASE}/api/v1/keyword-ideas?q=ev`, { method: "POST", body: "{}" }));
   assert.equal(post.status, 405);
   assert.equal(post.headers.get("allow"), "GET, HEAD");

@@ -105,3 +105,15 @@ test("a preflight is answered before any guard, and every answer carries CORS he
   assert.equal(limited.status, 429);
   assert.equal(limited.headers.get("access-control-allow-origin"), "*");
 });
+
+test("a query string that is not well percent-encoded UTF-8 answers INVALID_ARGUMENTS before any route reads it", async () => {
+  const { handler } = pipeline({});
+  for (const query of ["?q=%zz", "?q=50%", "?q=%FF", "?%C3=x", "?a=1&b=%E2%82"]) {
+    const refused = await handler(new Request(`http://x/docs/a${query}`));
+    assert.equal(refused.status, 400, query);
+    assert.equal(await codeOf(refused), "INVALID_ARGUMENTS", query);
+  }
+  for (const query of ["?q=%25", "?q=caf%C3%A9+x", "?q=a%2Cb&r=", "?"]) {
+    assert.equal((await handler(new Request(`http://x/docs/a${query}`))).status, 200, query);
+  }
+});
