@@ -50,12 +50,6 @@ export interface ChargingHandlerOptions extends ChargingServices {
   log?: (line: string) => void;
 }
 
-const JSON_RPC_REQUEST = {
-  type: "object",
-  required: ["jsonrpc", "method"],
-  properties: { jsonrpc: { const: "2.0" }, method: { type: "string" }, id: {}, params: { type: "object" } },
-};
-
 const INSTRUCTIONS =
   "Open-data EV charging sites (Open Charge Map, OpenStreetMap). Use search_sites for an area or filters, find_nearby_sites for a point, then get_site or get_site_status with an id from the results. Show the attribution returned with the data.";
 
@@ -98,14 +92,7 @@ function documentOf(gated: boolean, routes: readonly Route<URL>[]): Record<strin
       guarded: GUARDED,
       routes,
       documentHeaders: CACHE_HEADERS,
-      mcp: {
-        summary: "MCP over Streamable HTTP (stateless, JSON responses): tools/list, then tools/call",
-        requestBody: { description: "A JSON-RPC 2.0 request", schema: JSON_RPC_REQUEST },
-        responses: {
-          "200": { description: "The JSON-RPC answer", schema: { type: "object" } },
-          "413": errorDoc("PAYLOAD_TOO_LARGE: the body is over the cap"),
-        },
-      },
+      mcp: { summary: "MCP over Streamable HTTP (stateless, JSON responses): tools/list, then tools/call" },
     },
     outputs,
   );

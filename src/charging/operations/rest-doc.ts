@@ -4,11 +4,10 @@
  * shared error answers.
  * @module
  */
-import { jsonSchemaOf, type OpenApiResponse } from "../../shared/http/openapi.ts";
+import { ERROR_REF, jsonSchemaOf, type OpenApiResponse } from "../../shared/http/openapi.ts";
 import { AttributionOutput, PageOutput, SiteOutput } from "./outputs.ts";
 
-const ENVELOPE = { $ref: "#/components/schemas/ErrorEnvelope" };
-export const errorDoc = (description: string): OpenApiResponse => ({ description, schema: ENVELOPE });
+export const errorDoc = (description: string): OpenApiResponse => ({ description, schema: ERROR_REF });
 
 export const NOT_FOUND_DOC = errorDoc("NOT_FOUND: unknown, closed or malformed id");
 

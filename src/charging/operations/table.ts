@@ -28,7 +28,7 @@ import {
   StatusQuery,
 } from "./inputs.ts";
 import { SearchOutput, SiteAnswerOutput, StatusOutput } from "./outputs.ts";
-import { CACHE_HEADERS, FEATURE, FEATURE_COLLECTION, NOT_FOUND_DOC } from "./rest-doc.ts";
+import { CACHE_HEADERS, errorDoc, FEATURE, FEATURE_COLLECTION, NOT_FOUND_DOC } from "./rest-doc.ts";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- a table holds rows of different inputs and results */
 type AnyResult = any;
@@ -114,7 +114,7 @@ const SEARCH_SITES = defineOperation({
       headers: CACHE_HEADERS,
       alternatives: { "application/geo+json": FEATURE_COLLECTION },
     },
-    errors: { "400": { description: "INVALID_ARGUMENTS naming the parameter and the rule", schema: { $ref: "#/components/schemas/ErrorEnvelope" } } },
+    errors: { "400": errorDoc("INVALID_ARGUMENTS naming the parameter and the rule") },
   },
 });
 
@@ -187,7 +187,7 @@ const GET_SITE_STATUS = defineOperation({
     keeping: "live",
     answer: { description: "The status record" },
     errors: {
-      "403": { description: "UPSTREAM_BLOCKED: the live feed is not allowlisted or resolves to a private address", schema: { $ref: "#/components/schemas/ErrorEnvelope" } },
+      "403": errorDoc("UPSTREAM_BLOCKED: the live feed is not allowlisted or resolves to a private address"),
       "404": NOT_FOUND_DOC,
     },
   },

@@ -8,7 +8,7 @@
 import { v } from "../../../deps.ts";
 import { VERSION } from "../../shared/build-info.ts";
 import { ApiError } from "../../shared/errors.ts";
-import type { OpenApiResponse, RestFaceDoc, ServiceDoc } from "../../shared/http/openapi.ts";
+import { ERROR_REF, type OpenApiResponse, type RestFaceDoc, type ServiceDoc } from "../../shared/http/openapi.ts";
 import { parseQuery, type QuerySchema } from "../../shared/http/query.ts";
 import { json } from "../../shared/http/respond.ts";
 import { invokeTool } from "../../shared/mcp/invoke.ts";
@@ -18,8 +18,7 @@ import { PageReportInput } from "../tools/page-report.ts";
 import { BYOK_HEADERS } from "./byok.ts";
 import { REST_PATHS } from "./paths.ts";
 
-const ENVELOPE = { $ref: "#/components/schemas/ErrorEnvelope" };
-const error = (description: string): OpenApiResponse => ({ description, schema: ENVELOPE });
+const error = (description: string): OpenApiResponse => ({ description, schema: ERROR_REF });
 
 /** The BYOK headers as documented parameters. */
 const KEY_HEADERS = Object.fromEntries(
@@ -147,11 +146,7 @@ export function gatewayDoc(secured: boolean, routes: ServiceDoc["routes"]): Serv
         "JSON-RPC 2.0 messages of the Model Context Protocol: the five SEO tools (seo_audit_site answers LOCAL_ONLY here). Send Accept: application/json, text/event-stream. A tools/call with a progress token streams as text/event-stream. Other methods answer 405.",
       tags: ["mcp"],
       headers: KEY_HEADERS,
-      requestBody: { description: "A JSON-RPC request or notification", schema: { type: "object" } },
-      responses: {
-        "200": { description: "The JSON-RPC response (JSON, or SSE events for a progress-tracked call)", schema: { type: "object" } },
-        "202": { description: "Accepted (a notification)" },
-      },
+      responses: { "202": { description: "Accepted (a notification)" } },
     },
   };
 }

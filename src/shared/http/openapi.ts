@@ -60,6 +60,9 @@ export interface OpenApiInfo {
   schemas?: Record<string, JsonSchema>;
 }
 
+/** A reference to the error envelope of a document's components. */
+export const ERROR_REF = { $ref: "#/components/schemas/ErrorEnvelope" };
+
 /** The `{"error":{"code","message"}}` envelope every error answers with; the codes are the registry's. */
 export const ERROR_ENVELOPE_SCHEMA: JsonSchema = {
   type: "object",
@@ -243,8 +246,10 @@ export interface ServiceDoc {
   info: OpenApiInfo;
   /** Failures every guarded route can answer (rate limit, key). */
   guarded: Record<string, OpenApiResponse>;
-  /** POST /mcp: its description and answers. */
-  mcp: Omit<OpenApiOperation, "method" | "path" | "operationId" | "secured">;
+  /** POST /mcp: its summary and description, and answers beyond JSON-RPC's 200 and the body cap's 413. */
+  mcp: Omit<OpenApiOperation, "method" | "path" | "operationId" | "secured" | "requestBody" | "responses"> & {
+    responses?: Record<string, OpenApiResponse>;
+  };
   /** The route rows: a fixed route is documented without security when its row is `open`. */
   routes: readonly { path: string; open?: boolean | undefined }[];
   /** Headers of the document's own answer (entity tags on a static cut). */
@@ -268,6 +273,28 @@ function restOperation(op: DocumentedOperation & { rest: RestFaceDoc }, doc: Ser
   return { operation, defs };
 }
 
+const JSON_RPC_REQUEST = {
+  type: "object",
+  required: ["jsonrpc", "method"],
+  properties: { jsonrpc: { const: "2.0" }, method: { type: "string" }, id: {}, params: { type: "object" } },
+};
+
+function mcpOperation(doc: ServiceDoc): OpenApiOperation {
+  return {
+    method: "post",
+    path: "/mcp",
+    operationId: "mcp",
+    ...doc.mcp,
+    requestBody: { description: "A JSON-RPC 2.0 request or notification", schema: JSON_RPC_REQUEST },
+    responses: {
+      "200": { description: "The JSON-RPC answer", schema: { type: "object" } },
+      ...doc.mcp.responses,
+      "413": { description: "PAYLOAD_TOO_LARGE: the body is over the cap", schema: ERROR_REF },
+      ...doc.guarded,
+    },
+  };
+}
+
 function fixedOperations(doc: ServiceDoc): OpenApiOperation[] {
   const health = {
     type: "object",
@@ -285,7 +312,7 @@ function fixedOperations(doc: ServiceDoc): OpenApiOperation[] {
       secured: !isOpen("/healthz"),
       responses: { "200": { description: "Alive", schema: health } },
     },
-    { method: "post", path: "/mcp", operationId: "mcp", ...doc.mcp, responses: { ...doc.mcp.responses, ...doc.guarded } },
+    mcpOperation(doc),
     {
       method: "get",
       path: "/api/v1/openapi.json",
