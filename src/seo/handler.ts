@@ -147,12 +147,9 @@ function answersOf(options: SeoHandlerOptions, log: (line: string) => void): Seo
   };
 }
 
-/** The rows without their answers: what the table holds, for the no-route message and tests. */
-export const SEO_ROUTES: readonly SeoRoute[] = seoRoutes({
-  mcp: () => Promise.reject(new Error("unbound")),
-  openapi: () => Promise.reject(new Error("unbound")),
-  rest: () => Promise.reject(new Error("unbound")),
-});
+const unbound = () => Promise.reject(new Error("a row of SEO_ROUTES answers only inside a handler"));
+/** The rows without their answers: what the table holds, for the no-route message, the document and tests. */
+export const SEO_ROUTES: readonly SeoRoute[] = seoRoutes({ mcp: unbound, openapi: unbound, rest: unbound });
 
 const shownRoutes = SEO_ROUTES.map((route) => route.shown);
 /** The 404 message: the table's routes, so it cannot fall behind them. */
