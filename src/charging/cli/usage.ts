@@ -4,6 +4,14 @@
  * @module
  */
 
+const FILTERS = `  --bbox minLon,minLat,maxLon,maxLat   bounding box in degrees
+  --near lat,lon [--radius km]         within a radius (default 10 km), nearest first
+  --connector TEXT                     connector substring, e.g. ccs, type2, chademo
+  --min-power KW                       at least this power in kW
+  --open-only                          only sites whose status is AVAILABLE
+  --limit N                            1 to 100 (default 20)
+  --offset N                           0 to 100000 (default 0)`;
+
 export const USAGE = `charging: open-data EV charging sites (Open Charge Map, OpenStreetMap)
 
 Usage:
@@ -15,13 +23,7 @@ Usage:
   charging --version | --help | <command> --help
 
 Search filters:
-  --bbox minLon,minLat,maxLon,maxLat   bounding box in degrees
-  --near lat,lon [--radius km]         within a radius (default 10 km), nearest first
-  --connector TEXT                     connector substring, e.g. ccs, type2, chademo
-  --min-power KW                       at least this power in kW
-  --open-only                          only sites whose status is AVAILABLE
-  --limit N                            1 to 100 (default 20)
-  --offset N                           0 to 100000 (default 0)
+${FILTERS}
 
 Without --url the command reads the embedded data (or the file in CHARGING_DATA) in-process.
 With --url it asks that server; CHARGING_API_KEY is sent as x-api-key when set.
@@ -35,13 +37,7 @@ const WHERE = `  --json       print the answer as JSON (what the HTTP API answer
 export const SEARCH_USAGE = `Usage: charging search [filters] [--json] [--url URL]
 
 Lists charging sites, best first (nearest first with --near).
-  --bbox minLon,minLat,maxLon,maxLat   bounding box in degrees
-  --near lat,lon [--radius km]         within a radius (default 10 km), nearest first
-  --connector TEXT                     connector substring, e.g. ccs, type2, chademo
-  --min-power KW                       at least this power in kW
-  --open-only                          only sites whose status is AVAILABLE
-  --limit N                            1 to 100 (default 20)
-  --offset N                           0 to 100000 (default 0)
+${FILTERS}
 ${WHERE}
 Example: charging search --near 52.52,13.40 --connector ccs --min-power 50 --limit 5
 `;
