@@ -15,7 +15,7 @@ export type AnyObjectSchema = v.ObjectSchema<any, any> | v.StrictObjectSchema<an
  * `path: message; path: message`. A rule of the whole value has no path, and a message that
  * already starts with its field's name ("limit must be ...") is not prefixed again.
  */
-export function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
+function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
   return issues
     .map((issue) => {
       const path = v.getDotPath(issue);

@@ -14,13 +14,13 @@ import { v } from "../../../deps.ts";
 import { ApiError } from "../../shared/errors.ts";
 import type { SiteQuery as StoreQuery } from "../store.ts";
 
-export const LIMIT_MAX = 100;
-export const LIMIT_DEFAULT = 20;
-export const OFFSET_MAX = 100_000;
-export const CONNECTOR_MAX = 64;
-export const RADIUS_MAX_KM = 500;
-export const RADIUS_DEFAULT_KM = 10;
-export const NEARBY_LIMIT_DEFAULT = 10;
+const LIMIT_MAX = 100;
+const LIMIT_DEFAULT = 20;
+const OFFSET_MAX = 100_000;
+const CONNECTOR_MAX = 64;
+const RADIUS_MAX_KM = 500;
+const RADIUS_DEFAULT_KM = 10;
+const NEARBY_LIMIT_DEFAULT = 10;
 
 export const ID_HELP = "ids look like ocm:123, osm:node/123 or osm:way/123";
 

@@ -35,7 +35,7 @@ type AnyResult = any;
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
 /** How a REST answer is kept: per query string (a search), per cut (a site), or not at all (a live status). */
-export type Keeping = "per-query" | "per-cut" | "live";
+type Keeping = "per-query" | "per-cut" | "live";
 
 export interface RestFace extends RestFaceDoc {
   query: QuerySchema;

@@ -190,7 +190,7 @@ function rewriteRefs(value: unknown, from: string, to: string): unknown {
  * `#/$defs/x` would resolve against the document root, so references become
  * `#/components/schemas/x`. Pass the returned `defs` as `OpenApiInfo.schemas`.
  */
-export function hoistDefs(schema: JsonSchema): { schema: JsonSchema; defs: Record<string, JsonSchema> } {
+function hoistDefs(schema: JsonSchema): { schema: JsonSchema; defs: Record<string, JsonSchema> } {
   const { $defs, ...rest } = schema as JsonSchema & { $defs?: Record<string, JsonSchema> };
   const move = (value: unknown) => rewriteRefs(value, "#/$defs/", "#/components/schemas/") as JsonSchema;
   return {
