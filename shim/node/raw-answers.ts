@@ -19,6 +19,23 @@ function rawAnswer(code: ErrorCode, message: string, { status = statusOf(code), 
   );
 }
 
+/** How long a client still sending after its answer is read and ignored before the socket closes. */
+const LINGER_MS = 2000;
+
+/**
+ * Writes `answer` and half-closes, then reads and drops whatever the client still sends for a
+ * moment (RFC 9112 9.6): closing with its bytes unread would reset the connection and lose the
+ * answer on the client's side.
+ */
+function lingeringClose(socket: Duplex, answer: string): void {
+  socket.on("error", () => socket.destroy());
+  socket.end(answer);
+  socket.on("data", () => {});
+  socket.resume();
+  socket.once("end", () => socket.destroy());
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
+}
+
 /**
  * Requests node's parser refuses (garbage, bad headers, both content-length and chunked, a
  * 16 KiB header overflow) never reach the handler; they still get the JSON envelope.
@@ -29,7 +46,7 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): v
     return;
   }
   if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") {
-    socket.end("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n");
+    lingeringClose(socket, rawAnswer("REQUEST_TIMEOUT", "The request did not arrive whole within the server's deadline; send it at once"));
     return;
   }
   socket.end(

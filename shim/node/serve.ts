@@ -4,12 +4,20 @@
  * disconnect aborts `request.signal`, JSON bodies built by
  * `json()` or `preparedJson()` are written without a stream round-trip (prepared ones as the
  * bytes they already are), and SIGINT/SIGTERM drain in-flight work (`closeOnSignals`).
+ * A request must arrive whole (headers and body) within `requestTimeoutMs` (10 s), Node's own
+ * `requestTimeout`, or it is answered REQUEST_TIMEOUT (408) and its connection closed: a body
+ * dripped a byte at a time would otherwise hold a connection for Node's default 300 s.
+ * Pipelined requests on one connection are handled one at a time, the next only once the
+ * answer before it is handed to the socket and the socket wants more, and the socket is not
+ * read meanwhile: a client that sends requests but never reads the answers costs one answer,
+ * not one per request.
  * Requests node's parser keeps from the handler get the envelope too (raw-answers.ts).
  * Service-agnostic: the charging API and the SEO gateway both run on it.
  * @module
  */
-import { createServer, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import type { Duplex } from "node:stream";
 import { ApiError, errorResponse, toErrorResponse } from "../../src/shared/errors.ts";
 import { bodyOf, type FetchHandler } from "../../src/shared/http/respond.ts";
 import { originOf, toRequest } from "./node-request.ts";
@@ -22,7 +30,12 @@ export interface ServeOptions {
   drainMs?: number;
   /** How the user chooses the port, named when it is taken (default: the PORT variable). */
   portSetting?: string;
+  /** Milliseconds a request's headers and body get to arrive, whole (default 10 s). */
+  requestTimeoutMs?: number;
 }
+
+/** Default deadline for a whole request: a 64 KiB body needs about 9 s at 56 kbit/s. */
+export const REQUEST_TIMEOUT_MS = 10_000;
 
 export interface Serving {
   server: Server;
@@ -65,14 +78,75 @@ async function writeResponse(response: Response, res: ServerResponse, isHead: bo
   res.end();
 }
 
+/**
+ * One connection's requests, handled in turn: HTTP/1.1 answers go out in request order anyway,
+ * and a handler run ahead for a client that is not reading would only pile answers in memory.
+ */
+interface Lane {
+  busy: boolean;
+  waiting: (() => void)[];
+}
+
+function laneOf(lanes: WeakMap<Socket, Lane>, socket: Socket): Lane {
+  let lane = lanes.get(socket);
+  if (!lane) {
+    lane = { busy: false, waiting: [] };
+    lanes.set(socket, lane);
+  }
+  return lane;
+}
+
+/** Runs `job` now, or after the connection's earlier answers, not reading the socket meanwhile. */
+function inTurn(lanes: WeakMap<Socket, Lane>, socket: Socket, job: (done: () => void) => void): void {
+  const lane = laneOf(lanes, socket);
+  const next = () => {
+    const waiting = lane.waiting.shift();
+    if (waiting) waiting();
+    else {
+      lane.busy = false;
+      socket.resume();
+    }
+  };
+  const done = () => (socket.writableNeedDrain ? socket.once("drain", next) : next());
+  const run = () => job(once(done));
+  if (!lane.busy) {
+    lane.busy = true;
+    run();
+    return;
+  }
+  socket.pause();
+  lane.waiting.push(run);
+}
+
+function once(fn: () => void): () => void {
+  let called = false;
+  return () => {
+    if (called) return;
+    called = true;
+    fn();
+  };
+}
+
 /** Starts serving `handler`; resolves once the socket listens. */
 export function serve(handler: FetchHandler, options: ServeOptions = {}): Promise<Serving> {
-  const { port = 8787, hostname = "127.0.0.1", drainMs = 5000 } = options;
+  const { port = 8787, hostname = "127.0.0.1", drainMs = 5000, requestTimeoutMs = REQUEST_TIMEOUT_MS } = options;
   const origin = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
-  const server = createServer({ requireHostHeader: false }, (req, res) => {
+  const lanes = new WeakMap<Socket, Lane>();
+  // Sockets whose answer went out while the body was still arriving: the body is drained (so
+  // the client reads its answer, no reset), and the deadline then just closes the connection.
+  const answeredEarly = new WeakSet<Socket>();
+  const handle = (req: IncomingMessage, res: ServerResponse, done: () => void) => {
     const controller = new AbortController();
     res.once("close", () => {
       if (!res.writableFinished) controller.abort();
+      done();
+    });
+    res.once("finish", () => {
+      if (!req.complete) {
+        answeredEarly.add(req.socket);
+        req.once("end", () => answeredEarly.delete(req.socket));
+      }
+      done();
     });
     let request: Request;
     try {
@@ -86,11 +160,20 @@ export function serve(handler: FetchHandler, options: ServeOptions = {}): Promis
       .catch(toErrorResponse)
       .then((response) => writeResponse(response, res, req.method === "HEAD"))
       .catch(() => res.destroy());
+  };
+  const server = createServer(
+    { requireHostHeader: false, connectionsCheckingInterval: Math.min(1000, requestTimeoutMs) },
+    (req, res) => inTurn(lanes, req.socket, (done) => handle(req, res, done)),
+  );
+  server.on("clientError", (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (answeredEarly.has(socket as Socket)) socket.destroy();
+    else answerClientError(err, socket);
   });
-  server.on("clientError", answerClientError);
   server.on("connect", answerConnect);
   server.on("checkExpectation", answerExpectation);
   server.keepAliveTimeout = 5000;
+  server.requestTimeout = requestTimeoutMs;
+  server.headersTimeout = requestTimeoutMs;
   return new Promise((resolve, reject) => {
     server.once("error", (err) => reject(listenFailure(err, hostname, port, options.portSetting ?? "PORT")));
     server.listen(port, hostname, () => {

@@ -67,6 +67,11 @@ export const ERRORS = {
     when: "a route asked with a method it does not answer",
     hint: "use a method the allow header lists",
   },
+  REQUEST_TIMEOUT: {
+    status: 408,
+    when: "a request's headers and body did not all arrive within the server's deadline (10 s on Node)",
+    hint: "send the whole request at once; the connection is closed",
+  },
   PAYLOAD_TOO_LARGE: {
     status: 413,
     when: "a request body over the cap",
