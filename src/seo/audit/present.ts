@@ -10,7 +10,7 @@ import type { ResponseFormat } from "../tool-input.ts";
 import type { Comparison } from "./compare.ts";
 import { SEVERITIES } from "./catalogue.ts";
 import type { Finding } from "./finding.ts";
-import type { AuditReport } from "./report.ts";
+import type { AuditReport, PageRow } from "./report.ts";
 import type { RankedFix } from "./score.ts";
 
 const SCORE_BASIS = "100 × Π(1 − severity weight × (0.5 + 0.5 × share of pages affected)); see AUDIT.md";
@@ -94,9 +94,24 @@ function otherFindings(report: AuditReport) {
     .map((f) => ({ id: f.id, severity: f.severity, count: f.count, provenance: { kind: f.provenance.kind } }));
 }
 
-/** A finding in a detailed answer: its examples capped, the rest read by check. */
-function detailedFinding(f: Finding) {
-  return { ...f, examples: f.examples.slice(0, DETAILED_EXAMPLES) };
+/** A finding in a detailed answer: its examples capped (the rest read by check), URLs as paths. */
+function detailedFinding(f: Finding, rel: (text: string) => string) {
+  return {
+    ...f,
+    examples: f.examples.slice(0, DETAILED_EXAMPLES).map((e) => ({ url: rel(e.url), evidence: rel(e.evidence) })),
+  };
+}
+
+/** A page row in a detailed answer: its path, and only the fields that say something. */
+function detailedRow(row: PageRow, rel: (text: string) => string) {
+  const { url, final_url, state, in_sitemap, issues: _, ...rest } = row;
+  return {
+    url: rel(url),
+    ...(final_url ? { final_url: rel(final_url) } : {}),
+    ...(state !== "done" ? { state } : {}),
+    ...(in_sitemap ? { in_sitemap } : {}),
+    ...rest,
+  };
 }
 
 /** What a detailed answer adds: crawl facts, page rows and charts. */
@@ -110,7 +125,7 @@ function detailOf(report: AuditReport) {
       sitemaps: m(report.sitemaps),
       sitemap_urls: m(report.stats.sitemap_urls),
     },
-    pages: m(report.pages.slice(0, DETAILED_ROWS)),
+    pages: m(report.pages.slice(0, DETAILED_ROWS).map((row) => detailedRow(row, relativeTo(report.target)))),
     charts: m(report.charts),
   };
 }
@@ -130,7 +145,9 @@ export function presentReport(
     scores: label(report.scores, basis("scores")),
     top_fixes: topFixes(report, detailed),
     // concise: the findings the fixes above do not show, as id, severity and count
-    findings: detailed ? report.findings.map(detailedFinding) : otherFindings(report),
+    findings: detailed
+      ? report.findings.map((f) => detailedFinding(f, relativeTo(report.target)))
+      : otherFindings(report),
   };
   if (comparison) out.comparison = derived(comparison, "by check id and URL against the earlier report");
   return detailed ? { ...out, ...detailOf(report) } : out;

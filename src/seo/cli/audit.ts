@@ -1,5 +1,6 @@
 /**
- * `seo-audit-mcp audit <url> [bounds] [--json] [--fail-on SEVERITY]`: the audit for people.
+ * `seo-audit-mcp audit <url> [bounds] [--json] [--fail-on SEVERITY] [--budget FILE] [--sarif FILE]
+ * [--junit FILE]`: the audit for people and CI.
  * Live progress on stderr, the readable report (or JSON) on stdout. Exit 0 on a finished
  * audit, 1 when the audit could not run or `--fail-on` found findings at or above its
  * severity (a CI gate, like linkinator's exit 1 on broken links), 2 on bad usage, 130 when
@@ -24,6 +25,7 @@ import { CAPS, DEFAULTS, REMOTE_LIMITS } from "../crawl/bounds.ts";
 import type { HttpRequest } from "../fetch/http-request.ts";
 import type { PageParser } from "../audit/extract.ts";
 import { renderReportHtml } from "../report-html/render.ts";
+import { type Budget, junitOf, overBudget, parseBudget, sarifOf } from "./ci-formats.ts";
 
 export interface CliIo {
   stdout(s: string): void;
@@ -54,7 +56,7 @@ export const AUDIT_USAGE = `Usage: seo-audit-mcp audit <url> [options]
 Crawls the site (same host, robots.txt honoured for every URL) and prints the audit.
 Sites on your own machine or network (localhost, 127.0.0.1, private addresses, .local, .test,
 .internal, single-label hosts) are crawled fast: no gap, ${own.concurrency} in parallel. Others politely.
-  --max-pages N        HTML pages to fetch (${both("maxPages")}; max ${cap.maxPages})
+  --max-pages N        URLs to fetch as pages (${both("maxPages")}; max ${cap.maxPages})
   --max-depth N        clicks from the start URL (${both("maxDepth")}; max ${cap.maxDepth})
   --max-seconds N      time budget (${both("maxSeconds")}; max ${cap.maxSeconds})
   --concurrency N      parallel requests per host (${both("concurrency")}; max ${REMOTE_LIMITS.maxConcurrency} for remote sites, ${cap.concurrency} on your own)
@@ -70,9 +72,14 @@ Sites on your own machine or network (localhost, 127.0.0.1, private addresses, .
   --json               print the report as JSON instead of text
   --fail-on SEVERITY   exit 1 when a finding of this severity or a worse one is present:
                        critical, high, medium or low (for CI; default: exit 0 on any audit)
+  --budget FILE        exit 1 when a check has more URLs than a JSON file allows,
+                       e.g. {"broken-internal-link": 0, "image-missing-alt": 10}
+  --sarif FILE         also write the findings as SARIF 2.1.0 (GitHub code scanning)
+  --junit FILE         also write the checks as JUnit XML test cases (fired checks fail)
   --help, --version
 
-Exit codes: 0 audited, 1 the audit could not run or --fail-on found findings, 2 bad usage,
+Exit codes: 0 audited, 1 the audit could not run, --fail-on found findings or a check is over
+its --budget, 2 bad usage,
 130 stopped by Ctrl-C (the partial report is printed first).
 `;
 
@@ -95,6 +102,9 @@ const OPTIONS: Record<string, OptionSpec> = {
   detailed: { value: false },
   json: { value: false },
   "fail-on": { value: true },
+  budget: { value: true },
+  sarif: { value: true },
+  junit: { value: true },
 };
 
 /** Severities --fail-on takes: "info" findings are notes, never a reason to fail a build. */
@@ -110,6 +120,11 @@ interface Parsed {
   compare?: string;
   html?: string;
   failOn?: FailOn;
+  /** Path of the budget file (read before the crawl) and, once read, the budget. */
+  budgetFile?: string;
+  budget?: Budget;
+  sarif?: string;
+  junit?: string;
 }
 
 /** The crawl bounds and switches of the request, as the tool's arguments. */
@@ -141,12 +156,14 @@ function parseAuditArgs(args: string[]): Parsed {
   const compare = valueOf(parsed, "compare");
   const html = valueOf(parsed, "html");
   const failOn = failOnOf(valueOf(parsed, "fail-on"));
+  const files = { budgetFile: valueOf(parsed, "budget"), sarif: valueOf(parsed, "sarif"), junit: valueOf(parsed, "junit") };
   return {
     request: requestOf(urls[0] as string, parsed),
     ...flags,
     ...(compare !== undefined ? { compare } : {}),
     ...(html !== undefined ? { html } : {}),
     ...(failOn !== undefined ? { failOn } : {}),
+    ...Object.fromEntries(Object.entries(files).filter(([, value]) => value !== undefined)),
   };
 }
 
@@ -181,6 +198,54 @@ function progressPrinter(
     const line = `crawling: ${p.pages}/${p.maxPages} pages, ${p.queued} queued, ${p.url}`;
     io.stderr(io.isTTY ? `\r\x1b[K${line.slice(0, 120)}` : `${line}\n`);
   };
+}
+
+async function readBudget(file: string, io: CliIo): Promise<Budget> {
+  let text: string;
+  try {
+    if (!io.readText) throw new Error("no file system");
+    text = await io.readText(file);
+  } catch {
+    throw usage(`--budget: cannot read ${file}; pass a JSON file of check ids to the most URLs allowed`);
+  }
+  return parseBudget(text, file);
+}
+
+/** Writes one output file of the report; 1 when it could not be written (the report is printed anyway). */
+async function writeOutput(flag: string, path: string, text: string, io: CliIo): Promise<number> {
+  if (!io.writeText) {
+    io.stderr(`WRITE_FAILED: ${flag} is not available here (no file system); run the audit from a terminal\n`);
+    return 1;
+  }
+  try {
+    await io.writeText(path, text);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    io.stderr(`${failureLine(new ApiError("WRITE_FAILED", `cannot write ${path}: ${why}`), "seo-audit-mcp audit --help")}\n`);
+    return 1;
+  }
+  io.stderr(`${flag}: ${path} (${Math.round(text.length / 1024)} KB)\n`);
+  return 0;
+}
+
+/** The --sarif and --junit files. */
+async function writeCiFiles(parsed: Parsed, report: AuditReport, io: CliIo): Promise<number> {
+  let failed = 0;
+  if (parsed.sarif !== undefined) failed = Math.max(failed, await writeOutput("--sarif", parsed.sarif, sarifOf(report), io));
+  if (parsed.junit !== undefined) failed = Math.max(failed, await writeOutput("--junit", parsed.junit, junitOf(report), io));
+  return failed;
+}
+
+/** Exit 1 when a check has more URLs than the --budget file allows. */
+function budgetExit(report: AuditReport, budget: Budget | undefined, io: CliIo): 0 | 1 {
+  if (!budget) return 0;
+  const over = overBudget(report, budget);
+  if (over.length === 0) {
+    io.stderr(`--budget: passed, ${budget.size} check(s) within budget\n`);
+    return 0;
+  }
+  io.stderr(`--budget: failed, ${over.length} check(s) over budget: ${over.join(", ")}; fix them, or raise the budget\n`);
+  return 1;
 }
 
 async function writeHtml(path: string, html: string, io: CliIo): Promise<number> {
@@ -248,8 +313,9 @@ async function auditAndPrint(parsed: Parsed, io: CliIo): Promise<number> {
   );
   printReport(parsed, report, comparison, io);
   const written = parsed.html === undefined ? 0 : await writeHtml(parsed.html, renderReportHtml(report, comparison), io);
+  const ci = await writeCiFiles(parsed, report, io);
   if (io.signal?.aborted) return cancelled(io, report.stats.pages_crawled);
-  return Math.max(written, failOnExit(report, parsed.failOn, io));
+  return Math.max(written, ci, failOnExit(report, parsed.failOn, io), budgetExit(report, parsed.budget, io));
 }
 
 /** The `seo-audit-mcp audit` command line: parses `args`, audits, writes the report; returns the exit code. */
@@ -262,6 +328,7 @@ export async function auditCommand(args: string[], io: CliIo): Promise<number> {
   try {
     const parsed = parseAuditArgs(args);
     if (parsed.compare !== undefined) parsed.request.compare_to = await baseline(parsed.compare, io);
+    if (parsed.budgetFile !== undefined) parsed.budget = await readBudget(parsed.budgetFile, io);
     return await auditAndPrint(parsed, io);
   } catch (err) {
     // Stopped before a report existed (while robots.txt or the start page was on its way).

@@ -54,7 +54,9 @@ test("audit <url> prints the readable report on stdout and progress on stderr", 
   const stdout = c.out.join("");
   assert.match(stdout, new RegExp(`^SEO audit of ${site.origin}/: \\d+ pages crawled`));
   assert.match(stdout, /Score \d+\/100 \[derived\]/);
-  assert.match(stdout, /1\. \[high\] Internal link to a broken URL/);
+  // critical first; a person reads check titles as well as ids, examples as paths
+  assert.match(stdout, /1\. \[critical\] Page answers 5xx \(http-5xx\): 1 URL\(s\)\. .*\n\s+e\.g\. \/error: status 500/);
+  assert.match(stdout, /\[high\] Internal link to a page that answers 4xx \(broken-internal-link\)/);
   assert.match(stdout, /\[rule of thumb\]/);
   assert.match(c.err.join(""), /auditing .*robots\.txt honoured/);
   assert.match(c.err.join(""), /done: \d+ pages \(bounds: .*\), report id audit-/);
@@ -193,4 +195,50 @@ test("--html that cannot be written is one WRITE_FAILED line after the printed r
   const nowhere = io();
   assert.equal(await auditCommand([`${site.origin}/`, "--min-interval-ms=0", "--max-pages", "3", "--html", "x.html"], nowhere.io), 1);
   assert.match(nowhere.err.at(-1) ?? "", /^WRITE_FAILED: --html is not available here \(no file system\); /);
+});
+
+test("--budget exits 1 naming the checks over it; --sarif and --junit write what CI systems show inline", async () => {
+  const budget = join(dir, "budget.json");
+  writeFileSync(budget, JSON.stringify({ "broken-internal-link": 0, "title-missing": 100 }));
+  const sarif = join(dir, "audit.sarif");
+  const junit = join(dir, "audit.xml");
+  const c = io();
+  const withFiles = { ...c.io, writeText: (path: string, text: string) => Promise.resolve(writeFileSync(path, text)) };
+  const code = await auditCommand(
+    [`${site.origin}/`, "--min-interval-ms=0", "--max-pages", "60", "--budget", budget, "--sarif", sarif, "--junit", junit],
+    withFiles,
+  );
+  assert.equal(code, 1);
+  assert.match(c.err.join(""), /^--budget: failed, 1 check\(s\) over budget: broken-internal-link \d+ > 0; fix them, or raise the budget$/m);
+  const log = JSON.parse(readFileSync(sarif, "utf8")) as {
+    version: string;
+    runs: { tool: { driver: { rules: { id: string }[] } }; results: { ruleId: string; level: string; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[];
+  };
+  assert.equal(log.version, "2.1.0");
+  const broken = log.runs[0]?.results.filter((r) => r.ruleId === "broken-internal-link") ?? [];
+  assert.ok(broken.length > 0 && broken.every((r) => r.level === "error"));
+  assert.ok(broken.some((r) => r.locations[0]?.physicalLocation.artifactLocation.uri === `${site.origin}/missing`));
+  assert.ok(log.runs[0]?.tool.driver.rules.some((r) => r.id === "broken-internal-link"));
+  const xml = readFileSync(junit, "utf8");
+  assert.match(xml, /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="seo-audit-mcp" tests="75" failures="\d+">/);
+  assert.match(xml, /<testcase classname="seo.links" name="broken-internal-link"><failure type="high" message="Internal link to a page that answers 4xx: \d+ URL\(s\)">/);
+  assert.match(xml, /<testcase classname="seo.security" name="mixed-content"\/>/);
+
+  const within = io();
+  writeFileSync(budget, JSON.stringify({ "broken-internal-link": 1000 }));
+  assert.equal(await auditCommand([`${site.origin}/`, "--min-interval-ms=0", "--max-pages", "60", "--budget", budget], within.io), 0);
+  assert.match(within.err.join(""), /^--budget: passed, 1 check\(s\) within budget$/m);
+
+  for (const [content, pattern] of [
+    ["not json", /INVALID_USAGE: --budget: .* is not JSON/],
+    [JSON.stringify({ "no-such-check": 1 }), /INVALID_USAGE: --budget: "no-such-check" .* is not a check id/],
+    [JSON.stringify({ "title-missing": -1 }), /INVALID_USAGE: --budget: title-missing .* must be a whole number/],
+  ] as const) {
+    writeFileSync(budget, content);
+    const bad = io();
+    const requests = site.paths().length;
+    assert.equal(await auditCommand([`${site.origin}/`, "--budget", budget], bad.io), 2);
+    assert.match(bad.err.join(""), pattern);
+    assert.equal(site.paths().length, requests, "a bad budget is refused before the crawl");
+  }
 });
