@@ -6,7 +6,7 @@
  * kept per key in a bounded LRU so a repeated query is compressed once.
  * @module
  */
-import { chooseEncoding, compress, type Encoding, MIN_COMPRESS_BYTES } from "./compress.ts";
+import { chooseEncoding, compress, type Compressor, type Encoding, MIN_COMPRESS_BYTES } from "./compress.ts";
 import { fnv1a, noneMatch } from "./conditional.ts";
 import { Lru } from "./lru.ts";
 import { type PreparedJson, preparedJson } from "../shared/http/respond.ts";
@@ -19,13 +19,15 @@ export interface CacheableOptions {
   version: string;
   cacheControl: string;
   encodings: readonly Encoding[];
+  /** Default: `CompressionStream` at its defaults. */
+  compress?: Compressor | undefined;
 }
 
 /** Answers `prepared` (the identity body of `key`) to `request`, with its media type (JSON by default). */
 export type Cacheable = (request: Request, key: string, prepared: PreparedJson, type?: string) => Promise<Response>;
 
 export function createCacheable(options: CacheableOptions): Cacheable {
-  const { version, cacheControl, encodings } = options;
+  const { version, cacheControl, encodings, compress: compressor = compress } = options;
   const compressed = new Lru<string, Uint8Array<ArrayBuffer>>(COMPRESSED_KEPT);
   // A kept answer is answered many times: its tag is computed once.
   const tags = new WeakMap<PreparedJson, string>();
@@ -43,7 +45,7 @@ export function createCacheable(options: CacheableOptions): Cacheable {
     const name = `${encoding}:${key}`;
     let body = compressed.get(name);
     if (!body) {
-      body = await compress(bytes, encoding);
+      body = await compressor(bytes, encoding);
       compressed.set(name, body);
     }
     return body;

@@ -5,7 +5,7 @@
  */
 
 import { VERSION } from "../shared/build-info.ts";
-import type { Encoding } from "./compress.ts";
+import type { Compressor, Encoding } from "./compress.ts";
 import { DEFAULT_RATE_PER_MINUTE } from "./config.ts";
 import { type Cors, createCors } from "../shared/http/cors.ts";
 import { createRateLimiter, type RateLimiter } from "../shared/http/rate-limit.ts";
@@ -46,6 +46,8 @@ export interface ChargingHandlerOptions extends ChargingServices {
    * CompressionStream has; the Node adapter adds brotli).
    */
   encodings?: readonly Encoding[];
+  /** How answers are compressed (default `CompressionStream`, brotli at quality 11). */
+  compress?: Compressor;
   /** Where unexpected failures are reported (never keys or bodies). */
   log?: (line: string) => void;
 }
@@ -107,6 +109,7 @@ function routesOf(options: ChargingHandlerOptions, gated: boolean, log: (line: s
   return chargingRouteTable(options, mcpHttpHandler(server), {
     cacheControl: cacheControlFor(gated),
     encodings: options.encodings ?? ["gzip"],
+    compress: options.compress,
     openApi: (routes) => documentOf(gated, routes),
   });
 }

@@ -15,6 +15,7 @@ export { runCli } from "./cli/run.ts";
 export { type ChargingConfig, parseChargingEnv } from "./config.ts";
 export { parseDatasetFile } from "./dataset.ts";
 export { type ChargingHandlerOptions, createChargingHandler } from "./handler.ts";
+export type { Compressor, Encoding } from "./compress.ts";
 export { type ImportIo, runImport } from "./import/command.ts";
 export { chargingTools } from "./transports/mcp.ts";
 export { type ChargingServices, createChargingServices } from "./services.ts";

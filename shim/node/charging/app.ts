@@ -11,6 +11,7 @@ import { pinnedFetch, resolveAll } from "../pinned-fetch.ts";
 import { embeddedSnapshot } from "../../embedded/charging-snapshot.ts";
 import { createRedisRateStore } from "../redis-rate-store.ts";
 import { closeOnSignals, serve, type Serving } from "../serve.ts";
+import { compressFast } from "./compress.ts";
 
 /** A JSON data set bigger than this is refused with the command that converts it to a snapshot. */
 const JSON_DATASET_MAX_BYTES = 256 * 1024 * 1024;
@@ -116,8 +117,8 @@ export async function startChargingServer(
     ...services,
     ...config,
     log,
-    // Node's CompressionStream also speaks brotli; workerd's has gzip and deflate only.
     encodings: ["br", "gzip"],
+    compress: compressFast,
     ...(limiter ? { rateLimiter: limiter } : {}),
   });
   const serving = await serve(handler, { port: config.port, hostname: config.host });

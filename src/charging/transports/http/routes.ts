@@ -47,6 +47,8 @@ export interface RouteOptions {
   cacheControl: string;
   /** Encodings offered for compression, preferred first. */
   encodings: Parameters<typeof createCacheable>[0]["encodings"];
+  /** How answers are compressed (default `CompressionStream`). */
+  compress?: Parameters<typeof createCacheable>[0]["compress"];
   /** The OpenAPI document of these routes, served at /api/v1/openapi.json. */
   openApi: (routes: readonly Route<URL>[]) => Record<string, unknown>;
 }
