@@ -119,17 +119,19 @@ test("the report renders offline in Chromium: score and top fix match the JSON, 
   assert.equal(run.code, 0, run.err);
   assert.match(run.err, /HTML report: .*report\.html \(\d+ KB, self-contained\)/);
   const json = JSON.parse(run.out) as {
-    scores: { overall: { value: number } };
+    scores: { value: { overall: number } };
     top_fixes: { check_id: string }[];
     comparison: { value: { fixed: { count: number } } };
   };
   const { page, requests, errors } = await open(file);
   try {
-    assert.equal(await page.$eval("#overall-score", (e) => e.textContent), String(json.scores.overall.value));
+    assert.equal(await page.$eval("#overall-score", (e) => e.textContent), String(json.scores.value.overall));
     assert.equal(await page.$eval(".fix", (e) => e.getAttribute("data-check")), json.top_fixes[0]?.check_id);
     assert.equal(await page.$eval("#fixed-count", (e) => e.textContent), String(json.comparison.value.fixed.count));
     assert.equal(await page.$$eval(".chart svg rect", (rects) => rects.length > 0), true);
     assert.deepEqual(await page.$$eval(".chart", (charts) => charts.map((c) => c.id)), [
+      "chart-severity",
+      "chart-category",
       "chart-status",
       "chart-depth",
       "chart-sections",
@@ -197,16 +199,113 @@ test("every crawled string is escaped wherever the report shows it (fuzzed, no b
         cuts: [{ bound: text, urls: 1, detail: other, examples: [text] }],
         charts: { status: { [text]: 1 }, depth: { [other]: 2 }, sections: [{ section: text, pages: 1, issues: 3 }] },
         scores: { overall: 50, categories: { [text]: 10 } },
-        fixes: [{ rank: 1, check_id: text, title: other, severity: "high", category: text, urls_affected: 2, priority: 16, fix: other }],
+        fixes: [{ rank: 1, check_id: text, title: other, severity: "high", category: text, urls_affected: 2, pages: 3, template: { pages: 3, evidence: other }, fix: other }],
         findings: [{ id: text, category: "content", severity: "high", title: other, count: 2, examples: [{ url: other, evidence: text }], fix: text, provenance: { kind: "rule-of-thumb", basis: other } }],
         affected: { [text]: [url, other] },
-        pages: [{ url, status: 200, depth: 0, state: text, in_sitemap: true, inlinks: 1, issues: 2, title: text, type: other }],
+        pages: [{ url, status: 200, depth: 0, state: text, in_sitemap: true, inlinks: 1, issues: 2, issue_ids: [text, other], title: text, type: other }],
       } as unknown as import("../../../src/seo/audit/report.ts").AuditReport;
       const comparison = { against: text, against_target: url, fixed: { count: 1, items: [{ check_id: text, url }] }, new: { count: 0, items: [] }, persisting: { count: 0, items: [] }, by_check: [{ check_id: other, before: 1, after: 0 }], score_change: 3 };
       const html = renderReportHtml(report, comparison);
       assert.ok(!html.includes("<x-evil"), "a crawled string became markup");
-      assert.equal(html.split("<script").length - 1, 1, "one script: ours");
+      assert.equal(html.split("<script").length - 1, 2, "the data block and our script");
+      assert.equal(html.split("<script nonce=").length - 1, 1, "one script runs: ours");
+      const data = /<script type="application\/json" id="report-data">([^<]*)<\/script>/.exec(html)?.[1];
+      assert.ok(data && JSON.parse(data).pages[0][8] === text, "the data block holds the crawled text, whole");
     }),
     { numRuns: 300 },
   );
+});
+
+/** A report of `pages` rows (as the stored report keeps them) with findings listing up to 5,000 URLs each. */
+function bigReport(pages: number): import("../../../src/seo/audit/report.ts").AuditReport {
+  const origin = "http://127.0.0.1:9";
+  const rows = Array.from({ length: Math.min(pages, 5000) }, (_, i) => ({
+    url: `${origin}/gallery/c${Math.floor(i / 110)}/${i}`,
+    status: i % 97 === 0 ? 404 : 200,
+    depth: 2,
+    state: "done",
+    in_sitemap: true,
+    inlinks: 3,
+    issues: i % 2 === 0 ? 2 : 1,
+    issue_ids: i % 2 === 0 ? ["image-missing-alt", "open-graph-incomplete"] : ["open-graph-incomplete"],
+    title: i === 7 ? `"><img src=x onerror="window.__pwned=4"><script>window.__pwned=5</script>` : `Photo ${i} of the gallery: a place`,
+    words: 170,
+    type: "article",
+  }));
+  const finding = (id: string, severity: string, category: string, every: number) => {
+    const examples = rows.filter((_, i) => i % every === 0).map((r) => ({ url: r.url, evidence: `${id} on ${r.url.slice(origin.length)}` }));
+    return { id, category, severity, title: id, count: Math.round(pages / every), examples, fix: `fix ${id}`, provenance: { kind: "measured" } };
+  };
+  const findings = [finding("image-missing-alt", "medium", "accessibility", 2), finding("open-graph-incomplete", "low", "social", 1)];
+  return {
+    version: 1,
+    id: "audit-20261127T000000-big",
+    target: `${origin}/`,
+    started_at: "2026-11-27T00:00:00Z",
+    finished_at: "2026-11-27T00:01:00Z",
+    bounds: {},
+    truncated: false,
+    truncation_reasons: [],
+    stats: { pages_crawled: pages, resources_checked: 0, urls_discovered: pages, blocked_by_robots: 0, not_crawled: 0, requests: pages, duration_ms: 1000, sitemap_urls: pages, html_pages: pages },
+    robots: [],
+    sitemaps: [],
+    cuts: [],
+    charts: { status: { "200": pages - 50, "404": 50 }, depth: { "2": pages }, sections: [{ section: "/gallery/", pages, issues: pages }] },
+    scores: { overall: 80, categories: { accessibility: 70, social: 90 } },
+    fixes: findings.map((f, i) => ({ rank: i + 1, check_id: f.id, title: f.title, severity: f.severity, category: f.category, urls_affected: f.count, pages: f.count, fix: f.fix })),
+    findings,
+    affected: Object.fromEntries(findings.map((f) => [f.id, f.examples.map((e) => e.url)])),
+    pages: rows,
+  } as unknown as import("../../../src/seo/audit/report.ts").AuditReport;
+}
+
+test("at 10,000 pages the file stays under 5 MB; the page table searches, filters, pages, exports CSV; every URL of a finding is reachable", async () => {
+  const { renderReportHtml } = await import("../../../src/seo/report-html/render.ts");
+  const html = renderReportHtml(bigReport(10_000));
+  assert.ok(html.length < 5 * 1024 * 1024, `${(html.length / 1048576).toFixed(2)} MiB`);
+  assert.ok(!html.includes(">http://127.0.0.1:9/gallery/"), "URLs on the audited origin show as paths (links keep the full URL)");
+  const file = join(dir, "big.html");
+  writeFileSync(file, html);
+  const { page, requests, errors } = await open(file);
+  try {
+    const rows = () => page.$$eval("#page-table tbody tr", (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent ?? "")));
+    assert.equal((await rows()).length, 100, "100 rows a page");
+    assert.equal(await page.$eval("#page-range", (e) => e.textContent), "1–100 of 5000");
+    assert.match((await rows())[7]?.[8] ?? "", /^"><img src=x onerror=/, "a hostile title is text");
+    await page.click("#page-next");
+    assert.equal(await page.$eval("#page-range", (e) => e.textContent), "101–200 of 5000");
+    await page.type("#page-search", "/c3/");
+    assert.ok((await rows()).every((r) => r[0]?.includes("/c3/")));
+    await page.$eval("#page-search", (e) => ((e as HTMLInputElement).value = ""));
+    await page.select("#page-check", "image-missing-alt");
+    assert.equal(await page.$eval("#page-count", (e) => e.textContent), "2500 of 5000 pages");
+    assert.ok((await rows()).every((r) => r[4]?.split(" ").includes("image-missing-alt")));
+    await page.select("#page-status", "404");
+    assert.ok((await rows()).every((r) => r[1] === "404"));
+    // CSV: the download's text, captured where the file would be saved
+    await page.evaluate(() => {
+      const w = window as unknown as { __csv: Blob[] };
+      w.__csv = [];
+      URL.createObjectURL = (blob: Blob) => (w.__csv.push(blob), "blob:captured");
+      HTMLAnchorElement.prototype.click = () => {};
+    });
+    await page.click("#page-csv");
+    await page.click('.fix[data-check="image-missing-alt"] summary');
+    await page.click('.fix[data-check="image-missing-alt"] button.csv');
+    const [pagesCsv, findingCsv] = await page.evaluate(() => Promise.all((window as unknown as { __csv: Blob[] }).__csv.map((b) => b.text())));
+    const pageLines = (pagesCsv ?? "").trim().split("\r\n");
+    assert.equal(pageLines[0], '"path","status","depth","inlinks","problems","words","in_sitemap","type","title"');
+    assert.ok(pageLines.length > 1 && pageLines.slice(1).every((l) => l.startsWith('"http://127.0.0.1:9/gallery/') && l.includes('"404"')));
+    const findingLines = (findingCsv ?? "").trim().split("\r\n");
+    assert.equal(findingLines.length, 1 + 2500, "every stored URL of the finding");
+    assert.ok(pageLines.concat(findingLines).every((l) => !/","=/.test(l)));
+    // every URL of a fix, in the page
+    await page.click('.fix[data-check="image-missing-alt"] button.show-all');
+    assert.equal(await page.$$eval('.fix[data-check="image-missing-alt"] ul.urls li', (lis) => lis.length), 2500);
+    assert.deepEqual(requests, []);
+    assert.deepEqual(errors, []);
+    assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+  } finally {
+    await page.close();
+  }
 });
