@@ -3,7 +3,7 @@
  * and the command's output as the caller gives them.
  * @module
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { auditCommand, type PageParser } from "../../../src/seo/commands.ts";
 import { nodeHttpRequest } from "./crawl-request.ts";
@@ -32,6 +32,7 @@ export async function runAudit(args: string[], io: AuditRunIo): Promise<number> 
       isTTY: io.isTTY,
       readText: (path) => readFile(path, "utf8"),
       writeText: (path, text) => writeFile(path, text),
+      makeDir: async (path) => void (await mkdir(path, { recursive: true })),
       signal: io.signal,
     });
   } finally {

@@ -258,7 +258,7 @@ export const TOOL_WORDS: ReportWords = {
 
 export const CLI_WORDS: ReportWords = {
   allFixes: "--detailed",
-  byCheck: "--json --detailed prints every stored URL of every check",
+  byCheck: "--csv DIR writes them (pages.csv and one file per check); --html FILE lists them",
   bounds: "raise the bounds (--max-pages, --max-depth, --max-seconds)",
   slowStart: "raise --max-seconds or --timeout-ms",
   twinOff: "pass --production-url none",

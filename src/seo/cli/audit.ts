@@ -26,6 +26,7 @@ import type { HttpRequest } from "../fetch/http-request.ts";
 import type { PageParser } from "../audit/extract.ts";
 import { renderReportHtml } from "../report-html/render.ts";
 import { type Budget, junitOf, overBudget, parseBudget, sarifOf } from "./ci-formats.ts";
+import { csvFiles } from "./csv.ts";
 
 export interface CliIo {
   stdout(s: string): void;
@@ -42,6 +43,8 @@ export interface CliIo {
   readText?(path: string): Promise<string>;
   /** Writes a file for `--html <file>`. */
   writeText?(path: string, text: string): Promise<void>;
+  /** Makes a directory and its parents, for `--csv <dir>`. */
+  makeDir?(path: string): Promise<void>;
   signal?: AbortSignal;
 }
 
@@ -76,6 +79,7 @@ Sites on your own machine or network (localhost, 127.0.0.1, private addresses, .
                        e.g. {"broken-internal-link": 0, "image-missing-alt": 10}
   --sarif FILE         also write the findings as SARIF 2.1.0 (GitHub code scanning)
   --junit FILE         also write the checks as JUnit XML test cases (fired checks fail)
+  --csv DIR            also write pages.csv and one <check id>.csv per finding (every URL)
   --help, --version
 
 Exit codes: 0 audited, 1 the audit could not run, --fail-on found findings or a check is over
@@ -105,6 +109,7 @@ const OPTIONS: Record<string, OptionSpec> = {
   budget: { value: true },
   sarif: { value: true },
   junit: { value: true },
+  csv: { value: true },
 };
 
 /** Severities --fail-on takes: "info" findings are notes, never a reason to fail a build. */
@@ -125,6 +130,7 @@ interface Parsed {
   budget?: Budget;
   sarif?: string;
   junit?: string;
+  csv?: string;
 }
 
 /** The crawl bounds and switches of the request, as the tool's arguments. */
@@ -156,7 +162,12 @@ function parseAuditArgs(args: string[]): Parsed {
   const compare = valueOf(parsed, "compare");
   const html = valueOf(parsed, "html");
   const failOn = failOnOf(valueOf(parsed, "fail-on"));
-  const files = { budgetFile: valueOf(parsed, "budget"), sarif: valueOf(parsed, "sarif"), junit: valueOf(parsed, "junit") };
+  const files = {
+    budgetFile: valueOf(parsed, "budget"),
+    sarif: valueOf(parsed, "sarif"),
+    junit: valueOf(parsed, "junit"),
+    csv: valueOf(parsed, "csv"),
+  };
   return {
     request: requestOf(urls[0] as string, parsed),
     ...flags,
@@ -233,7 +244,30 @@ async function writeCiFiles(parsed: Parsed, report: AuditReport, io: CliIo): Pro
   let failed = 0;
   if (parsed.sarif !== undefined) failed = Math.max(failed, await writeOutput("--sarif", parsed.sarif, sarifOf(report), io));
   if (parsed.junit !== undefined) failed = Math.max(failed, await writeOutput("--junit", parsed.junit, junitOf(report), io));
+  if (parsed.csv !== undefined) failed = Math.max(failed, await writeCsv(parsed.csv, report, io));
   return failed;
+}
+
+/** The --csv directory: made if missing, then pages.csv and one file per finding. */
+async function writeCsv(dir: string, report: AuditReport, io: CliIo): Promise<number> {
+  try {
+    await io.makeDir?.(dir);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    io.stderr(`${failureLine(new ApiError("WRITE_FAILED", `cannot make ${dir}: ${why}`), "seo-audit-mcp audit --help")}\n`);
+    return 1;
+  }
+  const files = csvFiles(report);
+  const base = dir.replace(/[\\/]+$/, "");
+  let failed = 0;
+  for (const [name, text] of files) failed = Math.max(failed, await writeOutput("--csv", `${base}/${name}`, text, quiet(io)));
+  if (failed === 0) io.stderr(`--csv: ${files.size} file(s) in ${dir} (pages.csv and one per check)\n`);
+  return failed;
+}
+
+/** The io with its stderr kept for failures: one summary line instead of a line per CSV file. */
+function quiet(io: CliIo): CliIo {
+  return { ...io, stderr: (s) => (s.startsWith("--csv: ") ? undefined : io.stderr(s)) };
 }
 
 /** Exit 1 when a check has more URLs than the --budget file allows. */

@@ -242,3 +242,25 @@ test("--budget exits 1 naming the checks over it; --sarif and --junit write what
     assert.equal(site.paths().length, requests, "a bad budget is refused before the crawl");
   }
 });
+
+test("--csv DIR writes pages.csv and one CSV per check with every stored URL, guarding cells a spreadsheet would run", async () => {
+  const { mkdir } = await import("node:fs/promises");
+  const out = join(dir, "csv", "nested");
+  const c = io();
+  const withFiles = {
+    ...c.io,
+    writeText: (path: string, text: string) => Promise.resolve(writeFileSync(path, text)),
+    makeDir: async (path: string) => void (await mkdir(path, { recursive: true })),
+  };
+  assert.equal(await auditCommand([`${site.origin}/`, "--min-interval-ms=0", "--max-pages", "60", "--csv", out], withFiles), 0);
+  assert.match(c.err.join(""), /^--csv: \d+ file\(s\) in .*nested \(pages\.csv and one per check\)$/m);
+  assert.match(c.out.join(""), /Every URL of a check: --csv DIR writes them/);
+  const pages = readFileSync(join(out, "pages.csv"), "utf8").split("\r\n");
+  assert.equal(pages[0], '"url","status","depth","inlinks","problems","words","in_sitemap","type","title","final_url"');
+  assert.ok(pages.some((l) => l.startsWith(`"${site.origin}/missing","404"`)));
+  const broken = readFileSync(join(out, "broken-internal-link.csv"), "utf8").trim().split("\r\n");
+  assert.deepEqual(broken.slice(0, 2).map((l) => l.split(",")[0]), ['"check_id"', '"broken-internal-link"']);
+  const { csvCell } = await import("../../../src/seo/cli/csv.ts");
+  assert.equal(csvCell('=HYPERLINK("http://x")'), `"'=HYPERLINK(""http://x"")"`);
+  assert.equal(csvCell("plain, text"), '"plain, text"');
+});
