@@ -2,14 +2,21 @@
  * Benchmark: requests/second on `GET /api/v1/sites?bbox=...` (a box answering 20 sites)
  * through the built `dist/charging.js`, against a bare `node:http` server sending the same
  * bytes, in the same run with the same load generator (autocannon, 50 connections).
+ * Three workloads, side by side:
+ * - repeated: the same query every time (answered from the kept answer);
+ * - distinct: a new bbox per request, as map pans make (every request a cache miss);
+ * - distinct, `accept-encoding: br, gzip` as browsers send: every miss also compressed
+ *   (the bare server sends the compressed bytes it was given, doing no work).
  * Each server runs in its own process; one warm-up each, then alternating timed runs; the
- * figures are medians. Progress on stderr, figures on stdout.
+ * figures are medians. Progress on stderr, figures on stdout, last the CPU a compressed miss
+ * costs against an uncompressed one.
  *
  * Usage: node scripts/bench-charging.ts [--runs 3] [--duration 10] [--warmup 3]
  * @module
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { get } from "node:http";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -60,6 +67,7 @@ import { createServer } from "node:http";
 import { readFileSync } from "node:fs";
 const body = readFileSync(process.env.BODY_FILE);
 const headers = { "content-type": process.env.BODY_TYPE, "content-length": String(body.byteLength) };
+if (process.env.BODY_ENCODING) headers["content-encoding"] = process.env.BODY_ENCODING;
 const server = createServer((req, res) => { res.writeHead(200, headers); res.end(body); });
 server.keepAliveTimeout = 5000;
 server.listen(0, "127.0.0.1", () => process.stderr.write("listening on http://127.0.0.1:" + server.address().port + "\\n"));
@@ -84,9 +92,22 @@ interface Run extends CannonResult {
   cpuPerRequest?: number;
 }
 
-async function load(url: string, seconds: number, pid?: number): Promise<Run> {
+/** What a workload asks: the next request's path, and its headers. */
+interface Workload {
+  name: string;
+  path: () => string;
+  headers: Record<string, string>;
+}
+
+async function load(url: string, workload: Workload, seconds: number, pid?: number): Promise<Run> {
   const before = cpuMs(pid);
-  const result: Run = await autocannon({ url, connections: 50, duration: seconds });
+  const result: Run = await autocannon({
+    url,
+    connections: 50,
+    duration: seconds,
+    headers: workload.headers,
+    requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, path: workload.path() }) }],
+  });
   const after = cpuMs(pid);
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${url}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
@@ -117,6 +138,68 @@ function cpuLine(figures: { charging: Run[]; bare: Run[] }): string[] {
     : [`CPU efficiency bare/charging = ${ratio.toFixed(3)} (server CPU per request)`];
 }
 
+/**
+ * Boxes the size of `box`, each shifted by a tenth of a micro-degree more than the last (along
+ * `direction`): a million distinct queries within 0.1 degree, all answering about as many sites.
+ */
+function distinctBoxes(box: string, direction: 1 | -1): () => string {
+  const [w, south, e, n] = box.split(",").map(Number) as [number, number, number, number];
+  let i = 0;
+  return () => {
+    const d = direction * (i++ % 1_000_000) * 1e-7;
+    return `/api/v1/sites?bbox=${[w + d, south + d, e + d, n + d].map((x) => x.toFixed(7)).join(",")}`;
+  };
+}
+
+type Started = Awaited<ReturnType<typeof startBuilt>>;
+
+/** Alternating timed runs of `workload` on both servers; the lines of its figures. */
+async function measure(workload: Workload, charging: Started, bare: Started, bytes: number): Promise<{ lines: string[]; cpu: number }> {
+  say(`${workload.name}: warm-up ${warmup} s each`);
+  await load(charging.url, workload, warmup);
+  await load(bare.url, workload, warmup);
+  const figures = { charging: [] as Run[], bare: [] as Run[] };
+  for (let run = 1; run <= runs; run++) {
+    for (const [name, server] of [
+      ["charging", charging],
+      ["bare", bare],
+    ] as const) {
+      const result = await load(server.url, workload, duration, server.child.pid);
+      figures[name].push(result);
+      say(`${workload.name} run ${run}/${runs} ${name}: ${result.requests.average.toFixed(0)} req/s`);
+    }
+  }
+  const rate = (name: "charging" | "bare") => median(figures[name].map((r) => r.requests.average));
+  const lines = (["charging", "bare"] as const).map((name) => {
+    const rs = figures[name];
+    const all = rs.map((r) => r.requests.average.toFixed(0)).join(" / ");
+    const p = `p50 ${median(rs.map((r) => r.latency.p50))} ms, p99 ${median(rs.map((r) => r.latency.p99))} ms`;
+    const cpu = rs.every((r) => r.cpuPerRequest !== undefined)
+      ? `; server CPU ${median(rs.map((r) => r.cpuPerRequest as number)).toFixed(1)} µs/request`
+      : "";
+    return `  ${name.padEnd(8)} median ${rate(name).toFixed(0)} req/s (runs ${all}; ${p}${cpu})`;
+  });
+  return {
+    lines: [
+      `${workload.name} (${bytes} bytes a body), autocannon 50 connections, ${runs} x ${duration} s`,
+      ...lines,
+      `  ratio charging/bare = ${(rate("charging") / rate("bare")).toFixed(3)}`,
+      `  paired ratio median = ${median(figures.charging.map((r, i) => r.requests.average / (figures.bare[i] as Run).requests.average)).toFixed(3)} (each run against the bare run right after it)`,
+      ...cpuLine(figures).map((line) => `  ${line}`),
+    ],
+    cpu: median(figures.charging.map((r) => r.cpuPerRequest ?? Number.NaN)),
+  };
+}
+
+/** A bare server sending `body` (as `encoding`, when given) to every request. */
+async function bareServer(dir: string, name: string, body: Uint8Array, type: string, encoding?: string): Promise<Started> {
+  writeFileSync(join(dir, `${name}.body`), body);
+  return startBuilt(
+    { BODY_FILE: join(dir, `${name}.body`), BODY_TYPE: type, ...(encoding ? { BODY_ENCODING: encoding } : {}) },
+    join(dir, "bare.mjs"),
+  );
+}
+
 async function main(): Promise<void> {
   if (!existsSync("dist/charging.js")) {
     say("building dist/charging.js");
@@ -125,60 +208,55 @@ async function main(): Promise<void> {
   // The limiter still runs on every request; only its ceiling is raised out of the way.
   const charging = await startBuilt({ CHARGING_RATE_LIMIT: "1000000000" });
   const dir = mkdtempSync(join(tmpdir(), "bench-charging-"));
-  let bare: Awaited<ReturnType<typeof startBuilt>> | undefined;
+  const bares: Started[] = [];
   try {
     const box = await findBox(charging.url);
     const path = `/api/v1/sites?bbox=${box}`;
+    const BROWSER = { "accept-encoding": "br, gzip" };
     const sample = await fetch(charging.url + path);
     const body = new Uint8Array(await sample.arrayBuffer());
-    writeFileSync(join(dir, "body.json"), body);
+    const type = sample.headers.get("content-type") ?? "application/json";
+    // Node's fetch decodes what it is sent; the compressed bytes are read off a raw request.
+    const packed = await compressedSample(charging.url + path, BROWSER);
     writeFileSync(join(dir, "bare.mjs"), BARE);
-    bare = await startBuilt(
-      {
-        BODY_FILE: join(dir, "body.json"),
-        BODY_TYPE: sample.headers.get("content-type") ?? "application/json",
-      },
-      join(dir, "bare.mjs"),
+    const plain = await bareServer(dir, "plain", body, type);
+    bares.push(plain);
+    const compressed = await bareServer(dir, "packed", packed.body, type, packed.encoding);
+    bares.push(compressed);
+    say(`${path} answers ${body.byteLength} bytes (${packed.encoding} ${packed.body.byteLength})`);
+    const repeated = await measure({ name: `repeated: GET ${path}`, path: () => path, headers: {} }, charging, plain, body.byteLength);
+    const distinct = await measure({ name: "distinct: a new bbox per request", path: distinctBoxes(box, 1), headers: {} }, charging, plain, body.byteLength);
+    const browser = await measure(
+      { name: "distinct, accept-encoding: br, gzip", path: distinctBoxes(box, -1), headers: BROWSER },
+      charging,
+      compressed,
+      packed.body.byteLength,
     );
-    say(`${path} answers ${body.byteLength} bytes; warm-up ${warmup} s each`);
-    await load(charging.url + path, warmup);
-    await load(bare.url + path, warmup);
-    const figures = { charging: [] as Run[], bare: [] as Run[] };
-    for (let run = 1; run <= runs; run++) {
-      for (const [name, server] of [
-        ["charging", charging],
-        ["bare", bare],
-      ] as const) {
-        const result = await load(server.url + path, duration, server.child.pid);
-        figures[name].push(result);
-        say(`run ${run}/${runs} ${name}: ${result.requests.average.toFixed(0)} req/s`);
-      }
-    }
-    const rate = (name: "charging" | "bare") => median(figures[name].map((r) => r.requests.average));
-    const lines = (["charging", "bare"] as const).map((name) => {
-      const rs = figures[name];
-      const all = rs.map((r) => r.requests.average.toFixed(0)).join(" / ");
-      const p = `p50 ${median(rs.map((r) => r.latency.p50))} ms, p99 ${median(rs.map((r) => r.latency.p99))} ms`;
-      const cpu = rs.every((r) => r.cpuPerRequest !== undefined)
-        ? `; server CPU ${median(rs.map((r) => r.cpuPerRequest as number)).toFixed(1)} µs/request`
-        : "";
-      return `${name.padEnd(8)} median ${rate(name).toFixed(0)} req/s (runs ${all}; ${p}${cpu})`;
-    });
     process.stdout.write(
       [
-        `GET ${path} (${body.byteLength} bytes, 20 sites), autocannon 50 connections, ${runs} x ${duration} s`,
-        ...lines,
-        `ratio charging/bare = ${(rate("charging") / rate("bare")).toFixed(3)}`,
-        `paired ratio median = ${median(figures.charging.map((r, i) => r.requests.average / (figures.bare[i] as Run).requests.average)).toFixed(3)} (each run against the bare run right after it)`,
-        ...cpuLine(figures),
+        ...repeated.lines,
+        ...distinct.lines,
+        ...browser.lines,
+        `a compressed miss costs ${(browser.cpu / distinct.cpu).toFixed(2)}x an uncompressed one (charging server CPU per request, medians)`,
         "",
       ].join("\n"),
     );
   } finally {
     await stop(charging.child);
-    if (bare) await stop(bare.child);
+    for (const bare of bares) await stop(bare.child);
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The bytes `url` answers to `headers`, as sent (not decoded), and their encoding. */
+function compressedSample(url: string, headers: Record<string, string>): Promise<{ body: Uint8Array; encoding: string }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve({ body: Buffer.concat(chunks), encoding: String(res.headers["content-encoding"] ?? "") }));
+    }).on("error", reject);
+  });
 }
 
 await main();
