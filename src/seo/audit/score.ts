@@ -74,6 +74,6 @@ export function rankFixes(findings: Finding[], pages = 0): RankedFix[] {
       urls_affected: f.count,
       pages: reach,
       ...(f.template ? { template: f.template } : {}),
-      fix: f.template ? `In the template (${f.template.pages} pages): ${f.fix}` : f.fix,
+      fix: f.template ? `In the template (${f.template.pages.toLocaleString("en")} pages): ${f.fix}` : f.fix,
     }));
 }
