@@ -43,6 +43,8 @@ export class Collector {
   readonly byCheck = new Map<CheckId, CheckHits>();
   /** The checks that hit each URL, for the page table. */
   readonly issuesByUrl = new Map<string, CheckId[]>();
+  /** Time to first byte per fetched page, for the page table and the response-time chart. */
+  readonly ttfbByUrl = new Map<string, number>();
   /** Which pages link to (or load) which URLs, for the pages a link finding is carried by. */
   readonly links = new LinkPool();
 
@@ -93,6 +95,7 @@ export class Collector {
   /** The crawler's visitor. */
   visit = (page: FetchedPage, _entry: UrlEntry, analyseAs: string | undefined): PageVisit => {
     for (const hit of redirectHits(page)) this.add(hit);
+    if (page.ttfbMs !== undefined) this.ttfbByUrl.set(page.url, Math.round(page.ttfbMs));
     if (!analyseAs) return { links: [], resources: [], targets: [] };
     const analysis = analysePage(analyseAs === page.url ? page : { ...page, url: analyseAs });
     for (const hit of analysis.hits) this.add(hit);

@@ -124,12 +124,12 @@ export async function crawlAndAudit(url: string, options: AuditOptions): Promise
     sitemaps: crawl.sitemaps?.files ?? [],
     ...(twin ? { twin: { production: describeTwin(twin), via: twin.via } } : {}),
     cuts: cutsOf(crawl, options.bounds, collector.byCheck, collector.summaries),
-    charts: chartsOf(crawl, collector.issuesByUrl),
+    charts: chartsOf(crawl, collector.issuesByUrl, collector.ttfbByUrl),
     // Categories judged from page markup stay at 100 when no page had markup to judge.
     scores: { overall: htmlPages === 0 ? 0 : overallScore(categories), categories },
     fixes: rankFixes(findings, crawl.pages),
     findings,
     affected,
-    pages: pageRows(crawl, PAGE_ROWS, collector.summaries, collector.issuesByUrl),
+    pages: pageRows(crawl, PAGE_ROWS, collector.summaries, collector.issuesByUrl, collector.ttfbByUrl),
   };
 }

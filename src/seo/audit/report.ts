@@ -42,6 +42,8 @@ export interface PageRow {
   title?: string;
   words?: number;
   type?: PageType;
+  /** Time to first byte, in ms. */
+  ttfb_ms?: number;
 }
 
 /** Distributions over every crawled page, for charts. */
@@ -52,6 +54,18 @@ export interface ReportCharts {
   depth: Record<string, number>;
   /** Pages and problems per first path segment, most problems first (at most 30). */
   sections: { section: string; pages: number; issues: number }[];
+  /** Pages per time-to-first-byte band ("< 100 ms", …), in band order. */
+  response?: Record<string, number>;
+}
+
+/** Time-to-first-byte bands: upper bounds in ms, the last open. 800 ms is the slow-response bar. */
+const TTFB_BANDS = [100, 250, 500, 800, 1500];
+
+function ttfbBand(ms: number): string {
+  const upper = TTFB_BANDS.find((bound) => ms < bound);
+  if (upper === undefined) return `≥ ${TTFB_BANDS.at(-1)} ms`;
+  const lower = TTFB_BANDS[TTFB_BANDS.indexOf(upper) - 1];
+  return lower === undefined ? `< ${upper} ms` : `${lower}–${upper} ms`;
 }
 
 export interface AuditReport {
@@ -95,6 +109,7 @@ export function pageRows(
   limit: number,
   summaries: Map<string, PageSummary>,
   issues: Map<string, CheckId[]>,
+  ttfb: Map<string, number> = new Map(),
 ): PageRow[] {
   const rows: PageRow[] = [];
   for (const e of crawl.entries.values()) {
@@ -116,6 +131,7 @@ export function pageRows(
       ...(s?.title ? { title: s.title.slice(0, 200) } : {}),
       ...(s?.isHtml ? { words: s.words } : {}),
       ...(s?.pageType ? { type: s.pageType } : {}),
+      ...(ttfb.has(e.url) ? { ttfb_ms: ttfb.get(e.url) } : {}),
     });
   }
   return rows;
@@ -125,7 +141,7 @@ const bump = (record: Record<string, number>, key: string) => {
   record[key] = (record[key] ?? 0) + 1;
 };
 
-export function chartsOf(crawl: CrawlResult, issues: Map<string, CheckId[]>): ReportCharts {
+export function chartsOf(crawl: CrawlResult, issues: Map<string, CheckId[]>, ttfb: Map<string, number> = new Map()): ReportCharts {
   const status: Record<string, number> = {};
   const depth: Record<string, number> = {};
   const sections = new Map<string, { section: string; pages: number; issues: number }>();
@@ -147,5 +163,9 @@ export function chartsOf(crawl: CrawlResult, issues: Map<string, CheckId[]>): Re
     if (row) row.issues += ids.length;
   }
   const ranked = [...sections.values()].sort((a, b) => b.issues - a.issues || b.pages - a.pages);
-  return { status, depth, sections: ranked.slice(0, 30) };
+  const bands = [...TTFB_BANDS.map((_, i) => ttfbBand(i === 0 ? 0 : (TTFB_BANDS[i - 1] as number))), ttfbBand(Number.POSITIVE_INFINITY)];
+  const response: Record<string, number> = Object.fromEntries(bands.map((band) => [band, 0]));
+  for (const ms of ttfb.values()) bump(response, ttfbBand(ms));
+  for (const band of bands) if (response[band] === 0) delete response[band];
+  return { status, depth, sections: ranked.slice(0, 30), response };
 }

@@ -24,7 +24,7 @@ export function csvFiles(report: AuditReport): Map<string, string> {
   files.set(
     "pages.csv",
     csv([
-      ["url", "status", "depth", "inlinks", "problems", "words", "in_sitemap", "type", "title", "final_url"],
+      ["url", "status", "depth", "inlinks", "problems", "words", "in_sitemap", "type", "title", "final_url", "ttfb_ms"],
       ...report.pages.map((p) => [
         p.url,
         p.status,
@@ -36,6 +36,7 @@ export function csvFiles(report: AuditReport): Map<string, string> {
         p.type ?? p.state,
         p.title,
         p.final_url,
+        p.ttfb_ms,
       ]),
     ]),
   );

@@ -1,7 +1,8 @@
 /**
  * The audit report as one self-contained HTML file (`seo-audit-mcp audit <url> --html <file>`):
  * score, what the bounds cut, ranked fixes with every URL they affect, findings by severity,
- * charts (problems by category and severity, status codes, depth, problems per section), a page
+ * charts (problems by category and severity, status codes, depth, response times, problems per
+ * section), a page
  * table with search, filters by problem and status, paging and sorting, and CSV export of any
  * finding and of the page table. URLs on the audited origin show as paths. Style, script, data
  * and charts are inline and a Content-Security-Policy allows nothing else, so opening it makes
@@ -107,6 +108,12 @@ function charts(report: AuditReport): Html {
     barChart("chart-category", "URLs affected by category", categoryBars(report.findings, CATEGORIES), "colour: the most severe finding"),
     barChart("chart-status", "Pages by status code", statusBars(report.charts.status)),
     barChart("chart-depth", "Pages by click depth", depthBars(report.charts.depth)),
+    barChart(
+      "chart-response",
+      "Pages by time to first byte",
+      Object.entries(report.charts.response ?? {}).map(([label, value]) => ({ label, value, tone: label.startsWith("≥") || label.startsWith("800") ? "s4xx" : "" })),
+      "800 ms and over is slow-response",
+    ),
     barChart("chart-sections", "Problems per section (first path segment)", sections),
   ]}</div></section>`;
 }

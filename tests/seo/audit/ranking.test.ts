@@ -94,6 +94,9 @@ test("the concise answer stays within 1,500 tokens on both sites; detailed repea
     assert.ok(detailed.findings.every((f) => f.examples.length <= 50));
     assert.ok(detailed.pages.value.every((p) => Array.isArray(p.issue_ids) && p.url.startsWith("/")), "rows: paths and issue ids");
   }
+  const bands = Object.values(gallery.charts.response ?? {}).reduce((sum, n) => sum + n, 0);
+  assert.equal(bands, gallery.stats.pages_crawled, "every fetched page is in one response-time band");
   const row = gallery.pages.find((p) => p.url.endsWith("/gallery/c1/2"));
+  assert.ok((row?.ttfb_ms ?? -1) >= 0);
   assert.ok(row?.issue_ids.includes("image-missing-alt"), "page rows carry the ids of their problems");
 });

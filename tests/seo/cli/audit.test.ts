@@ -256,7 +256,7 @@ test("--csv DIR writes pages.csv and one CSV per check with every stored URL, gu
   assert.match(c.err.join(""), /^--csv: \d+ file\(s\) in .*nested \(pages\.csv and one per check\)$/m);
   assert.match(c.out.join(""), /Every URL of a check: --csv DIR writes them/);
   const pages = readFileSync(join(out, "pages.csv"), "utf8").split("\r\n");
-  assert.equal(pages[0], '"url","status","depth","inlinks","problems","words","in_sitemap","type","title","final_url"');
+  assert.equal(pages[0], '"url","status","depth","inlinks","problems","words","in_sitemap","type","title","final_url","ttfb_ms"');
   assert.ok(pages.some((l) => l.startsWith(`"${site.origin}/missing","404"`)));
   const broken = readFileSync(join(out, "broken-internal-link.csv"), "utf8").trim().split("\r\n");
   assert.deepEqual(broken.slice(0, 2).map((l) => l.split(",")[0]), ['"check_id"', '"broken-internal-link"']);

@@ -135,6 +135,7 @@ test("the report renders offline in Chromium: score and top fix match the JSON, 
       "chart-category",
       "chart-status",
       "chart-depth",
+      "chart-response",
       "chart-sections",
     ]);
     assert.deepEqual(requests, [], "the report asks the network for nothing");
