@@ -1,7 +1,8 @@
 /**
  * `seo_audit_site`: crawls a site within bounds, honouring robots.txt for every URL, and
- * returns the audit: category scores, fixes ranked by impact × URLs affected, and findings
- * with evidence. Reports are stored so a later call can compare (`compare_to`). The crawl is
+ * returns the audit: category scores, fixes ranked by severity then by the pages carrying them,
+ * and findings with evidence. Reports are stored so a later call can compare (`compare_to`) or
+ * read them by check or URL without a crawl (`report_id`). The crawl is
  * a capability only local adapters give; without it the same tool is listed and every call
  * answers LOCAL_ONLY, naming the local commands.
  * @module
