@@ -107,7 +107,7 @@ def test_bad_configuration_prints_one_line_naming_the_fix(tmp_path, capsys) -> N
 
 
 def test_a_route_guard_that_cannot_be_installed_stops_the_proxy(monkeypatch, capsys) -> None:  # noqa: ANN001
-    import reversible_mask.guardrail as adapter
+    import reversible_mask.startup as adapter
 
     def broken(mode: str, mask_body: object) -> bool:
         raise ValueError("no app")  # the kind LiteLLM would skip

@@ -15,6 +15,7 @@ ADAPTER_MODULES = {
     "guardrail.py",
     "callbacks.py",
     "proxy_routes.py",
+    "startup.py",
 }  # the only ones that may import LiteLLM
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sys
 from collections.abc import AsyncGenerator, Callable
 from functools import partial
 from typing import Any
@@ -21,7 +20,6 @@ from .callbacks import lead_callbacks
 from .dictionary import load_dictionary
 from .engine import EVERYTHING, Masker, Target
 from .errors import (
-    GuardConfigError,
     MaskingError,
     RefusedRequestError,
     ScopeError,
@@ -30,13 +28,13 @@ from .errors import (
 from .inflight import InFlight, proxy_metadata
 from .log_copier import Copier
 from .log_copies import fail_open, mask_kept_request, masked_call_details, remask_in_place
+from .metrics import process_metrics
 from .payload import mask_request, unmask_object
 from .placeholder import Registry
-from .proxy_routes import install_route_guard
 from .reload import DictionaryWatch
 from .response_stream import restore_stream
 from .scope import effective_scope, operator_scopes, requested_scope
-from .settings import Settings, log_level, resolve_settings
+from .startup import configured, debug_logging_on, guard_routes
 
 log = logging.getLogger("reversible_mask")
 
@@ -86,25 +84,6 @@ def _call_type_name(call_type: Any) -> str:
     return str(getattr(call_type, "value", call_type))
 
 
-def _proxy_guardrail_entries() -> list[Any]:
-    """The proxy's loaded, env-resolved config (1.80.15/16 do not pass custom params)."""
-    try:
-        from litellm.proxy.proxy_server import proxy_config
-
-        return list((getattr(proxy_config, "config", None) or {}).get("guardrails") or [])
-    except Exception:  # noqa: BLE001 - not running inside a proxy: fall back to env
-        return []
-
-
-def _debug_logging_on() -> bool:
-    import litellm
-    from litellm._logging import verbose_logger, verbose_proxy_logger
-
-    return bool(getattr(litellm, "set_verbose", False)) or any(
-        logger.isEnabledFor(logging.DEBUG) for logger in (verbose_logger, verbose_proxy_logger)
-    )
-
-
 def _refuse_mixed_streams(data: dict) -> None:
     """A chat stream with n > 1: LiteLLM (1.108 at least) logs it as one response built from the
     restored chunks with the choices interleaved, so a term split across them cannot be found
@@ -115,52 +94,6 @@ def _refuse_mixed_streams(data: dict) -> None:
             "reversible_mask: a stream with n > 1 is refused (its logged copy mixes the choices, "
             "so originals could not be re-masked there); send n=1, or stream=false for n > 1"
         )
-
-
-def _apply_log_level(level: int | None) -> None:
-    """GUARD_LOG_LEVEL: this package's own lines (never request text) on stderr, at that level,
-    without turning on LiteLLM's debug log (which writes raw request bodies)."""
-    if level is None:
-        return
-    log.setLevel(level)
-    if not any(getattr(h, "reversible_mask", False) for h in log.handlers):
-        handler = logging.StreamHandler(sys.stderr)
-        handler.reversible_mask = True  # type: ignore[attr-defined]
-        handler.setFormatter(logging.Formatter("%(levelname)s %(message)s"))
-        log.addHandler(handler)
-        log.propagate = False
-
-
-def _stop(error: GuardConfigError) -> GuardConfigError:
-    print(f"reversible_mask: the proxy cannot start: {error.one_line()}", file=sys.stderr)
-    sys.stderr.flush()
-    return error
-
-
-def _guard_routes(mode: str, mask_body: Callable[[dict, Any], None]) -> None:
-    """The route guard is part of failing closed: a proxy it cannot be put in front of does
-    not start (whatever the error, which LiteLLM might otherwise skip as a ValueError)."""
-    try:
-        install_route_guard(mode, mask_body)
-    except Exception as error:  # noqa: BLE001 - any failure here must stop the proxy
-        raise _stop(
-            GuardConfigError(
-                f"the route guard could not be put in front of this proxy's app ({error!r}); "
-                "this LiteLLM version is not supported: use a tested one (guardrail README)"
-            )
-        ) from error
-
-
-def _configured(given: dict[str, Any], guardrail_name: str | None) -> tuple[Masker, Settings]:
-    """The masker and settings, or one line on stderr and an error that stops the proxy's
-    start-up (see GuardConfigError for why it must not be a ValueError)."""
-    try:
-        _apply_log_level(log_level())
-        settings = resolve_settings(given, guardrail_name, _proxy_guardrail_entries)
-        dictionary = load_dictionary(settings.dictionary_path)
-    except GuardConfigError as error:
-        raise _stop(error) from None
-    return Masker(dictionary, settings.org_key, settings.key_per_scope), settings
 
 
 class ReversibleMaskGuardrail(CustomGuardrail):
@@ -175,13 +108,16 @@ class ReversibleMaskGuardrail(CustomGuardrail):
     ) -> None:
         given = {"dictionary_path": dictionary_path, "org_key": org_key}
         given |= {"key_per_scope": key_per_scope, "unguarded_routes": unguarded_routes}
-        self.masker, settings = _configured(given, guardrail_name)
+        self.masker, settings = configured(given, guardrail_name)
         self._settings = settings
-        self.watch = DictionaryWatch(settings.dictionary_path, load_dictionary)
-        _guard_routes(settings.unguarded_routes, self._mask_unhooked_body)
-        self.in_flight = InFlight()
+        self.metrics = process_metrics()
+        self.watch = DictionaryWatch(
+            settings.dictionary_path, load_dictionary, reloaded=self.metrics.reloaded
+        )
+        guard_routes(settings.unguarded_routes, self._mask_unhooked_body, self.metrics.refused)
+        self.in_flight = InFlight(observe=self.metrics.in_flight)
         super().__init__(guardrail_name=guardrail_name, **kwargs)
-        if _debug_logging_on():
+        if debug_logging_on():
             log.warning(RAW_BODY_WARNING)
         self._schedule_lead()
 
@@ -215,6 +151,7 @@ class ReversibleMaskGuardrail(CustomGuardrail):
             scope = effective_scope(requested_scope(data), bound, self.masker.categories_for)
             target = self.masker.target(scope)
         except (ScopeError, RefusedRequestError) as error:
+            self.metrics.refused(error.reason)
             remask_in_place(data, partial(self.masker.mask, target=EVERYTHING))
             status = 403 if isinstance(error, ScopeForbiddenError) else 400
             raise HTTPException(status_code=status, detail={"error": str(error)}) from error
@@ -222,17 +159,19 @@ class ReversibleMaskGuardrail(CustomGuardrail):
         try:
             self._mask_request(data, target, registry)
         except RefusedRequestError as error:
-            self._refuse(data)
+            self._refuse(data, error.reason)
             raise HTTPException(status_code=400, detail={"error": str(error)}) from error
         except Exception as error:
-            self._refuse(data)
+            self._refuse(data, MaskingError.reason)
             log.exception("reversible_mask: request could not be masked; refused")
             detail = {"error": f"reversible_mask: request could not be masked ({error})"}
             raise HTTPException(status_code=500, detail=detail) from error
-        self._record_counts(data, registry)
+        counts = registry.counts()
+        self._record_counts(data, counts)
+        self.metrics.masked(counts)
         return data
 
-    def _record_counts(self, data: dict, registry: Registry) -> None:
+    def _record_counts(self, data: dict, counts: dict[str, int]) -> None:
         """The request's masking counts in the guardrail information LiteLLM logs (the list its
         standard logging payload's `guardrail_information` is built from): numbers only. Written
         here rather than through CustomGuardrail's helper, which costs 0.27 ms per request on
@@ -241,7 +180,6 @@ class ReversibleMaskGuardrail(CustomGuardrail):
         bucket = proxy_metadata(data)
         if bucket is None:
             return
-        counts = registry.counts()
         entry = {
             "guardrail_name": self.guardrail_name,
             "guardrail_provider": "reversible_mask",
@@ -262,8 +200,9 @@ class ReversibleMaskGuardrail(CustomGuardrail):
             settings = self._settings
             self.masker = Masker(dictionary, settings.org_key, settings.key_per_scope)
 
-    def _refuse(self, data: dict) -> None:
+    def _refuse(self, data: dict, reason: str) -> None:
         """A refused request's registry is closed and its dict re-masked (loggers read it)."""
+        self.metrics.refused(reason)
         self.in_flight.close(data)
         remask_in_place(data, partial(self.masker.mask, target=EVERYTHING))
 

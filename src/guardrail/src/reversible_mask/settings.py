@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import GuardConfigError
+from .routes import MODES
 
 MIN_KEY_CHARS = 32
 ENV_PREFIX = "os.environ/"
 
 
 PARAMS = ("dictionary_path", "org_key", "key_per_scope", "unguarded_routes")
-UNGUARDED_MODES = ("refuse", "mask")
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ def resolve_settings(
 
 
 def _unguarded(value: Any, guardrail_name: str | None) -> str:
-    if isinstance(value, str) and value.strip().lower() in UNGUARDED_MODES:
+    if isinstance(value, str) and value.strip().lower() in MODES:
         return value.strip().lower()
     raise GuardConfigError(
         f"guardrail {guardrail_name!r}: unguarded_routes is {value!r}; set it to refuse (the "
