@@ -46,11 +46,13 @@ grep -v '^#' "$pkg/litellm-versions.txt" | while read -r version; do
   [ -n "$version" ] || continue
   venv="$repo/.venvs/litellm-$version"
   overrides="$pkg/litellm-overrides/$version.txt"
-  stamp="$version"
-  [ ! -f "$overrides" ] || stamp="$version $(hash_of "$overrides")"
+  # prometheus_client: what the proxy's `prometheus` callback needs, so the tests read the
+  # guardrail's counters from the proxy's own /metrics.
+  requirements=("litellm[proxy]==$version" pytest==9.2.0 hypothesis==6.170.15 hatchling==1.33.0 prometheus_client==0.26.0)
+  stamp="${requirements[*]}"
+  [ ! -f "$overrides" ] || stamp="$stamp $(hash_of "$overrides") bytecode"
   if [ "$(cat "$venv/.litellm-stamp" 2>/dev/null)" != "$stamp" ]; then
     [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
-    requirements=("litellm[proxy]==$version" pytest==9.2.0 hypothesis==6.170.15 hatchling==1.33.0)
     if [ -f "$overrides" ]; then
       # pip has no way to override a dependency's pin; uv (from .venv) has, see the file's comment.
       # --system-certs: trust the machine's CA store as pip does, not only uv's bundled roots.
@@ -61,6 +63,9 @@ grep -v '^#' "$pkg/litellm-versions.txt" | while read -r version; do
       say "installing litellm[proxy]==$version into .venvs/litellm-$version (a few minutes, once)"
       "$venv/bin/pip" install "${pip_flags[@]}" "${requirements[@]}" >&2
     fi
+    # pip compiles bytecode at install, uv does not; the tests run with PYTHONDONTWRITEBYTECODE=1,
+    # so an uncompiled venv compiled LiteLLM again at every proxy start (twice the CPU).
+    "$venv/bin/python" -m compileall -q -j 0 "$venv/lib" >/dev/null
     echo "$stamp" >"$venv/.litellm-stamp"
     rm -f "$venv/.package-stamp"
   fi

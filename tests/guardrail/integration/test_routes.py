@@ -21,14 +21,21 @@ from helpers import TEXT, assert_clean, chat, messages, responses
 from proxy import MASTER_KEY, Proxy, example_config
 
 CANARY = "Skyhook"
+# Upstream paths of the non-text calls the guardrail skips by design (README, "Call types that are
+# skipped"): their input reaches the provider as sent.
+NON_TEXT_UPSTREAM = (
+    "/embeddings", "/moderations", "/rerank", "/images/generations", "/images/edits",
+    "/images/variations", "/speech", "/audio/transcriptions",
+)  # fmt: skip
 # Routes the canary walk leaves out: they stop or reconfigure the proxy under test.
-NON_TEXT_UPSTREAM = ("/embeddings", "/moderations", "/rerank", "/images/generations", "/speech")
 DISRUPTIVE = re.compile(r"shutdown|reload|restart|/config/|flushall|/cache/|/debug")
 
 
 @pytest.fixture(scope="module")
 def proxy(request: pytest.FixtureRequest, version: str, upstream: FakeUpstream) -> Proxy:
-    return start_proxy(request, version, example_config(), upstream, "routes")
+    config = example_config()
+    config["litellm_settings"]["callbacks"] = ["prometheus"]  # the proxy's own /metrics
+    return start_proxy(request, version, config, upstream, "routes")
 
 
 @pytest.fixture(autouse=True)
@@ -61,6 +68,30 @@ def test_pass_through_routes_are_refused(proxy: Proxy, upstream: FakeUpstream, p
     assert error["code"] == "route_not_guarded" and error["type"] == "reversible_mask_refused"
     assert "unguarded_routes" in error["message"]
     assert upstream.recorder.requests == []
+
+
+def metrics(proxy: Proxy) -> dict[str, float]:
+    """The guardrail's samples in the proxy's own Prometheus exposition, by name and labels."""
+    request = urllib.request.Request(
+        f"{proxy.url}/metrics/", headers={"authorization": f"Bearer {MASTER_KEY}"}
+    )  # 1.110 asks for a key there
+    with urllib.request.urlopen(request, timeout=30) as reply:
+        text = reply.read().decode("utf-8")
+    assert CANARY not in text and "Acme" not in text  # numbers and category names only
+    samples = re.findall(r"^(reversible_mask_\w+(?:\{[^}]*\})?) ([0-9.e+]+)$", text, re.M)
+    return {name: float(number) for name, number in samples}
+
+
+def test_the_proxy_metrics_count_masked_terms_and_refusals(proxy: Proxy) -> None:
+    before = metrics(proxy)
+    assert proxy.post("/v1/chat/completions", chat(TEXT))[0] == 200
+    assert proxy.post("/openai/v1/chat/completions", {"input": CANARY})[0] == 403
+    after = metrics(proxy)
+    grew = {k for k, v in after.items() if v > before.get(k, 0)}
+    assert "reversible_mask_requests_masked_total" in grew
+    assert 'reversible_mask_terms_masked_total{category="clients"}' in grew
+    assert 'reversible_mask_requests_refused_total{reason="route_not_guarded"}' in grew
+    assert after["reversible_mask_in_flight"] == 0
 
 
 def test_management_and_read_routes_still_answer(proxy: Proxy) -> None:

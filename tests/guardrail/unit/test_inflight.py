@@ -6,7 +6,7 @@ import logging
 
 import pytest
 
-from reversible_mask.inflight import TICKET_KEY, InFlight
+from reversible_mask.inflight import TICKET_KEY, InFlight, request_scope
 from reversible_mask.log_copier import TICKET_IN_LOGS, Copier
 
 
@@ -87,3 +87,44 @@ def test_abandoned_requests_expire() -> None:
     fresh: dict = {"n": 2}
     store.open(fresh)
     assert store.get(old) is None and store.get(fresh) is not None
+
+
+def test_a_request_scope_closes_what_its_hooks_left_open() -> None:
+    """A stream the proxy dropped before iterating it runs no closing hook: the HTTP request's
+    end closes its registries, in whichever store opened them, and only those."""
+    store, other = InFlight(), InFlight()
+    outside = {"metadata": {}}
+    store.open(outside)
+    with request_scope():
+        left, closed = {"metadata": {}}, {"metadata": {}}
+        store.open(left)
+        other.open(closed)
+        other.close(closed)
+        assert len(store) == 2
+    assert len(store) == 1 and store.get(left) is None and store.get(outside) is not None
+    assert len(other) == 0
+
+
+def test_request_scopes_of_concurrent_requests_stay_apart() -> None:
+    import asyncio
+
+    store = InFlight()
+    seen: dict[str, int] = {}
+
+    async def one(name: str, gate: asyncio.Event) -> None:
+        with request_scope():
+            store.open({"metadata": {}})
+            await gate.wait()
+        seen[name] = len(store)
+
+    async def main() -> None:
+        first, second = asyncio.Event(), asyncio.Event()
+        tasks = [asyncio.create_task(one("a", first)), asyncio.create_task(one("b", second))]
+        await asyncio.sleep(0)
+        first.set()
+        await tasks[0]
+        second.set()
+        await tasks[1]
+
+    asyncio.run(main())
+    assert seen == {"a": 1, "b": 0}  # a's end closed a's registry, not b's

@@ -147,3 +147,19 @@ def test_an_oversized_body_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     app, sent = call("/v1/messages/count_tokens", b'{"input": "0123456789"}')
     assert app.scopes == [] and sent[0]["status"] == 413
     assert MAX_BODY_BYTES > 10
+
+
+def test_refusals_are_reported_by_code() -> None:
+    codes: list[str] = []
+    app, sent = App(), []
+    guard = RouteGuard(app, POLICY, lambda scope: None, mask_body, codes.append)
+
+    async def receive() -> dict:
+        return {"type": "http.request", "body": b"{}", "more_body": False}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/openai/v1/chat/completions", "headers": []}
+    asyncio.run(guard(scope, receive, send))
+    assert codes == ["route_not_guarded"] and app.scopes == [] and sent[0]["status"] == 403

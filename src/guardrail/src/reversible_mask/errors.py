@@ -5,6 +5,8 @@ API client; `GuardError` catches any of them."""
 class GuardError(Exception):
     """Any error this package raises on purpose."""
 
+    reason = "refused"  # the metrics' label when it refuses a request
+
 
 class GuardConfigError(GuardError, RuntimeError):
     """Start-up configuration is unusable (dictionary file, org key, params).
@@ -25,19 +27,27 @@ class DictionaryError(GuardConfigError):
 class ScopeError(GuardError, ValueError):
     """A request asked for a scope the dictionary does not define, or for two different ones."""
 
+    reason = "scope_invalid"
+
 
 class ScopeForbiddenError(ScopeError):
     """A caller asked for a scope that masks less than the one its key, team or organization is
     bound to (HTTP 403)."""
 
+    reason = "scope_forbidden"
+
 
 class RefusedRequestError(GuardError, ValueError):
     """A request the guardrail cannot protect: refused with a 400 before anything leaves."""
+
+    reason = "request_not_protectable"
 
 
 class UnmaskableFieldError(RefusedRequestError):
     """A field whose format a placeholder would break holds a dictionary term: the request is
     refused rather than sent with the term in it."""
+
+    reason = "field_not_maskable"
 
     def __init__(self, key: str) -> None:
         super().__init__(
@@ -50,3 +60,5 @@ class UnmaskableFieldError(RefusedRequestError):
 
 class MaskingError(GuardError, RuntimeError):
     """A request could not be masked (it is refused rather than sent unmasked)."""
+
+    reason = "masking_failed"

@@ -8,10 +8,14 @@ ticket is 128 random bits, found by value; the pre-call hook overwrites whatever
 sent, and log copies never carry one (log_copier.py), so no client can learn a live ticket to
 claim another request's registry.
 
-Bounded: beyond `limit` entries, or after `ttl` seconds (a request the proxy abandoned between
-hooks), the oldest are dropped; a response whose registry was dropped keeps its placeholders
-(nothing is restored, nothing leaks). The number in flight is logged at debug level on every
-change (logger `reversible_mask`).
+Closed by the request's last hook, and in any case when the HTTP request ends: the route guard
+runs every request inside `request_scope()`, which closes the registries the request opened and
+no hook closed (a stream the proxy dropped before iterating it runs neither its iterator's
+`finally` nor a failure hook; seen once in 1,000 requests on a loaded machine). Bounded as well:
+beyond `limit` entries, or after `ttl` seconds (a request outside any HTTP scope that the proxy
+abandoned between hooks), the oldest are dropped; a response whose registry was dropped keeps
+its placeholders (nothing is restored, nothing leaks). The number in flight is logged at debug
+level on every change (logger `reversible_mask`).
 """
 
 from __future__ import annotations
@@ -21,7 +25,9 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from .placeholder import Registry
@@ -31,6 +37,25 @@ log = logging.getLogger("reversible_mask")
 LIMIT = 4096
 TTL_SECONDS = 1800.0
 TICKET_KEY = "reversible_mask_ticket"
+
+# The registries opened within the current HTTP request (tasks the request spawns share the list).
+_OPENED: ContextVar[list[tuple[InFlight, str]] | None] = ContextVar(
+    "reversible_mask_opened", default=None
+)
+
+
+@contextmanager
+def request_scope() -> Iterator[None]:
+    """Run one HTTP request: whatever registries it opened are closed when it ends."""
+    opened: list[tuple[InFlight, str]] = []
+    token = _OPENED.set(opened)
+    try:
+        yield
+    finally:
+        _OPENED.reset(token)
+        for in_flight, ticket in opened:
+            if in_flight.close_ticket(ticket):
+                log.debug("reversible_mask: the request ended with its registry open; closed")
 
 
 def proxy_metadata(data: Any, create: bool = False) -> dict[str, Any] | None:
@@ -57,8 +82,10 @@ class InFlight:
         limit: int = LIMIT,
         ttl: float = TTL_SECONDS,
         clock: Callable[[], float] = time.monotonic,
+        observe: Callable[[int], None] = lambda count: None,
     ) -> None:
-        self._limit, self._ttl, self._clock = limit, ttl, clock
+        """`observe` is told the number in flight after each open and close (the metrics)."""
+        self._limit, self._ttl, self._clock, self._observe = limit, ttl, clock, observe
         self._entries: OrderedDict[str, tuple[Registry, float]] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -73,10 +100,14 @@ class InFlight:
         bucket[TICKET_KEY] = ticket
         registry = Registry()
         now = self._clock()
+        opened = _OPENED.get()
+        if opened is not None:
+            opened.append((self, ticket))
         with self._lock:
             self._entries[ticket] = (registry, now)
             self._evict(now)
             count = len(self._entries)
+        self._observe(count)
         log.debug("reversible_mask: %d requests in flight (opened one)", count)
         return registry
 
@@ -90,13 +121,18 @@ class InFlight:
 
     def close(self, data: Any) -> None:
         ticket = self._ticket(data)
-        if ticket is None:
-            return
+        if ticket is not None:
+            self.close_ticket(ticket)
+
+    def close_ticket(self, ticket: str) -> bool:
+        """False when the ticket was closed already (or dropped)."""
         with self._lock:
             if self._entries.pop(ticket, None) is None:
-                return
+                return False
             count = len(self._entries)
+        self._observe(count)
         log.debug("reversible_mask: %d requests in flight (closed one)", count)
+        return True
 
     def __len__(self) -> int:
         return len(self._entries)

@@ -14,8 +14,13 @@ from .routes import RoutePolicy
 CACHE_ENTRIES = 4096
 
 
-def install_route_guard(mode: str, mask_body: Callable[[dict[str, Any], Scope], None]) -> bool:
-    """False when no proxy app is running in this process (a script, a unit test)."""
+def install_route_guard(
+    mode: str,
+    mask_body: Callable[[dict[str, Any], Scope], None],
+    refused: Callable[[str], None] = lambda code: None,
+) -> bool:
+    """False when no proxy app is running in this process (a script, a unit test). `refused` is
+    told the code of every refusal (the metrics)."""
     try:
         from litellm.proxy.auth.route_checks import RouteChecks
         from litellm.proxy.proxy_server import app
@@ -26,11 +31,13 @@ def install_route_guard(mode: str, mask_body: Callable[[dict[str, Any], Scope], 
     stack = getattr(app, "middleware_stack", None)
     if isinstance(stack, RouteGuard):  # a second guardrail instance: the newest settings win
         stack.policy, stack.resolve, stack.mask_body = policy, resolve, mask_body
+        stack.refused = refused
     elif stack is not None:  # built already (guardrails load during start-up): wrap it
-        app.middleware_stack = RouteGuard(stack, policy, resolve, mask_body)
+        app.middleware_stack = RouteGuard(stack, policy, resolve, mask_body, refused)
     else:
         build = app.build_middleware_stack
-        app.build_middleware_stack = lambda: RouteGuard(build(), policy, resolve, mask_body)
+        guard = (policy, resolve, mask_body, refused)
+        app.build_middleware_stack = lambda: RouteGuard(build(), *guard)
     return True
 
 

@@ -39,8 +39,11 @@ class DictionaryWatch:
         load: Callable[[str | Path], Dictionary],
         interval: float = CHECK_SECONDS,
         clock: Callable[[], float] = time.monotonic,
+        reloaded: Callable[[bool], None] = lambda loaded: None,
     ) -> None:
+        """`reloaded` is told whether each changed file loaded (the metrics)."""
         self.path, self._load, self.interval, self._clock = Path(path), load, interval, clock
+        self._reloaded = reloaded
         self._signature = signature(self.path)
         self._checked = clock()
 
@@ -62,6 +65,8 @@ class DictionaryWatch:
                 "force: %s",
                 error.one_line(),
             )
+            self._reloaded(False)
             return None
+        self._reloaded(True)
         log.warning("reversible_mask: dictionary %s reloaded", self.path)
         return dictionary

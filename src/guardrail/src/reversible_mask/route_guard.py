@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from .errors import GuardError
+from .inflight import request_scope
 from .routes import Decision, RoutePolicy
 
 Scope = dict[str, Any]
@@ -46,8 +47,10 @@ class RouteGuard:
         policy: RoutePolicy,
         resolve: Callable[[Scope], str | None],
         mask_body: Callable[[dict[str, Any], Scope], None],
+        refused: Callable[[str], None] = lambda code: None,
     ) -> None:
         self.app, self.policy, self.resolve, self.mask_body = app, policy, resolve, mask_body
+        self.refused = refused
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope.get("type")
@@ -56,28 +59,35 @@ class RouteGuard:
         method = "WEBSOCKET" if kind == "websocket" else str(scope.get("method", "GET"))
         path = _route_path(scope)
         decision = self.policy.decide(method, path, self.resolve(scope))
-        if decision is Decision.FORWARD:
-            return await self.app(scope, receive, send)
         if decision is Decision.REFUSE:
-            return await _refuse(scope, send, "route_not_guarded", path)
-        return await self._masked(scope, receive, send, path)
+            return await self._refuse(scope, send, "route_not_guarded", path)
+        with request_scope():  # registries the request's hooks did not close, closed at its end
+            if decision is Decision.FORWARD:
+                return await self.app(scope, receive, send)
+            return await self._masked(scope, receive, send, path)
 
     async def _masked(self, scope: Scope, receive: Receive, send: Send, path: str) -> None:
         raw = await _read_body(receive)
         if raw is None:
-            return await _refuse(scope, send, "body_too_large", path)
+            return await self._refuse(scope, send, "body_too_large", path)
         try:
             document = json.loads(raw or b"null")
         except ValueError:
             document = None
         if not isinstance(document, dict):
-            return await _refuse(scope, send, "body_not_json", path)
+            return await self._refuse(scope, send, "body_not_json", path)
         try:
             self.mask_body(document, scope)
         except GuardError as error:
-            return await _refuse(scope, send, "field_not_maskable", path, str(error))
+            return await self._refuse(scope, send, "field_not_maskable", path, str(error))
         body = json.dumps(document, ensure_ascii=False).encode("utf-8")
         await self.app(_with_length(scope, len(body)), _replay(body, receive), send)
+
+    async def _refuse(
+        self, scope: Scope, send: Send, code: str, path: str, detail: str = ""
+    ) -> None:
+        self.refused(code)
+        await _answer_refusal(scope, send, code, path, detail)
 
 
 def _route_path(scope: Scope) -> str:
@@ -119,7 +129,7 @@ def _replay(body: bytes, receive: Receive) -> Receive:
     return replayed
 
 
-async def _refuse(scope: Scope, send: Send, code: str, path: str, detail: str = "") -> None:
+async def _answer_refusal(scope: Scope, send: Send, code: str, path: str, detail: str = "") -> None:
     status, template = REFUSALS[code]
     message = template.format(path=path, detail=detail)
     if scope.get("type") == "websocket":
