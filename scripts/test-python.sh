@@ -25,12 +25,40 @@ say "engine unit + property tests (.venv, no LiteLLM)"
 say "container layout: the image's install steps replayed, a proxy from the compose mounts"
 .venv/bin/python -m pytest "${pytest_flags[@]}" tests/guardrail/container
 
-grep -v '^#' src/guardrail/litellm-versions.txt | while read -r version; do
-  [ -n "$version" ] || continue
+# One job per LiteLLM version, GUARD_TEST_JOBS (default 2) at a time: a version's suite spends most
+# of its time waiting on proxies it started, so two side by side halve the wall time on two cores.
+# Each job's output is printed whole when it ends.
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+suite() {
+  local version=$1
   say "adapter tests inside litellm $version"
-  ".venvs/litellm-$version/bin/python" -m pytest "${pytest_flags[@]}" tests/guardrail/adapter
+  ".venvs/litellm-$version/bin/python" -m pytest "${pytest_flags[@]}" tests/guardrail/adapter || return
   say "integration tests: real proxy litellm $version"
-  started=$(date +%s)
   LITELLM_VERSION="$version" .venv/bin/python -m pytest "${pytest_flags[@]}" tests/guardrail/integration
-  say "integration litellm $version took $(($(date +%s) - started))s"
+}
+run_version() {
+  local version=$1 started status=0
+  started=$(date +%s)
+  suite "$version" >"$logs/$version.log" 2>&1 || status=$?
+  echo "$status" >"$logs/$version.rc"
+  cat "$logs/$version.log" >&2
+  say "litellm $version: $([ "$status" = 0 ] && echo ok || echo FAILED) in $(($(date +%s) - started))s"
+}
+
+versions=$(grep -v '^#' src/guardrail/litellm-versions.txt | grep .)
+jobs_at_once=${GUARD_TEST_JOBS:-2}
+say "litellm suites: $(echo $versions), $jobs_at_once at a time"
+for version in $versions; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_at_once" ]; do wait -n || true; done
+  run_version "$version" &
 done
+wait
+failed=()
+for version in $versions; do
+  [ "$(cat "$logs/$version.rc" 2>/dev/null)" = 0 ] || failed+=("$version")
+done
+if [ "${#failed[@]}" -gt 0 ]; then
+  say "failed on litellm ${failed[*]}"
+  exit 1
+fi

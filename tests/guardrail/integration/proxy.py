@@ -84,9 +84,19 @@ class Proxy:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> Proxy:
-        self.launch()
-        self._wait_ready()
-        return self
+        # Suites for several LiteLLM versions run side by side, so a free port can be taken
+        # between free_port() and the proxy's bind: start again on another one.
+        for _ in range(3):
+            self.launch()
+            try:
+                self._wait_ready()
+                return self
+            except RuntimeError:
+                if "address already in use" not in self.log().lower():
+                    raise
+                self.port = free_port()
+                self.url = f"http://127.0.0.1:{self.port}"
+        raise RuntimeError(f"no free port for the proxy after 3 tries\n{self.log()}")
 
     def launch(self) -> Proxy:
         """Start the process without waiting for it to answer."""
