@@ -11,7 +11,7 @@ import { pinnedFetch, resolveAll } from "../pinned-fetch.ts";
 import { embeddedSnapshot } from "../../embedded/charging-snapshot.ts";
 import { createRedisRateStore } from "../redis-rate-store.ts";
 import { closeOnSignals, serve, type Serving } from "../serve.ts";
-import { compressFast } from "./compress.ts";
+import { compressFast, NODE_ENCODINGS } from "./compress.ts";
 
 /** A JSON data set bigger than this is refused with the command that converts it to a snapshot. */
 const JSON_DATASET_MAX_BYTES = 256 * 1024 * 1024;
@@ -117,7 +117,7 @@ export async function startChargingServer(
     ...services,
     ...config,
     log,
-    encodings: ["br", "gzip"],
+    encodings: NODE_ENCODINGS,
     compress: compressFast,
     ...(limiter ? { rateLimiter: limiter } : {}),
   });

@@ -20,6 +20,7 @@ const invalid = (message: string) => new ApiError("INVALID_ARGUMENTS", message);
  * text (`%zz` as is, `%FF` as U+FFFD), and a filter would then search for a word nobody sent.
  */
 export function assertWellEncoded(search: string): void {
+  if (!search.includes("%")) return;
   for (const part of search.slice(1).split("&")) {
     try {
       decodeURIComponent(part.replaceAll("+", " "));
