@@ -38,9 +38,16 @@ export interface AuditRequest extends BoundsInput {
   compare_to?: string | Record<string, unknown> | undefined;
 }
 
-const BaselineShape = v.looseObject({
-  findings: v.array(v.looseObject({ id: v.string(), count: v.number() })),
-});
+/**
+ * The findings of an earlier report: a stored report's or a detailed answer's list, or a concise
+ * answer's URL counts by severity (`{value: {high: {"broken-internal-link": 2}}}`).
+ */
+export const BaselineFindings = v.union([
+  v.array(v.looseObject({ id: v.string(), count: v.number() })),
+  v.looseObject({ value: v.record(v.string(), v.record(v.string(), v.number())) }),
+]);
+
+const BaselineShape = v.looseObject({ findings: BaselineFindings });
 
 type ExampleLike = { url: string; evidence?: string };
 type FindingLike = { id: string; count: number; examples?: ExampleLike[] };
@@ -54,6 +61,19 @@ function overallOf(scores: unknown): number | undefined {
   return typeof number === "number" ? number : undefined;
 }
 
+/** A concise answer's other findings: `{value: {<severity>: {<check id>: count}}}`. */
+function countedFindings(findings: unknown): FindingLike[] {
+  const bySeverity = (findings as { value?: unknown } | undefined)?.value;
+  if (!bySeverity || typeof bySeverity !== "object") return [];
+  return Object.values(bySeverity as Record<string, unknown>).flatMap((checks) =>
+    checks && typeof checks === "object"
+      ? Object.entries(checks as Record<string, unknown>).flatMap(([id, count]) =>
+          typeof count === "number" ? [{ id, count }] : [],
+        )
+      : [],
+  );
+}
+
 /**
  * A tool's concise answer lists the checks its top fixes show there (with their examples, as
  * paths) and the others in `findings`: together they are every check that fired.
@@ -61,7 +81,7 @@ function overallOf(scores: unknown): number | undefined {
 function findingsOf(value: Record<string, unknown>): AuditReport["findings"] {
   const target = typeof value.target === "string" && URL.canParse(value.target) ? value.target : undefined;
   const absolute = (e: ExampleLike) => ({ url: target ? new URL(e.url, target).href : e.url, evidence: e.evidence ?? "" });
-  const listed = Array.isArray(value.findings) ? (value.findings as FindingLike[]) : [];
+  const listed = Array.isArray(value.findings) ? (value.findings as FindingLike[]) : countedFindings(value.findings);
   const out = listed.map((f) => ({ ...f, examples: (f.examples ?? []).map(absolute) }));
   const ids = new Set(out.map((f) => f.id));
   for (const fix of Array.isArray(value.top_fixes) ? (value.top_fixes as FixLike[]) : []) {

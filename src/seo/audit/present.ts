@@ -8,25 +8,23 @@
 import { derived, type Provenance } from "../provenance.ts";
 import type { ResponseFormat } from "../tool-input.ts";
 import type { Comparison } from "./compare.ts";
-import { SEVERITIES } from "./catalogue.ts";
+import { SEVERITIES, type Severity } from "./catalogue.ts";
 import type { Finding } from "./finding.ts";
 import type { AuditReport, PageRow } from "./report.ts";
 import type { RankedFix } from "./score.ts";
 
-const SCORE_BASIS = "100 × Π(1 − severity weight × (0.5 + 0.5 × share of pages affected)); see AUDIT.md";
 export const TWIN_VIA = {
   option: "given as production_url",
   "start-page": "the start page's canonical",
   canonicals: "most pages' canonicals",
 } as const;
 const TWIN_BASIS = "canonical, hreflang, link and sitemap URLs on the production origin read as the same paths here";
-const OVERALL_BASIS = "mean of the category scores (0 when no page answered 200 HTML)";
 const RANK_BASIS =
-  "severity, then pages carrying the problem (a broken link: pages linking to it); social tags last in their severity; the same evidence on most pages is one template fix";
+  "severity, then pages carrying it (a broken link: pages linking to it); social last in a severity; one evidence on most pages: one template fix";
 /** Stated once per answer; each value's provenance names its kind and, where it is derived, which of these. */
 const BASES = {
   measured: "observed by this crawl, at generated_at",
-  scores: `${SCORE_BASIS}; overall: ${OVERALL_BASIS}`,
+  scores: "per category 100 × Π(1 − severity weight × (0.5 + 0.5 × share of pages affected)); overall: their mean, 0 with no HTML page (AUDIT.md)",
   ranking: RANK_BASIS,
   "rule-of-thumb": "a check's threshold (named in response_format=detailed)",
   urls: "example URLs are paths on the target's origin",
@@ -34,6 +32,8 @@ const BASES = {
 const CONCISE_FIXES = 5;
 const CONCISE_EXAMPLES = 3;
 const CONCISE_EVIDENCE = 80;
+/** Fix ids the concise text names after the shown fixes. */
+const MORE_IDS = 8;
 /** Examples per finding in a detailed answer: the rest are read by check (report_id + check). */
 export const DETAILED_EXAMPLES = 50;
 /** Page rows in a detailed answer: the stored report and the HTML report keep more. */
@@ -87,11 +87,21 @@ function summaryOf(report: AuditReport, detailed: boolean) {
   };
 }
 
+/**
+ * The checks the shown fixes leave out, as URL counts per check by severity: a few tokens a
+ * check, so the answer stays small however many checks fire.
+ */
 function otherFindings(report: AuditReport) {
   const shown = new Set(report.fixes.slice(0, CONCISE_FIXES).map((f) => f.check_id));
-  return report.findings
-    .filter((f) => !shown.has(f.id))
-    .map((f) => ({ id: f.id, severity: f.severity, count: f.count, provenance: { kind: f.provenance.kind } }));
+  const bySeverity: Partial<Record<Severity, Record<string, number>>> = {};
+  const thresholds: string[] = [];
+  for (const f of report.findings) {
+    if (shown.has(f.id)) continue;
+    (bySeverity[f.severity] ??= {})[f.id] = f.count;
+    if (f.provenance.kind === "rule-of-thumb") thresholds.push(f.id);
+  }
+  const basis = thresholds.length > 0 ? `URLs per check; a rule of thumb decides ${thresholds.join(", ")}` : "URLs per check";
+  return label(bySeverity, { kind: "measured", basis });
 }
 
 /** A finding in a detailed answer: its examples capped (the rest read by check), URLs as paths. */
@@ -188,12 +198,8 @@ export const REPORT_OUTPUT_SCHEMA = {
       },
     },
     findings: {
-      type: "array",
-      items: {
-        type: "object",
-        properties: { id: { type: "string" }, count: { type: "integer" }, provenance: { type: "object" } },
-        required: ["id", "severity", "count", "provenance"],
-      },
+      description:
+        "detailed: every finding (id, severity, count, examples, fix, provenance); concise: the checks top_fixes leave out, as {value: {<severity>: {<check id>: URLs}}, provenance}",
     },
     comparison: LABELLED,
     check: { type: "object" },
@@ -214,6 +220,12 @@ export const REPORT_OUTPUT_SCHEMA = {
 export function reachText(fix: RankedFix): string {
   if (fix.template) return `${fix.urls_affected} URL(s), ${fix.template.pages} pages sharing one template element`;
   return fix.pages !== fix.urls_affected ? `${fix.urls_affected} URL(s) on ${fix.pages} pages` : `${fix.urls_affected} URL(s)`;
+}
+
+/** The fixes not shown, by id: the first few, then how many more. */
+function moreText(ids: string[]): string {
+  const shown = ids.slice(0, MORE_IDS).join(", ");
+  return ids.length > MORE_IDS ? `${shown} and ${ids.length - MORE_IDS} more` : shown;
 }
 
 /** A URL as a path when it is on the audited origin (the text names the origin once). */
@@ -245,6 +257,8 @@ export interface ReportWords {
   twinOff: string;
   /** A person reads check titles; an agent knows the check ids. */
   titles: boolean;
+  /** A person reads an example under each fix; an agent has them in the structured answer. */
+  examples: boolean;
 }
 
 export const TOOL_WORDS: ReportWords = {
@@ -254,6 +268,7 @@ export const TOOL_WORDS: ReportWords = {
   slowStart: "raise max_seconds or timeout_ms",
   twinOff: 'pass production_url="none"',
   titles: false,
+  examples: false,
 };
 
 export const CLI_WORDS: ReportWords = {
@@ -263,6 +278,7 @@ export const CLI_WORDS: ReportWords = {
   slowStart: "raise --max-seconds or --timeout-ms",
   twinOff: "pass --production-url none",
   titles: true,
+  examples: true,
 };
 
 /** The first line of a partial audit: a cancelled one was stopped on purpose, not by a bound. */
@@ -313,15 +329,10 @@ export function reportText(
     const f = byId.get(fix.check_id);
     const label = f?.provenance.kind === "rule-of-thumb" ? " [rule of thumb]" : "";
     const name = words.titles ? `${fix.title} (${fix.check_id})` : fix.check_id;
-    lines.push(`  ${fix.rank}. [${fix.severity}] ${name}: ${reachText(fix)}${label}. ${fix.fix}${example(f, rel)}`);
+    lines.push(`  ${fix.rank}. [${fix.severity}] ${name}: ${reachText(fix)}${label}. ${fix.fix}${words.examples || format === "detailed" ? example(f, rel) : ""}`);
   }
   if (format !== "detailed" && report.fixes.length > fixes.length)
-    lines.push(
-      `  More: ${report.fixes
-        .slice(fixes.length)
-        .map((f) => f.check_id)
-        .join(", ")} (${words.allFixes} lists all).`,
-    );
+    lines.push(`  More: ${moreText(report.fixes.slice(fixes.length).map((f) => f.check_id))} (${words.allFixes} lists all).`);
   if (report.fixes.length > 0 && report.id) lines.push(`Every URL of a check: ${words.byCheck}.`);
   const info = report.findings.filter((f) => f.severity === "info");
   if (info.length > 0) lines.push(`Notes: ${info.map((f) => `${f.id} (${f.count})`).join(", ")}`);

@@ -11,7 +11,7 @@ import { v } from "../../../deps.ts";
 import { ApiError, ERRORS } from "../../shared/errors.ts";
 import { defineTool, type ToolDef } from "../../shared/mcp/tool.ts";
 import { CHECKS } from "../audit/catalogue.ts";
-import { handleAuditRequest } from "../audit/audit-request.ts";
+import { BaselineFindings, handleAuditRequest } from "../audit/audit-request.ts";
 import { drillDown } from "../audit/drill.ts";
 import { presentReport, REPORT_OUTPUT_SCHEMA, reportText } from "../audit/present.ts";
 import type { ReportStore } from "../audit/report-store.ts";
@@ -64,7 +64,7 @@ const Input = v.object({
       v.union(
         [
           v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
-          v.looseObject({ findings: v.array(v.looseObject({ id: v.string(), count: v.number() })) }),
+          v.looseObject({ findings: BaselineFindings }),
         ],
         "must be a report_id string or the earlier report object (with findings: [{id, count}, ...])",
       ),

@@ -76,7 +76,7 @@ test("concise and detailed audits of the problems site, with progress and proven
   const s = concise.structuredContent as Record<string, unknown> &
     Answer & {
       top_fixes: { check_id: string; examples: unknown[]; provenance: { kind: string } }[];
-      findings: { id: string; examples?: unknown }[];
+      findings: { value: Record<string, Record<string, number>>; provenance: { kind: string; basis?: string } };
     };
   assert.match(String(s.report_id), /^audit-/);
   assert.equal(s.summary.crawl.provenance.kind, "measured");
@@ -84,11 +84,15 @@ test("concise and detailed audits of the problems site, with progress and proven
   assert.equal(s.scores.provenance.kind, "derived");
   assert.equal(s.top_fixes.length, 5);
   assert.ok(s.top_fixes.every((f) => f.examples.length <= 3 && f.provenance.kind === "derived"));
-  assert.ok(s.findings.every((f) => f.examples === undefined));
+  const counted = Object.values(s.findings.value).flatMap((checks) => Object.keys(checks));
+  assert.ok(counted.length > 10, "the other checks, as URL counts by severity");
+  assert.equal(s.findings.provenance.kind, "measured");
+  assert.match(s.findings.provenance.basis ?? "", /a rule of thumb decides .*thin-content/);
   assert.equal(s.pages, undefined);
   for (const value of Object.values(s.summary) as Labelled[]) assert.ok(value.provenance.kind);
   // the findings the five fixes do not show
-  assert.ok(!s.findings.some((f) => s.top_fixes.some((fix) => fix.check_id === f.id)));
+  assert.ok(!counted.some((id) => s.top_fixes.some((fix) => fix.check_id === id)));
+  assert.ok(JSON.stringify(concise.structuredContent).length / 4 < 1500, "a 60-check site's concise answer stays small");
   assert.match(JSON.stringify(concise.content), /Fixes, highest priority first/);
   assert.ok(progress.length >= 1);
   const conciseSize = JSON.stringify(concise.structuredContent).length;
@@ -338,10 +342,10 @@ test("re-audit: compare_to by report id or report object gives fixed, new and pe
     // A check the concise object lists among `findings` (a count, no URLs) cannot show a URL was
     // absent; one its top fixes list with every URL can.
     const concise = first.structuredContent as {
-      findings: { id: string }[];
+      findings: { value: Record<string, Record<string, number>> };
       top_fixes: { check_id: string; urls_affected: number; examples: unknown[] }[];
     };
-    const countedOnly = new Set(concise.findings.map((f) => f.id));
+    const countedOnly = new Set(Object.values(concise.findings.value).flatMap((checks) => Object.keys(checks)));
     const listed = new Set(concise.top_fixes.filter((f) => f.examples.length === f.urls_affected).map((f) => f.check_id));
     for (const item of byConcise.new.items)
       assert.ok(!countedOnly.has(item.check_id) || listed.has(item.check_id), `${item.check_id} ${item.url} called new`);

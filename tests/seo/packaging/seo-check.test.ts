@@ -166,9 +166,10 @@ async function audit(args: Record<string, unknown> = {}) {
   const shown = (result.structured.top_fixes as RankedFix[]).filter((f) => !TIMING.has(f.check_id));
   // The examples are the first few; the skill reads every URL of a fix from the stored report.
   const fixes = await Promise.all(shown.map(async (f) => ({ ...f, examples: await urlsOf(id, f.check_id) })));
-  const others = (result.structured.findings as { id: string; severity: string }[]).filter(
-    (f) => f.severity !== "info" && !TIMING.has(f.id),
-  );
+  const counted = (result.structured.findings as { value: Record<string, Record<string, number>> }).value;
+  const others = Object.entries(counted)
+    .filter(([severity]) => severity !== "info")
+    .flatMap(([, checks]) => Object.keys(checks).filter((id) => !TIMING.has(id)).map((id) => ({ id })));
   const rest = await Promise.all(others.map(async (f) => ({ check_id: f.id, examples: await urlsOf(id, f.id) })));
   const comparison = (result.structured.comparison as { value: Comparison } | undefined)?.value;
   return { result, fixes, all: [...fixes, ...rest], comparison };
