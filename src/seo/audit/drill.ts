@@ -12,7 +12,7 @@ import { relativeTo } from "./present.ts";
 import type { AuditReport } from "./report.ts";
 
 /** URLs per answer: a concise page stays a few thousand tokens. */
-export const PAGE_SIZE = { concise: 50, detailed: 500 } as const;
+const PAGE_SIZE = { concise: 50, detailed: 500 } as const;
 
 export interface DrillRequest {
   check?: string | undefined;

@@ -35,7 +35,7 @@ const CONCISE_EVIDENCE = 80;
 /** Fix ids the concise text names after the shown fixes. */
 const MORE_IDS = 8;
 /** Examples per finding in a detailed answer: the rest are read by check (report_id + check). */
-export const DETAILED_EXAMPLES = 50;
+const DETAILED_EXAMPLES = 50;
 /** Page rows in a detailed answer: the stored report and the HTML report keep more. */
 const DETAILED_ROWS = 1000;
 
