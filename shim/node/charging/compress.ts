@@ -19,8 +19,11 @@ export const BROTLI_QUALITY = 2;
 /** The encodings the Node adapter offers, preferred first. */
 export const NODE_ENCODINGS = ["gzip", "br"] as const;
 
-const asArrayBuffer = (out: Buffer): Uint8Array<ArrayBuffer> =>
-  new Uint8Array(out.buffer as ArrayBuffer, out.byteOffset, out.byteLength);
+/**
+ * A right-sized copy: zlib's output is a view on its 16 KB output chunk, which a kept
+ * compressed answer would otherwise hold whole.
+ */
+const asArrayBuffer = (out: Buffer): Uint8Array<ArrayBuffer> => new Uint8Array(out);
 
 export const compressFast: Compressor = async (bytes, encoding) => {
   if (encoding === "gzip") return asArrayBuffer(gzipSync(bytes));
