@@ -15,7 +15,7 @@ import { pathOfUrl } from "../fetch/url.ts";
 import { redirectHits } from "./page-checks.ts";
 
 /** URLs remembered per check (for re-audit comparison); examples shown are capped further. */
-export const URLS_PER_CHECK = 5000;
+export const URLS_PER_CHECK = 10_000;
 
 /**
  * A copy of `text` that shares no memory with the page it was cut from. V8 keeps substrings

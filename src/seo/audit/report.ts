@@ -14,7 +14,7 @@ import type { PageSummary, PageType } from "./page-summary.ts";
 import type { RankedFix } from "./score.ts";
 
 /** Rows kept in the page table of a report (the crawl's first pages, in crawl order). */
-export const PAGE_ROWS = 5000;
+export const PAGE_ROWS = 10_000;
 
 export interface RobotsSummary {
   url: string;

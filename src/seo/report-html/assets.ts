@@ -149,7 +149,7 @@ export const SCRIPT = `
     var id = button.getAttribute("data-check");
     var urls = data.findings[id] || [];
     if (button.classList.contains("csv"))
-      download(id + ".csv", ["check_id", "url", "evidence"], urls.map(function (u) { return [id, data.origin + u[0], u[1]]; }));
+      download(id + ".csv", ["check_id", "url", "evidence"], urls.map(function (u) { return [id, data.origin + u[0], data.evidence[u[1]]]; }));
     else if (button.classList.contains("filter")) {
       check.value = id; refresh();
       document.getElementById("pages").scrollIntoView();
@@ -162,7 +162,7 @@ export const SCRIPT = `
         code.textContent = u[0];
         var note = document.createElement("span");
         note.className = "muted";
-        note.textContent = " " + u[1];
+        note.textContent = " " + data.evidence[u[1]];
         li.appendChild(code); li.appendChild(note);
         fragment.appendChild(li);
       });

@@ -159,9 +159,21 @@ ${byCheck.length > 0 ? html`<table><thead><tr><th>check</th><th class="num">befo
 
 /**
  * What the script draws from: page rows as arrays (path, status, depth, inlinks, problem ids,
- * words, in sitemap, type, title) and every stored URL of every finding with its evidence.
+ * words, in sitemap, type, title) and every stored URL of every finding as [path, evidence
+ * index]; the evidence texts are listed once (a template problem repeats one text on thousands
+ * of pages).
  */
 function reportData(report: AuditReport, rel: Rel) {
+  const evidence: string[] = [];
+  const index = new Map<string, number>();
+  const intern = (text: string) => {
+    let i = index.get(text);
+    if (i === undefined) {
+      i = evidence.push(text) - 1;
+      index.set(text, i);
+    }
+    return i;
+  };
   return {
     origin: originOf(report.target),
     pages: report.pages.map((p) => [
@@ -175,7 +187,8 @@ function reportData(report: AuditReport, rel: Rel) {
       p.type ?? p.state,
       p.title ?? "",
     ]),
-    findings: Object.fromEntries(report.findings.map((f) => [f.id, f.examples.map((e) => [rel(e.url), rel(e.evidence)])])),
+    findings: Object.fromEntries(report.findings.map((f) => [f.id, f.examples.map((e) => [rel(e.url), intern(rel(e.evidence))])])),
+    evidence,
   };
 }
 

@@ -1,15 +1,15 @@
 /**
  * A stored report of a template-built site of any size, made without a crawl: page rows (the
- * first 5,000, as the stored report keeps them) carrying issue ids, one hostile title, and two
- * findings listing up to 5,000 URLs each. For the HTML report's size and page-table tests.
+ * first 10,000, as the stored report keeps them) carrying issue ids, one hostile title, and two
+ * findings listing up to 10,000 URLs each. For the HTML report's size and page-table tests.
  * @module
  */
 import type { AuditReport } from "../../../src/seo/audit/report.ts";
 
-/** A report of `pages` rows (as the stored report keeps them) with findings listing up to 5,000 URLs each. */
+/** A report of `pages` rows (as the stored report keeps them) with findings listing up to 10,000 URLs each. */
 export function bigReport(pages: number): AuditReport {
   const origin = "http://127.0.0.1:9";
-  const rows = Array.from({ length: Math.min(pages, 5000) }, (_, i) => ({
+  const rows = Array.from({ length: Math.min(pages, 10_000) }, (_, i) => ({
     url: `${origin}/gallery/c${Math.floor(i / 110)}/${i}`,
     status: i % 97 === 0 ? 404 : 200,
     depth: 2,
