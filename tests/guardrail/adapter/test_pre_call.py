@@ -396,3 +396,24 @@ async def test_a_caller_cannot_lower_the_scope_its_key_is_bound_to(
     assert "Müller" not in bound["messages"][0]["content"]  # strict masks people
     free = await guard.async_pre_call_hook(None, None, request(), "acompletion")
     assert "Müller" in free["messages"][0]["content"]  # the default scope does not
+
+
+async def test_logs_use_the_key_domain_of_an_operator_bound_scope() -> None:
+    """With key_per_scope, a request masked under the scope its key is bound to (it asked for
+    none) gets the same placeholders in its log copies as in the provider's copy."""
+    from conftest import DICTIONARY, KEY
+
+    guard = ReversibleMaskGuardrail(
+        guardrail_name="g", dictionary_path=str(DICTIONARY), org_key=KEY, key_per_scope=True
+    )
+    data = {"model": "m", "messages": [{"role": "user", "content": "Call Globex."}], "metadata": {}}
+    data["metadata"]["reversible_mask_scope"] = "standard"  # a client's value is replaced
+    await guard.async_pre_call_hook(caller("strict"), None, data, "acompletion")
+    sent = data["messages"][0]["content"]
+    assert "Globex" not in sent and data["metadata"]["reversible_mask_scope"] == "strict"
+    kwargs = {"messages": [{"role": "user", "content": "Call Globex."}],
+              "litellm_params": {"metadata": dict(data["metadata"])}}  # fmt: skip
+    logged, _ = guard.logging_hook(kwargs, None, "acompletion")
+    assert logged["messages"][0]["content"] == sent
+    unbound = guard.masker.mask("Call Globex.", target=guard.masker.target(None, True))
+    assert unbound != sent  # the default scope's domain would have given other placeholders

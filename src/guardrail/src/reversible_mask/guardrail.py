@@ -33,7 +33,13 @@ from .payload import mask_request, unmask_object
 from .placeholder import Registry
 from .reload import DictionaryWatch
 from .response_stream import restore_stream
-from .scope import effective_scope, operator_scopes, requested_scope
+from .scope import (
+    effective_scope,
+    operator_scopes,
+    remember_scope,
+    remembered_scope,
+    requested_scope,
+)
 from .startup import configured, debug_logging_on, guard_routes
 
 log = logging.getLogger("reversible_mask")
@@ -150,6 +156,7 @@ class ReversibleMaskGuardrail(CustomGuardrail):
             bound = operator_scopes(user_api_key_dict)
             scope = effective_scope(requested_scope(data), bound, self.masker.categories_for)
             target = self.masker.target(scope)
+            remember_scope(data, scope)
         except (ScopeError, RefusedRequestError) as error:
             self.metrics.refused(error.reason)
             remask_in_place(data, partial(self.masker.mask, target=EVERYTHING))
@@ -291,7 +298,8 @@ class ReversibleMaskGuardrail(CustomGuardrail):
         if not self.masker.key_per_scope or not isinstance(data, dict):
             return EVERYTHING
         try:
-            return self.masker.target(requested_scope(data), every_category=True)
+            scope = remembered_scope(data) or requested_scope(data)
+            return self.masker.target(scope, every_category=True)
         except ScopeError:
             return self.masker.target(None, every_category=True)
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .errors import ScopeError, ScopeForbiddenError
+from .inflight import proxy_metadata
 
 METADATA_KEYS = ("metadata", "litellm_metadata", "proxy_metadata")
 HEADER = "x-guard-scope"
@@ -107,3 +108,30 @@ def _forbidden(requested: str, bound: list[tuple[str, str]]) -> str:
         f"guard scope {requested!r} masks less than the scope this caller is bound to "
         f"({_where(bound)}); ask for that scope or one that masks more, or leave the scope out"
     )
+
+
+# The scope a request was masked under, kept in its proxy metadata for the logging hooks: with
+# key_per_scope its log copies must use the same key domain as the provider's copy, and an
+# operator-bound scope is not in the request itself.
+MASKED_UNDER = "reversible_mask_scope"
+
+
+def remember_scope(data: dict[str, Any], scope: str | None) -> None:
+    """Any value a client put there is replaced (or removed when the default scope applies)."""
+    for key in METADATA_KEYS:
+        bucket = data.get(key)
+        if isinstance(bucket, dict):
+            bucket.pop(MASKED_UNDER, None)
+    if scope is None:
+        return
+    bucket = proxy_metadata(data, create=True)
+    if bucket is not None:
+        bucket[MASKED_UNDER] = scope
+
+
+def remembered_scope(data: dict[str, Any]) -> str | None:
+    for key in METADATA_KEYS:
+        bucket = data.get(key)
+        if isinstance(bucket, dict) and isinstance(bucket.get(MASKED_UNDER), str):
+            return bucket[MASKED_UNDER]
+    return None
