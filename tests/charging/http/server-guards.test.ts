@@ -17,9 +17,11 @@ before(() => ensureBuilt());
 test("RATE_LIMITED with retry-after after the per-IP limit, CORS headers kept", async () => {
   const limited = await startBuilt({ CHARGING_RATE_LIMIT: "3" });
   try {
-    for (let i = 0; i < 3; i++) assert.equal((await get(`${limited.url}/healthz`)).status, 200);
+    for (let i = 0; i < 3; i++) assert.equal((await get(`${limited.url}/api/v1/openapi.json`)).status, 200);
     const res = await get(`${limited.url}/api/v1/sites`, { headers: { origin: "https://map.example" } });
     assert.equal(res.status, 429);
+    assert.match(res.response.headers.get("ratelimit") ?? "", /^"per-minute";r=0;t=\d+$/);
+    assert.equal((await get(`${limited.url}/healthz`)).status, 200, "liveness is not counted");
     assert.equal((res.body as Envelope).error.code, "RATE_LIMITED");
     const wait = Number(res.response.headers.get("retry-after"));
     assert.ok(wait >= 1 && wait <= 60, String(wait));

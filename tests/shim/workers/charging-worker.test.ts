@@ -98,8 +98,10 @@ test("bindings: per-isolate rate limit, key gate, and a misconfiguration answere
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await fetch(`${limited.url}/api/v1/sites?limit=1`, { headers: key })).status);
     assert.deepEqual(statuses, [200, 200, 200, 429]);
-    const limitedAnswer = await fetch(`${limited.url}/healthz`);
+    const limitedAnswer = await fetch(`${limited.url}/api/v1/openapi.json`);
     assert.ok(Number(limitedAnswer.headers.get("retry-after")) >= 1);
+    assert.equal(limitedAnswer.headers.get("ratelimit-policy"), '"per-minute";q=3;w=60');
+    assert.equal((await fetch(`${limited.url}/healthz`)).status, 200, "liveness is not counted");
   } finally {
     await limited.dispose();
   }
