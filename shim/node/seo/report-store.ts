@@ -18,26 +18,50 @@ export function defaultReportDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(cache, "seo-audit-mcp", "reports");
 }
 
-/** Array fields are written this many items at a time. */
-const BATCH = 256;
+/** Arrays and objects this deep are written a member at a time; deeper values whole. */
+const STREAM_DEPTH = 3;
+/** Pieces are gathered into writes of about this many characters. */
+const WRITE_CHARS = 64 * 1024;
 
-/** The JSON text of `value`, a piece at a time: array fields in batches, other fields whole. */
-function* jsonPieces(value: Record<string, unknown>): Generator<string> {
-  let first = true;
-  for (const [key, field] of Object.entries(value)) {
-    if (field === undefined) continue;
-    const head = `${first ? "{" : ","}${JSON.stringify(key)}:`;
-    first = false;
-    if (!Array.isArray(field)) {
-      yield head + JSON.stringify(field);
-      continue;
+/**
+ * The JSON text of `value` (as `JSON.stringify` writes it), a member at a time down to
+ * `depth`: a finding's 10,000 examples or a report's 10,000 page rows are never one string.
+ */
+function* jsonPieces(value: unknown, depth = STREAM_DEPTH): Generator<string> {
+  if (depth === 0 || value === null || typeof value !== "object" || "toJSON" in value) {
+    yield JSON.stringify(value) ?? "null";
+  } else if (Array.isArray(value)) {
+    yield "[";
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) yield ",";
+      yield* jsonPieces(value[i] ?? null, depth - 1);
     }
-    yield `${head}[`;
-    for (let at = 0; at < field.length; at += BATCH)
-      yield (at === 0 ? "" : ",") + JSON.stringify(field.slice(at, at + BATCH)).slice(1, -1);
     yield "]";
+  } else {
+    let first = true;
+    for (const [key, field] of Object.entries(value)) {
+      if (field === undefined || typeof field === "function" || typeof field === "symbol") continue;
+      yield `${first ? "{" : ","}${JSON.stringify(key)}:`;
+      first = false;
+      yield* jsonPieces(field, depth - 1);
+    }
+    yield first ? "{}" : "}";
   }
-  yield first ? "{}" : "}";
+}
+
+/** `pieces` joined into strings of about `size` characters. */
+function* gathered(pieces: Iterable<string>, size = WRITE_CHARS): Generator<string> {
+  let batch: string[] = [];
+  let chars = 0;
+  for (const piece of pieces) {
+    batch.push(piece);
+    chars += piece.length;
+    if (chars < size) continue;
+    yield batch.join("");
+    batch = [];
+    chars = 0;
+  }
+  if (batch.length > 0) yield batch.join("");
 }
 
 /**
@@ -47,7 +71,7 @@ function* jsonPieces(value: Record<string, unknown>): Generator<string> {
 async function writeJson(path: string, value: Record<string, unknown>): Promise<void> {
   const file = await open(path, "w");
   try {
-    for (const piece of jsonPieces(value)) await file.write(piece);
+    for (const piece of gathered(jsonPieces(value))) await file.write(piece);
   } finally {
     await file.close();
   }

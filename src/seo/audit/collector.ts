@@ -7,7 +7,7 @@ import type { PageVisit } from "../crawl/crawler.ts";
 import type { FetchedPage } from "../fetch/fetch-page.ts";
 import type { UrlEntry } from "../crawl/frontier.ts";
 import { type CheckId, SEVERITY_RANK } from "./catalogue.ts";
-import { type Finding, findingOf, type Hit } from "./finding.ts";
+import { type Example, type Finding, findingOf, type Hit } from "./finding.ts";
 import { LinkPool } from "./link-pool.ts";
 import { analysePage } from "./page.ts";
 import type { PageSummary } from "./page-summary.ts";
@@ -28,7 +28,8 @@ export function detach(text: string): string {
 
 export interface CheckHits {
   count: number;
-  hits: Hit[];
+  /** The URLs hit, each with its evidence; the stored report's examples are these same objects. */
+  hits: Example[];
 }
 
 /** The first path segment, the unit of "issues per section": /docs/ for /docs/intro, / for /about. */
@@ -47,11 +48,25 @@ export class Collector {
   readonly ttfbByUrl = new Map<string, number>();
   /** Which pages link to (or load) which URLs, for the pages a link finding is carried by. */
   readonly links = new LinkPool();
+  /**
+   * Each distinct evidence text once: a sitewide problem ("no meta description") is the same
+   * words on every page, and 10,000 kept URLs per check would otherwise hold 10,000 copies.
+   */
+  readonly #texts = new Map<string, string>();
+
+  /** The kept copy of `evidence`, detached from its page (see `detach`) and shared by every hit that says the same. */
+  #text(evidence: string): string {
+    let kept = this.#texts.get(evidence);
+    if (kept === undefined) {
+      kept = detach(evidence);
+      this.#texts.set(kept, kept);
+    }
+    return kept;
+  }
 
   add(hit: Hit): void {
-    const ids = this.issuesByUrl.get(hit.url);
-    if (ids) ids.push(hit.id);
-    else this.issuesByUrl.set(hit.url, [hit.id]);
+    // concat makes an array of exactly the ids; push would reserve room for 16 more on every page.
+    this.issuesByUrl.set(hit.url, this.issuesByUrl.get(hit.url)?.concat(hit.id) ?? [hit.id]);
     let slot = this.byCheck.get(hit.id);
     if (!slot) {
       slot = { count: 0, hits: [] };
@@ -59,7 +74,7 @@ export class Collector {
     }
     slot.count++;
     if (slot.hits.length < URLS_PER_CHECK)
-      slot.hits.push({ id: hit.id, url: hit.url, evidence: detach(hit.evidence) });
+      slot.hits.push({ url: hit.url, evidence: this.#text(hit.evidence) });
   }
 
   /** Takes `urls` out of check `id`: a problem another check reports already is reported once. */

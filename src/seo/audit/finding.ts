@@ -37,8 +37,8 @@ export interface Hit {
   evidence: string;
 }
 
-/** Turns hits of one check into a finding (count = distinct URLs, examples capped). */
-export function findingOf(id: CheckId, hits: Hit[], count: number, cap: number): Finding {
+/** Turns the examples of one check into a finding (count = distinct URLs, examples capped; the objects are shared, not copied). */
+export function findingOf(id: CheckId, hits: readonly Example[], count: number, cap: number): Finding {
   const check = checkOf(id);
   return {
     id,
@@ -46,7 +46,7 @@ export function findingOf(id: CheckId, hits: Hit[], count: number, cap: number):
     severity: check.severity,
     title: check.title,
     count,
-    examples: hits.slice(0, cap).map((h) => ({ url: h.url, evidence: h.evidence })),
+    examples: hits.slice(0, cap),
     fix: check.fix,
     provenance: check.threshold
       ? {

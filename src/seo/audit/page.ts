@@ -232,6 +232,6 @@ export function auditPage(
   const hits = [...analysis.hits, ...relationHits(analysis.summary, undefined)];
   return {
     facts: factsOf(analysis, at),
-    findings: hits.map((hit) => findingOf(hit.id, [hit], 1, 1)),
+    findings: hits.map((hit) => findingOf(hit.id, [{ url: hit.url, evidence: hit.evidence }], 1, 1)),
   };
 }
