@@ -27,10 +27,18 @@ export interface Reach {
   perTarget: Map<string, number>;
 }
 
+/** Hashes per chunk (128 KiB). */
+const CHUNK_BITS = 14;
+const CHUNK = 2 ** CHUNK_BITS;
+
+/**
+ * The hashes sit in fixed-size chunks that are appended, never copied: an array doubled as it
+ * grew held up to twice what it stored, and three times while it was copied.
+ */
 export class LinkPool {
-  #hashes = new Float64Array(4096);
+  #chunks: Float64Array[] = [];
   #length = 0;
-  /** Where each page's hashes end in `#hashes`. */
+  /** Where each page's hashes end. */
   #ends: number[] = [];
 
   /** Records one page's link and resource URLs. */
@@ -40,14 +48,20 @@ export class LinkPool {
       const hash = urlHash(url);
       if (seen.has(hash)) continue;
       seen.add(hash);
-      if (this.#length === this.#hashes.length) {
-        const grown = new Float64Array(this.#hashes.length * 2);
-        grown.set(this.#hashes);
-        this.#hashes = grown;
-      }
-      this.#hashes[this.#length++] = hash;
+      this.#push(hash);
     }
     this.#ends.push(this.#length);
+  }
+
+  #push(hash: number): void {
+    const offset = this.#length & (CHUNK - 1);
+    if (offset === 0) this.#chunks.push(new Float64Array(CHUNK));
+    (this.#chunks[this.#chunks.length - 1] as Float64Array)[offset] = hash;
+    this.#length++;
+  }
+
+  #hashAt(i: number): number {
+    return (this.#chunks[i >>> CHUNK_BITS] as Float64Array)[i & (CHUNK - 1)] as number;
   }
 
   get pages(): number {
@@ -64,7 +78,7 @@ export class LinkPool {
     for (const end of this.#ends) {
       let carries = false;
       for (let i = start; i < end; i++) {
-        const hash = this.#hashes[i] as number;
+        const hash = this.#hashAt(i);
         if (!byHash.has(hash)) continue;
         carries = true;
         perHash.set(hash, (perHash.get(hash) ?? 0) + 1);
