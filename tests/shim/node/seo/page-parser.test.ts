@@ -124,7 +124,7 @@ const untimed = (id: string) => !TIMED.has(id);
 const hasTimed = (...reports: { findings: { id: string }[] }[]) => reports.some((r) => r.findings.some((f) => !untimed(f.id)));
 
 /**
- * What an audit found, without what differs from run to run (ids, timings, crawl order). When
+ * What an audit found, without what differs from run to run (ids, timings, response times, crawl order). When
  * either audit has a timed finding (`timed`), what it feeds into (the scores, each page's issue
  * count) is left out too; the findings themselves are still compared one by one.
  */
@@ -135,7 +135,7 @@ function comparable(report: AuditReport, timed: boolean) {
     scores: timed ? undefined : report.scores,
     findings: report.findings.filter((f) => untimed(f.id)).map((f) => [f.id, f.count]),
     affected: Object.entries(report.affected).filter(([id]) => untimed(id)).map(([id, urls]) => [id, [...urls].sort()]),
-    pages: [...report.pages].sort(byUrl).map((page) => (timed ? { ...page, issues: 0 } : page)),
+    pages: [...report.pages].sort(byUrl).map(({ ttfb_ms: _, ...page }) => (timed ? { ...page, issues: 0 } : page)),
   };
 }
 
@@ -201,7 +201,7 @@ console.log(sink.facts.wordCount);\n`,
 
 async function cliAudit(bin: string) {
   const env = { ...process.env, SEO_CACHE_DIR: join(scratch, "cache") };
-  const { stdout, stderr } = await run(process.execPath, [bin, "audit", `${site.origin}/docs/`, "--json"], { env, timeout: 300_000 });
+  const { stdout, stderr } = await run(process.execPath, [bin, "audit", `${site.origin}/docs/`, "--json", "--detailed"], { env, timeout: 300_000 });
   return { report: JSON.parse(stdout) as { findings: { id: string; count: number }[] }, stderr };
 }
 
