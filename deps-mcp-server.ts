@@ -12,6 +12,9 @@ export { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 export {
   CallToolRequestSchema,
   ErrorCode as McpErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";

@@ -11,6 +11,7 @@ import type { McpTool } from "../../../deps.ts";
 import { ApiError } from "../errors.ts";
 import type { ServerInfo } from "./listing.ts";
 import { negotiateVersion, SUPPORTED_PROTOCOL_VERSIONS } from "./protocol.ts";
+import { capabilitiesOf } from "./resource.ts";
 import { once } from "../once.ts";
 import type { McpDefinition, McpServerFactory, ToolSource } from "./server.ts";
 
@@ -113,7 +114,7 @@ async function describe(endpoint: McpEndpoint, request: Request, body: unknown):
   const { name, version, instructions } = endpoint.info;
   return result(id, {
     protocolVersion: negotiateVersion(requested),
-    capabilities: { tools: {} },
+    capabilities: capabilitiesOf(endpoint.info),
     serverInfo: { name, version },
     ...(instructions ? { instructions } : {}),
   });

@@ -4,12 +4,15 @@
  * @module
  */
 import { type McpTool, toJsonSchema } from "../../../deps.ts";
+import type { ResourceTemplate } from "./resource.ts";
 import type { ToolDef } from "./tool.ts";
 
 export interface ServerInfo {
   name: string;
   version: string;
   instructions?: string;
+  /** Set when the server has resources: the templates their URIs follow. */
+  resourceTemplates?: ResourceTemplate[];
 }
 
 /** The tools/list entry of a tool. */

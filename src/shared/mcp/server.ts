@@ -9,14 +9,18 @@
 import type { CallToolResult, McpTool } from "../../../deps.ts";
 import {
   CallToolRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
   McpErrorCode,
   McpServer,
+  ReadResourceRequestSchema,
 } from "../../../deps-mcp-server.ts";
 import { ApiError, ERRORS, type ErrorCode } from "../errors.ts";
 import { invokeTool } from "./invoke.ts";
 import { listingOf, type ServerInfo } from "./listing.ts";
+import { capabilitiesOf, type ReadResource, RESOURCE_NOT_FOUND } from "./resource.ts";
 import type { ToolContext, ToolDef } from "./tool.ts";
 
 export type { ServerInfo } from "./listing.ts";
@@ -74,16 +78,32 @@ function progressOf(token: string | number | undefined, extra: CallExtra): ToolC
   };
 }
 
+/** resources/templates/list, resources/list (none listed: the templates say what can be read) and resources/read. */
+function serveResources(server: McpServer, info: ServerInfo, read: ReadResource = async () => undefined): void {
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: info.resourceTemplates ?? [] }));
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [] }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const contents = await read(request.params.uri);
+    if (!contents) {
+      const templates = (info.resourceTemplates ?? []).map((t) => t.uriTemplate).join(", ");
+      throw new McpError(RESOURCE_NOT_FOUND, `No resource at ${request.params.uri.slice(0, 200)}; this server reads ${templates}`);
+    }
+    return { contents: [contents] };
+  });
+}
+
 function serverFactory(
   info: ServerInfo,
   listing: () => Promise<McpTool[]> | McpTool[],
   defined: ToolSource,
   log: (line: string) => void,
+  read?: ReadResource,
 ): McpServerFactory {
   const call = async (tool: ToolDef, args: unknown, context: ToolContext): Promise<CallToolResult> => {
     try {
       const out = await invokeTool(tool, args, context);
-      return { content: [{ type: "text", text: out.text }], structuredContent: out.structured };
+      const links = (out.links ?? []).map((link) => ({ type: "resource_link" as const, ...link }));
+      return { content: [{ type: "text", text: out.text }, ...links], structuredContent: out.structured };
     } catch (err) {
       return toolErrorResult(err, tool.name, log);
     }
@@ -93,8 +113,9 @@ function serverFactory(
     const source = bound ?? defined;
     const server = new McpServer(
       { name: info.name, version: info.version },
-      { capabilities: { tools: {} }, ...(info.instructions ? { instructions: info.instructions } : {}) },
+      { capabilities: capabilitiesOf(info), ...(info.instructions ? { instructions: info.instructions } : {}) },
     );
+    if (info.resourceTemplates) serveResources(server, info, read);
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await listing() }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
       const tools = typeof source === "function" ? await source() : source;
@@ -122,9 +143,10 @@ export function defineMcp(
   tools: readonly ToolDef[],
   log: (line: string) => void = () => {},
   list: (tool: ToolDef) => McpTool = listingOf,
+  read?: ReadResource,
 ): McpDefinition {
   const listing = tools.map(list);
-  return { info, tools, listing, ...serverFactory(info, () => listing, tools, log) };
+  return { info, tools, listing, ...serverFactory(info, () => listing, tools, log, read) };
 }
 
 /** Where a lazy definition gets its listing and its tools. */
@@ -132,6 +154,8 @@ export interface LazyTools {
   /** The tools/list answer (a build may embed it; otherwise it is computed from `load`). */
   listing(): Promise<McpTool[]>;
   load(): Promise<readonly ToolDef[]>;
+  /** Reads the resources `info.resourceTemplates` describe. */
+  read?: ReadResource;
 }
 
 /** An MCP server whose tools are loaded on the first call that needs them. */
@@ -140,5 +164,5 @@ export function defineLazyMcp(
   tools: LazyTools,
   log: (line: string) => void = () => {},
 ): McpServerFactory {
-  return serverFactory(info, tools.listing, tools.load, log);
+  return serverFactory(info, tools.listing, tools.load, log, tools.read);
 }

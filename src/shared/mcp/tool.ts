@@ -7,6 +7,7 @@
  */
 import type { v } from "../../../deps.ts";
 import type { ErrorCode } from "../errors.ts";
+import type { ResourceLink } from "./resource.ts";
 import type { AnyObjectSchema } from "../validate.ts";
 
 /** What a running tool may use besides its input. */
@@ -17,10 +18,11 @@ export interface ToolContext {
   progress(done: number, total?: number, message?: string): void;
 }
 
-/** A tool's answer: the structured payload and the text an agent reads first. */
+/** A tool's answer: the structured payload, the text an agent reads first, and links to resources it can read later. */
 export interface ToolOutput {
   structured: Record<string, unknown>;
   text: string;
+  links?: ResourceLink[];
 }
 
 export interface ToolAnnotations {
