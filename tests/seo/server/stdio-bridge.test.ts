@@ -137,7 +137,7 @@ test("stdio bridge: progress notifications are written before the result they be
   assert.equal(at, 12);
 });
 
-test("stdio bridge: garbage lines, malformed messages and batches each get JSON-RPC answers", async () => {
+test("stdio bridge: garbage lines, malformed messages and refused batches each get JSON-RPC answers", async () => {
   const answers = await raw(
     [
       "this is not json",
@@ -152,8 +152,13 @@ test("stdio bridge: garbage lines, malformed messages and batches each get JSON-
   const byId = new Map(answers.map((a) => [JSON.stringify(a.id), a]));
   assert.equal((byId.get("null")?.error as { code: number }).code, -32700);
   assert.ok(byId.get("5")?.error, "the malformed call is answered with its own id");
-  // A batch is answered one message per line: MCP clients read single messages only.
-  assert.deepEqual(byId.get('"a"')?.result, {});
-  assert.ok(Array.isArray((byId.get('"b"')?.result as { tools?: unknown[] }).tools));
+  // A batch (none in MCP 2025-06-18 and later) is refused whole, as over HTTP: each of its
+  // requests gets the Invalid Request error, so the client waits for none of them; none runs.
+  for (const id of ['"a"', '"b"']) {
+    const error = byId.get(id)?.error as { code: number; message: string };
+    assert.equal(error.code, -32600);
+    assert.match(error.message, /batches are not supported/);
+    assert.equal(byId.get(id)?.result, undefined);
+  }
   assert.equal((byId.get("6")?.error as { code: number }).code, -32601);
 });
