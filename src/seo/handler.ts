@@ -31,7 +31,7 @@ import { requestKeys } from "./http/byok.ts";
 import { type GatewayEgress, gatewayPolicy, guardNetwork, guardUrlTool } from "./http/egress.ts";
 import { BEARER_REFUSALS, gatewayCors } from "./http/guards.ts";
 import { REST_PATHS } from "./http/paths.ts";
-import { BUILT_LISTING, listSeoTool, SERVER_INFO } from "./mcp-info.ts";
+import { BUILT_LISTING, listSeoTool, serverInfo } from "./mcp-info.ts";
 import type { RankStore } from "./providers/tranco.ts";
 import type { ProviderDeps } from "./providers/types.ts";
 import type { CrawlCapability, SeoToolDeps } from "./tools/mod.ts";
@@ -131,14 +131,19 @@ function answersOf(options: SeoHandlerOptions, log: (line: string) => void): Seo
   const toolsFor = toolBinder(options, log);
   const defined = once(async () => (await toolTable()).createSeoTools({ ...options, log }));
   const listing = once(async () => BUILT_LISTING ?? (await defined()).map(listSeoTool));
-  const factory = once(async () => (await sdkServer()).defineLazyMcp(SERVER_INFO, { listing, load: defined }, log));
+  const info = serverInfo(Boolean(options.crawl));
+  const reports = options.crawl?.reports;
+  const read = reports ? async (uri: string) => (await toolTable()).reportResources(reports)(uri) : undefined;
+  const factory = once(async () =>
+    (await sdkServer()).defineLazyMcp(info, { listing, load: defined, ...(read ? { read } : {}) }, log),
+  );
   const document = once(async () => {
     const [{ serviceOpenApi }, { gatewayDoc, REST_ROUTES }, tools] = await Promise.all([openApi(), restRoutes(), defined()]);
     const operations = REST_ROUTES.map((rest) => ({ rest, output: tools.find((tool) => tool.name === rest.tool)?.output }));
     return serviceOpenApi(gatewayDoc(Boolean(options.authToken), SEO_ROUTES), operations);
   });
   return {
-    mcp: mcpHttpHandler({ info: SERVER_INFO, listing, factory }, { toolsFor }),
+    mcp: mcpHttpHandler({ info, listing, factory }, { toolsFor }),
     openapi: async () => json(await document()),
     async rest(request, url) {
       const [{ serveRest }, tools] = await Promise.all([restRoutes(), toolsFor(request)()]);

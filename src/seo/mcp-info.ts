@@ -11,6 +11,7 @@
 import type { McpTool } from "../../deps.ts";
 import { VERSION } from "../shared/build-info.ts";
 import { listingOf, type ServerInfo } from "../shared/mcp/listing.ts";
+import type { ResourceTemplate } from "../shared/mcp/resource.ts";
 import type { ToolDef } from "../shared/mcp/tool.ts";
 
 export const SERVER_NAME = "seo-audit-mcp";
@@ -26,6 +27,29 @@ export const INSTRUCTIONS = [
 ].join(" ");
 
 export const SERVER_INFO: ServerInfo = { name: SERVER_NAME, version: VERSION, instructions: INSTRUCTIONS };
+
+const JSON_TYPE = "application/json";
+
+/** The stored audit reports as resources (tools/report-resources.ts reads them), where audits run. */
+export const REPORT_TEMPLATES: ResourceTemplate[] = [
+  {
+    uriTemplate: "seo-report://{report_id}",
+    name: "seo-audit-report",
+    title: "Stored SEO audit report",
+    description: "A stored seo_audit_site report, its concise answer (scores, ranked fixes, URL counts per check); report_id is in every audit's answer",
+    mimeType: JSON_TYPE,
+  },
+  {
+    uriTemplate: "seo-report://{report_id}/checks/{check}{?cursor}",
+    name: "seo-audit-check",
+    title: "Every URL of one check in a stored SEO audit",
+    description: "The URLs one check found, with evidence, 50 at a time; the next page is ?cursor= the answer's next_cursor",
+    mimeType: JSON_TYPE,
+  },
+];
+
+/** What the server says about itself: with the report resources when it can audit (and so store reports). */
+export const serverInfo = (audits: boolean): ServerInfo => (audits ? { ...SERVER_INFO, resourceTemplates: REPORT_TEMPLATES } : SERVER_INFO);
 
 type Schema = Record<string, unknown>;
 

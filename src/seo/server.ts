@@ -4,11 +4,12 @@
  * @module
  */
 import { defineMcp, type McpDefinition } from "../shared/mcp/server.ts";
-import { listSeoTool, SERVER_INFO } from "./mcp-info.ts";
-import { createSeoTools, type SeoToolDeps } from "./tools/mod.ts";
+import { listSeoTool, serverInfo } from "./mcp-info.ts";
+import { createSeoTools, reportResources, type SeoToolDeps } from "./tools/mod.ts";
 
 export { INSTRUCTIONS, SERVER_NAME } from "./mcp-info.ts";
 
 export function createSeoMcp(deps: SeoToolDeps): McpDefinition {
-  return defineMcp(SERVER_INFO, createSeoTools(deps), deps.log, listSeoTool);
+  const read = deps.crawl ? reportResources(deps.crawl.reports) : undefined;
+  return defineMcp(serverInfo(Boolean(deps.crawl)), createSeoTools(deps), deps.log, listSeoTool, read);
 }

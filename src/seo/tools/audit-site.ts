@@ -19,6 +19,7 @@ import { boundsInput, describeToolBounds } from "../audit/bounds-input.ts";
 import type { HttpRequest } from "../fetch/http-request.ts";
 import type { PageParser } from "../audit/extract.ts";
 import { responseFormat } from "../tool-input.ts";
+import { reportLink } from "./report-resources.ts";
 
 export interface AuditSiteDeps {
   fetch: typeof fetch;
@@ -109,9 +110,10 @@ async function fromStored(id: string, input: Input, reports: ReportStore) {
   const report = await reports.load(id);
   if (!report)
     throw new ApiError("REPORT_NOT_FOUND", `no stored report "${id.slice(0, 100)}"; ${ERRORS.REPORT_NOT_FOUND.hint}`);
+  const links = [reportLink(id, report.target)];
   if (input.check === undefined && input.url === undefined)
-    return { structured: presentReport(report, input.response_format), text: reportText(report, input.response_format) };
-  return drillDown(report, { check: input.check, url: input.url, cursor: input.cursor, format: input.response_format });
+    return { structured: presentReport(report, input.response_format), text: reportText(report, input.response_format), links };
+  return { ...drillDown(report, { check: input.check, url: input.url, cursor: input.cursor, format: input.response_format }), links };
 }
 
 export function createAuditSiteTool(deps: AuditSiteDeps): ToolDef {
@@ -145,6 +147,7 @@ export function createAuditSiteTool(deps: AuditSiteDeps): ToolDef {
       return {
         structured: presentReport(report, input.response_format, comparison),
         text: reportText(report, input.response_format, comparison),
+        ...(report.id ? { links: [reportLink(report.id, report.target)] } : {}),
       };
     },
   });

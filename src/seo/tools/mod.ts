@@ -15,6 +15,8 @@ import { createKeywordIdeasTool } from "./keyword-ideas.ts";
 import { createPageReportTool } from "./page-report.ts";
 import { createRankCheckTool } from "./rank-check.ts";
 
+export { reportResources } from "./report-resources.ts";
+
 /**
  * The site crawl of `seo_audit_site`: what only a local adapter gives (stdio, or a gateway
  * bound to loopback with --allow-audit). Its requests are not behind the gateway's egress

@@ -83,7 +83,11 @@ function serveResources(server: McpServer, info: ServerInfo, read: ReadResource 
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: info.resourceTemplates ?? [] }));
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [] }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    const contents = await read(request.params.uri);
+    const contents = await read(request.params.uri).catch((err: unknown) => {
+      // A URI the server reads but whose parts are wrong (a cursor it never gave): the typed error's next step.
+      if (err instanceof ApiError) throw new McpError(McpErrorCode.InvalidParams, `${err.code}: ${err.message}`);
+      throw err;
+    });
     if (!contents) {
       const templates = (info.resourceTemplates ?? []).map((t) => t.uriTemplate).join(", ");
       throw new McpError(RESOURCE_NOT_FOUND, `No resource at ${request.params.uri.slice(0, 200)}; this server reads ${templates}`);

@@ -103,6 +103,37 @@ test("stdio without keys: every tool answers, keyed values say which key would h
   assert.deepEqual(server.errors, []);
 });
 
+test("stdio: stored reports are resources; each audit answer links its report, and a check's URLs are read page by page", async () => {
+  const server = await spawnServer(env(false));
+  try {
+    const { resourceTemplates } = await server.client.listResourceTemplates();
+    assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate), ["seo-report://{report_id}", "seo-report://{report_id}/checks/{check}{?cursor}"]);
+    const audit = await server.client.callTool({ name: "seo_audit_site", arguments: { url: `${site.url}/page`, max_pages: 3 } });
+    const id = (audit.structuredContent as { report_id: string }).report_id;
+    const link = (audit.content as { type: string; uri?: string }[]).find((c) => c.type === "resource_link");
+    assert.equal(link?.uri, `seo-report://${id}`);
+
+    const [whole] = (await server.client.readResource({ uri: link.uri })).contents as { text: string; mimeType: string }[];
+    assert.equal(whole?.mimeType, "application/json");
+    const report = JSON.parse(whole.text) as { report_id: string; findings: { value: Record<string, Record<string, number>> } };
+    assert.equal(report.report_id, id);
+    const [check, count] = Object.entries(Object.values(report.findings.value)[0] ?? {})[0] ?? [];
+    assert.ok(check && count, "the fixture site has findings");
+    const [urls] = (await server.client.readResource({ uri: `${link.uri}/checks/${check}` })).contents as { text: string }[];
+    const page = JSON.parse(urls?.text ?? "{}") as { report_id: string; check: { value: { id: string } } };
+    assert.equal(page.report_id, id);
+    assert.match(JSON.stringify(page), new RegExp(`"${check}"`));
+
+    const stored = await server.client.callTool({ name: "seo_audit_site", arguments: { report_id: id, check } });
+    assert.ok((stored.content as { type: string }[]).some((c) => c.type === "resource_link"), "a stored answer links too");
+    await assert.rejects(server.client.readResource({ uri: "seo-report://audit-20990101T000000-none" }), /-32002|No resource at/);
+    await assert.rejects(server.client.readResource({ uri: `${link.uri}/checks/${check}?cursor=x` }), /INVALID_ARGUMENTS: cursor/);
+  } finally {
+    await server.close();
+  }
+  assert.deepEqual(server.errors, []);
+});
+
 test("stdio with keys: keys reach only their own provider and never a log line or a result", async () => {
   const before = fakes.log.length;
   const server = await spawnServer(env(true, true));
