@@ -25,13 +25,13 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSyn
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { crc32 } from "node:zlib";
-import { ocmAttributionKey, OSM_ATTRIBUTION_KEY } from "../src/charging/licence.ts";
-import type { Connector, Site, StatusValue } from "../src/charging/model.ts";
+import { ocmAttributionKey, OSM_ATTRIBUTION_KEY } from "../src/charging/data/licence.ts";
+import type { Connector, Site, StatusValue } from "../src/charging/data/model.ts";
 import { createFilters } from "../src/charging/search/filter.ts";
 import { boxCentre, haverDist, haverOfKm } from "../src/charging/search/geo.ts";
 import { openSnapshot, type Snapshot } from "../src/charging/snapshot/read.ts";
 import { SnapshotBuilder } from "../src/charging/snapshot/write.ts";
-import { createStore, type SiteQuery } from "../src/charging/store.ts";
+import { createStore, type SiteQuery } from "../src/charging/search/store.ts";
 import { startBuilt, stop } from "./smoke.ts";
 
 const { values } = parseArgs({

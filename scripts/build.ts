@@ -11,7 +11,7 @@ import { basename, dirname, join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import { crc32 } from "node:zlib";
 import { build, type BuildOptions, type Plugin } from "esbuild";
-import { parseDatasetFile } from "../src/charging/dataset.ts";
+import { parseDatasetFile } from "../src/charging/data/dataset.ts";
 import { snapshotOf } from "../src/charging/snapshot/write.ts";
 
 interface Entry {

@@ -24,11 +24,11 @@ import { pathToFileURL } from "node:url";
  * and Claude Code CLIs. `npm test` runs them; `npm run test:quick` leaves them out.
  */
 export const SYSTEM = [
-  "tests/charging/cli/cli.test.ts",
-  "tests/charging/http/fuzz.test.ts",
-  "tests/charging/http/integrators.test.ts",
-  "tests/charging/http/mcp.test.ts",
-  "tests/charging/http/server-guards.test.ts",
+  "tests/charging/transports/cli/cli.test.ts",
+  "tests/charging/transports/http/fuzz.test.ts",
+  "tests/charging/transports/http/integrators.test.ts",
+  "tests/charging/transports/http/mcp.test.ts",
+  "tests/charging/transports/http/server-guards.test.ts",
   "tests/packages/release.test.ts",
   "tests/packages/tarballs.test.ts",
   "tests/seo/audit/defaults.test.ts",

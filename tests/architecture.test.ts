@@ -171,7 +171,23 @@ function adaptersNamedForService(source: Source): string[] {
   return [...prefixed, ...reached];
 }
 
-const RULES = { longFunctions, nodeImportsInSrc, npmOutsideDeps, crossServiceImports, errorClasses, chargingAdapterFace, adaptersNamedForService };
+/** The one request pipeline: the guard steps are run by src/shared/http/pipeline.ts only. */
+const PIPELINE = "src/shared/http/pipeline.ts";
+const GUARD_STEP_HOMES = new Set([PIPELINE, "src/shared/http/api-key.ts", "src/shared/http/body-limit.ts", "src/shared/http/client-ip.ts", "src/shared/http/cors.ts"]);
+function onePipeline({ file, sf }: Source): string[] {
+  if (GUARD_STEP_HOMES.has(file)) return [];
+  const steps = [...sf.text.matchAll(/\b(withBodyCap|createKeyGate|clientKey)\(|\.(preflight)\(/g)].map((m) => m[1] ?? m[2]);
+  return steps.map((step) => `${file} runs the guard step ${step} itself (declare the policy, ${PIPELINE} runs it)`);
+}
+
+/** The one OpenAPI builder: documents are assembled by src/shared/http/openapi.ts only. */
+const OPENAPI_BUILDER = "src/shared/http/openapi.ts";
+function oneOpenApiBuilder({ file, sf }: Source): string[] {
+  if (file === OPENAPI_BUILDER) return [];
+  return /\bopenApiDocument\(|\bopenapi:\s*["']3\./.test(sf.text) ? [`${file} builds an OpenAPI document (use serviceOpenApi of ${OPENAPI_BUILDER})`] : [];
+}
+
+const RULES = { longFunctions, nodeImportsInSrc, npmOutsideDeps, crossServiceImports, errorClasses, chargingAdapterFace, adaptersNamedForService, onePipeline, oneOpenApiBuilder };
 
 /** A function of `lines` lines. */
 const fnOf = (name: string, lines: number) => `function ${name}() {\n${"  work();\n".repeat(lines - 2)}}\n`;
@@ -181,7 +197,9 @@ const FIXTURES: Record<keyof typeof RULES, [file: string, text: string, expected
   npmOutsideDeps: ["shim/node/x.ts", 'export { Router } from "itty-router";', /package itty-router/],
   crossServiceImports: ["src/seo/x.ts", 'import type { Store } from "../charging/store.ts";', /src\/seo\/x\.ts imports \.\.\/charging\/store\.ts/],
   errorClasses: ["src/charging/x.ts", "export class NotFound extends ApiError {}\nconst Odd = class extends TypeError {};", /class NotFound extends ApiError/],
-  chargingAdapterFace: ["shim/node/charging/app.ts", 'import { createStore } from "../../../src/charging/store.ts";', /use src\/charging\/mod\.ts/],
+  chargingAdapterFace: ["shim/node/charging/app.ts", 'import { createStore } from "../../../src/charging/search/store.ts";', /use src\/charging\/mod\.ts/],
+  onePipeline: ["src/seo/handler.ts", "const capped = await withBodyCap(request, 1024);\nconst early = cors.preflight(request);", /seo\/handler\.ts runs the guard step withBodyCap/],
+  oneOpenApiBuilder: ["src/charging/openapi.ts", 'export const doc = () => openApiDocument(info, []);', /charging\/openapi\.ts builds an OpenAPI document/],
   adaptersNamedForService: ["shim/node/report-store.ts", 'import type { ReportStore } from "../../src/seo/mod.ts";\nimport "./charging/app.ts";', /report-store\.ts imports \.\.\/\.\.\/src\/seo\/mod\.ts: a seo adapter/],
 };
 
@@ -282,4 +300,22 @@ test("architecture: no file refers to a path outside the repository", () => {
   // This file holds the checker's made-up fixtures above.
   const found = texts.filter(([file]) => file !== "tests/architecture.test.ts").flatMap(([file, text]) => outsideReferences(file, text, existsSync));
   assert.deepEqual(found, []);
+});
+
+// tests/charging and tests/shared mirror src/: a module's tests are found by its folder.
+
+const MIRRORED = ["src/charging", "src/shared"];
+
+/** Source folders (holding modules) whose mirrored tests/ folder holds no test file. */
+function untestedFolders(modules: string[], tests: string[]): string[] {
+  const folders = new Set(modules.map((file) => dirname(file)));
+  const tested = new Set(tests.map((file) => dirname(file)));
+  return [...folders].filter((folder) => !tested.has(folder.replace(/^src\//, "tests/"))).map((folder) => `${folder}/ has no tests in ${folder.replace(/^src\//, "tests/")}/`);
+}
+
+test("architecture: every src/charging and src/shared folder has its tests folder", () => {
+  assert.deepEqual(untestedFolders(["src/shared/a/b.ts", "src/shared/c/d.ts"], ["tests/shared/a/b.test.ts", "tests/shared/c.test.ts"]), ["src/shared/c/ has no tests in tests/shared/c/"]);
+  const modules = MIRRORED.flatMap(tsFiles);
+  const tests = MIRRORED.flatMap((dir) => tsFiles(dir.replace(/^src\//, "tests/"))).filter((file) => file.endsWith(".test.ts"));
+  assert.deepEqual(untestedFolders(modules, tests), []);
 });

@@ -5,7 +5,7 @@
  */
 
 import { VERSION } from "../shared/build-info.ts";
-import type { Compressor, Encoding } from "./compress.ts";
+import type { Compressor, Encoding } from "./transports/http/compress.ts";
 import { DEFAULT_RATE_PER_MINUTE } from "./config.ts";
 import { type Cors, createCors } from "../shared/http/cors.ts";
 import { createRateLimiter, type RateLimiter } from "../shared/http/rate-limit.ts";

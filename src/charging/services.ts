@@ -3,7 +3,7 @@
  * @module
  */
 import { createStatusService, type LiveFeed, type StatusService } from "./status/service.ts";
-import type { Store } from "./store.ts";
+import type { Store } from "./search/store.ts";
 
 export interface ChargingServices {
   store: Store;

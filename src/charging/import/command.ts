@@ -11,12 +11,12 @@
 import { metaFlagOf, parseArgs, valueOf } from "../../shared/cli/args.ts";
 import { cliFailure, failureLine } from "../../shared/cli/failure.ts";
 import { ApiError, isApiError } from "../../shared/errors.ts";
-import { datasetChunks, datasetPartitions, datasetRow } from "../dataset.ts";
-import type { Site } from "../model.ts";
+import { datasetChunks, datasetPartitions, datasetRow } from "../data/dataset.ts";
+import type { Site } from "../data/model.ts";
 import type { Crc32 } from "../snapshot/crc32.ts";
 import { openSnapshot } from "../snapshot/read.ts";
 import { SnapshotBuilder } from "../snapshot/write.ts";
-import { createStore } from "../store.ts";
+import { createStore } from "../search/store.ts";
 import { unwrapExtendedJson } from "./extended-json.ts";
 import { importOcmRow } from "./ocm.ts";
 import { type OcmReference, parseOcmReference } from "./ocm-reference.ts";

@@ -5,10 +5,10 @@
  */
 import { v } from "../../../deps.ts";
 import { ApiError } from "../../shared/errors.ts";
-import { kindForOcmId } from "../connectors.ts";
-import { maxPower } from "../dataset.ts";
-import { ocmAttributionKey, openLicence } from "../licence.ts";
-import type { Access, Connector, Site } from "../model.ts";
+import { kindForOcmId } from "../data/connectors.ts";
+import { maxPower } from "../data/dataset.ts";
+import { ocmAttributionKey, openLicence } from "../data/licence.ts";
+import type { Access, Connector, Site } from "../data/model.ts";
 import { ocmSiteStatus, ocmStatus } from "../status/vocabulary.ts";
 import type { OcmReference } from "./ocm-reference.ts";
 import { clean, isoDate, latest, type RowResult, round7, validCoordinates } from "./row.ts";

@@ -3,10 +3,10 @@
  * (`out center tags` / `out geom` / `out meta`) or overpass-turbo GeoJSON. Rows are ODbL-1.0.
  * @module
  */
-import { kindForOsmSocket } from "../connectors.ts";
-import { maxPower } from "../dataset.ts";
-import { OSM_ATTRIBUTION_KEY, OSM_LICENCE } from "../licence.ts";
-import type { Access, Address, Connector, Site } from "../model.ts";
+import { kindForOsmSocket } from "../data/connectors.ts";
+import { maxPower } from "../data/dataset.ts";
+import { OSM_ATTRIBUTION_KEY, OSM_LICENCE } from "../data/licence.ts";
+import type { Access, Address, Connector, Site } from "../data/model.ts";
 import { osmStatus } from "../status/vocabulary.ts";
 import { parseCapacity } from "./capacity.ts";
 import { clean, isoDate, type RowResult, round7, validCoordinates } from "./row.ts";

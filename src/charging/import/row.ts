@@ -2,7 +2,7 @@
  * What an importer makes of one source row: a site, or the reason it is not served.
  * @module
  */
-import type { Site } from "../model.ts";
+import type { Site } from "../data/model.ts";
 
 /**
  * - `licence-not-open`: the row's data provider has no open licence (see licence.ts)

@@ -8,7 +8,7 @@
  */
 import { Tokenizer } from "../../../deps.ts";
 import { ApiError } from "../../shared/errors.ts";
-import { DATASET_FORMAT } from "../dataset.ts";
+import { DATASET_FORMAT } from "../data/dataset.ts";
 import { unwrapExtendedJson } from "./extended-json.ts";
 import { isOcmPoi } from "./ocm.ts";
 

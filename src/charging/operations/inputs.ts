@@ -12,7 +12,7 @@
  */
 import { v } from "../../../deps.ts";
 import { ApiError } from "../../shared/errors.ts";
-import type { SiteQuery as StoreQuery } from "../store.ts";
+import type { SiteQuery as StoreQuery } from "../search/store.ts";
 
 const LIMIT_MAX = 100;
 const LIMIT_DEFAULT = 20;

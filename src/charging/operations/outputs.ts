@@ -6,7 +6,7 @@
  * @module
  */
 import { v } from "../../../deps.ts";
-import { ACCESS_VALUES, STATUS_VALUES } from "../model.ts";
+import { ACCESS_VALUES, STATUS_VALUES } from "../data/model.ts";
 
 const { nullable } = v;
 const text = nullable(v.string());

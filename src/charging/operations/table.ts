@@ -13,9 +13,9 @@ import type { QuerySchema } from "../../shared/http/query.ts";
 import type { ToolAnnotations } from "../../shared/mcp/tool.ts";
 import type { AnyObjectSchema } from "../../shared/validate.ts";
 import type { ChargingServices } from "../services.ts";
-import { SitePathSchema } from "../site-id.ts";
-import type { Attribution, Site } from "../model.ts";
-import { type SearchResult, unknownSite } from "../store.ts";
+import { SitePathSchema } from "../data/site-id.ts";
+import type { Attribution, Site } from "../data/model.ts";
+import { type SearchResult, unknownSite } from "../search/store.ts";
 import {
   IdInput,
   NearbyInput,

@@ -5,9 +5,9 @@
  * matches when one of its connectors is of a matching kind.
  * @module
  */
-import { Lru } from "../lru.ts";
-import { searchTerms } from "../connectors.ts";
-import { STATUS_VALUES } from "../model.ts";
+import { Lru } from "../../shared/lru.ts";
+import { searchTerms } from "../data/connectors.ts";
+import { STATUS_VALUES } from "../data/model.ts";
 import type { Snapshot } from "../snapshot/read.ts";
 import type { RowFilter } from "./walk.ts";
 

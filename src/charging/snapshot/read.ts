@@ -8,8 +8,8 @@
  */
 import { KDBush, v } from "../../../deps.ts";
 import { ApiError } from "../../shared/errors.ts";
-import { type DatasetHeader, DatasetHeaderSchema } from "../dataset.ts";
-import { ACCESS_VALUES, STATUS_VALUES } from "../model.ts";
+import { type DatasetHeader, DatasetHeaderSchema } from "../data/dataset.ts";
+import { ACCESS_VALUES, STATUS_VALUES } from "../data/model.ts";
 import { type Crc32, crc32 as jsCrc32 } from "./crc32.ts";
 import {
   DIRECTORY_ENTRY_BYTES,

@@ -4,7 +4,7 @@
  * @module
  */
 import { ApiError } from "../../shared/errors.ts";
-import { ACCESS_VALUES, type Site, STATUS_VALUES } from "../model.ts";
+import { ACCESS_VALUES, type Site, STATUS_VALUES } from "../data/model.ts";
 import { ID_KINDS, type TEXT_FIELDS } from "./format.ts";
 
 const ID = /^(ocm:|osm:node\/|osm:way\/|osm:relation\/)([1-9]\d*)$/;

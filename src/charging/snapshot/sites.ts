@@ -3,8 +3,8 @@
  * holds at most 100), and an id found by binary search over the id-ordered columns.
  * @module
  */
-import { sourceUrlFor } from "../dataset.ts";
-import { ACCESS_VALUES, type Address, type Connector, type Site, STATUS_VALUES } from "../model.ts";
+import { sourceUrlFor } from "../data/dataset.ts";
+import { ACCESS_VALUES, type Address, type Connector, type Site, STATUS_VALUES } from "../data/model.ts";
 import { ID_KINDS, NO_STRING, TEXT_FIELDS } from "./format.ts";
 import type { Snapshot } from "./read.ts";
 

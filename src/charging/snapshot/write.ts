@@ -5,9 +5,9 @@
  * newer `lastUpdated` (on a tie, the one added first), as the import merge rule says.
  * @module
  */
-import { DATASET_FORMAT, type DatasetHeader } from "../dataset.ts";
-import { attributionForKey } from "../licence.ts";
-import type { Site } from "../model.ts";
+import { DATASET_FORMAT, type DatasetHeader } from "../data/dataset.ts";
+import { attributionForKey } from "../data/licence.ts";
+import type { Site } from "../data/model.ts";
 import { assemble, buildIndex, bytesOf } from "./assemble.ts";
 import { Column, StringTable } from "./columns.ts";
 import { type Crc32, crc32 as jsCrc32 } from "./crc32.ts";

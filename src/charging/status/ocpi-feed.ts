@@ -10,7 +10,7 @@ import { v } from "../../../deps.ts";
 import { ApiError } from "../../shared/errors.ts";
 import { type EgressPolicy, guardedFetch } from "../../shared/net/egress.ts";
 import { readCapped } from "../../shared/stream/bytes.ts";
-import type { Attribution } from "../model.ts";
+import type { Attribution } from "../data/model.ts";
 import type { LiveFeed, LiveObservation } from "./service.ts";
 import { aggregateStatus } from "./vocabulary.ts";
 

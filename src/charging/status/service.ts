@@ -5,9 +5,9 @@
  * @module
  */
 import { ApiError } from "../../shared/errors.ts";
-import type { Attribution, StatusValue } from "../model.ts";
-import { type Store, unknownSite } from "../store.ts";
-import { Lru } from "../lru.ts";
+import type { Attribution, StatusValue } from "../data/model.ts";
+import { type Store, unknownSite } from "../search/store.ts";
+import { Lru } from "../../shared/lru.ts";
 import { isoMillis, REFRESH_SLO_MS, staleness } from "./staleness.ts";
 
 export interface StatusRecord {

@@ -3,7 +3,7 @@
  * `REMOVED` is only an intermediate verdict: rows that map to it are dropped at import.
  * @module
  */
-import type { StatusValue } from "../model.ts";
+import type { StatusValue } from "../data/model.ts";
 
 export type SourceStatus = StatusValue | "REMOVED";
 

@@ -6,8 +6,8 @@ import {
   parseDataset,
   parseDatasetFile,
   serializeDataset,
-} from "../../../src/charging/dataset.ts";
-import { attributionForKey, LICENCE_ALLOWLIST, openLicence } from "../../../src/charging/licence.ts";
+} from "../../../src/charging/data/dataset.ts";
+import { attributionForKey, LICENCE_ALLOWLIST, openLicence } from "../../../src/charging/data/licence.ts";
 import { fullImport, headerFor, site } from "./helpers.ts";
 
 const shipped = JSON.parse(

@@ -4,12 +4,12 @@
  */
 import { readdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import type { DatasetHeader } from "../../../src/charging/dataset.ts";
+import type { DatasetHeader } from "../../../src/charging/data/dataset.ts";
 import { SnapshotBuilder } from "../../../src/charging/snapshot/write.ts";
 import { join, resolve } from "node:path";
-import { parseDatasetFile } from "../../../src/charging/dataset.ts";
+import { parseDatasetFile } from "../../../src/charging/data/dataset.ts";
 import { type ImportIo, runImport } from "../../../src/charging/import/command.ts";
-import type { Site } from "../../../src/charging/model.ts";
+import type { Site } from "../../../src/charging/data/model.ts";
 
 /** The raw open data the importer reads (Open Charge Map and OpenStreetMap files, licences in its README.md). */
 export const DATA_DIR = resolve(import.meta.dirname, "../../../fixtures/charging/raw");

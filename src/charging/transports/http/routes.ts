@@ -17,13 +17,13 @@ import { parseQuery } from "../../../shared/http/query.ts";
 import { json, type PreparedJson, prepareJson } from "../../../shared/http/respond.ts";
 import type { Route } from "../../../shared/http/route-table.ts";
 import { parseArguments } from "../../../shared/validate.ts";
-import { type Answers, createAnswers } from "../../answers.ts";
-import { type Cacheable, createCacheable } from "../../cacheable.ts";
-import { Lru } from "../../lru.ts";
+import { type Answers, createAnswers } from "./answers.ts";
+import { type Cacheable, createCacheable } from "./cacheable.ts";
+import { Lru } from "../../../shared/lru.ts";
 import type { AnswerFormat } from "../../operations/inputs.ts";
 import { type Operation, OPERATIONS, type RestFace, type SearchRun, type SiteRun } from "../../operations/table.ts";
 import type { ChargingServices } from "../../services.ts";
-import { siteIdOf } from "../../site-id.ts";
+import { siteIdOf } from "../../data/site-id.ts";
 
 /** Search answers kept (text and bytes of at most 100 sites each: well under 50 MB). */
 const ANSWER_CACHE_ENTRIES = 128;

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { compressFast, NODE_ENCODINGS } from "../../../../shim/node/charging/compress.ts";
 import type { Compressor, Encoding } from "../../../../src/charging/mod.ts";
-import { make } from "../../../charging/http/harness.ts";
+import { make } from "../../../charging/transports/http/harness.ts";
 
 const UNPACK: Record<Encoding, (bytes: Buffer) => Buffer> = { br: brotliDecompressSync, gzip: gunzipSync };
 

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { startBuilt, stop } from "../../../../scripts/smoke.ts";
 import { ensureBuilt, getJson as get } from "../../../charging/built.ts";
-import { INVALID } from "../../../charging/http/cases.ts";
+import { INVALID } from "../../../charging/transports/http/cases.ts";
 
 type Envelope = { error: { code: string; message: string } };
 type Started = Awaited<ReturnType<typeof startBuilt>>;

@@ -1,0 +1,182 @@
+/**
+ * The site store over a snapshot (see snapshot/): columns and the prebuilt kdbush index are
+ * typed-array views of the data-set file, so nothing is parsed or indexed at start-up, and a
+ * site object is decoded only when an answer shows it.
+ *
+ * A search's cost follows its page, not its hits:
+ * - `near` (and `bbox`) searches walk the KD-tree best-first from the query point (the box
+ *   centre for a box) and stop after offset + limit sites; nothing else is materialised;
+ * - searches without either scan rows in id order and stop after offset + limit;
+ * - `total` is counted without sorting: KD cells fully inside the region count as their
+ *   size, and only filters make a walk look at single rows.
+ * Long walks pause every few milliseconds (`PaceOptions`) so other requests keep flowing.
+ *
+ * Order: nearest first from `near`, else from the centre of `bbox`, ties in id order;
+ * without either, id order: source (`ocm` before `osm`), OSM element type (node, way,
+ * relation), then the numeric id.
+ * @module
+ */
+import { ApiError } from "../../shared/errors.ts";
+import type { DatasetHeader } from "../data/dataset.ts";
+import { attributionForKey } from "../data/licence.ts";
+import type { Attribution, Site } from "../data/model.ts";
+import { createFilters } from "./filter.ts";
+import { boxCentre, kmOf } from "./geo.ts";
+import { createPacer, type Pacer, type PaceOptions } from "./pacer.ts";
+import { box, both, circle, EVERYWHERE, type Region } from "./region.ts";
+import { nearestIn } from "./nearest.ts";
+import { countIn, type RowFilter } from "./walk.ts";
+import { openSnapshot, type Snapshot } from "../snapshot/read.ts";
+import { createSiteReader, rowOf } from "../snapshot/sites.ts";
+import { snapshotOf, type WriteOptions } from "../snapshot/write.ts";
+
+export interface SiteQuery {
+  /** minLon,minLat,maxLon,maxLat, edges inclusive; minLon > maxLon means the box crosses the antimeridian. */
+  bbox?: [number, number, number, number];
+  /** Case-insensitive substring over each connector's type, vocabulary name, aliases and source label. */
+  connector?: string;
+  /** kW floor on the site's `maxPowerKw`; sites with unknown power do not match. */
+  minPower?: number;
+  /** Keep only sites whose (registry) status is AVAILABLE. */
+  openOnly?: boolean;
+  /** Great-circle radius search, results nearest first and carrying `distanceKm`. */
+  near?: { lat: number; lon: number; radiusKm: number };
+  limit: number;
+  offset: number;
+}
+
+export interface SearchResult {
+  data: Site[];
+  /** Count of all matching rows, not just this page. */
+  total: number;
+  /** One per data partition in `data` (first-appearance order), or every partition when `data` is empty. */
+  attribution: Attribution[];
+}
+
+export interface Store {
+  size: number;
+  header: DatasetHeader;
+  /** Names this exact data cut (entity tags are built on it). */
+  version: string;
+  search(q: SiteQuery): Promise<SearchResult>;
+  /** The site with that id; undefined for unknown ids and for closed sites (never imported). */
+  get(id: string): Site | undefined;
+  attributionFor(site: Site): Attribution;
+  /** Every partition's credit line, once each (for dataset-wide notices). */
+  attributions: Attribution[];
+  /** Every site in id order (exports; decoded one at a time). */
+  sites(): Iterable<Site>;
+}
+
+/** The NOT_FOUND of an id no open site has; each transport adds where to find an id. */
+export const unknownSite = (id: string) =>
+  new ApiError("NOT_FOUND", `No open site has id "${id.slice(0, 100)}"; it is unknown or closed`);
+
+const OSM_TYPE_RANK: Record<string, number> = { node: 0, way: 1, relation: 2 };
+
+/** Sort key for id order: source, OSM element type, numeric local id, then the raw id. */
+export function compareIds(a: string, b: string): number {
+  const [sa = "", la = ""] = a.split(":", 2);
+  const [sb = "", lb = ""] = b.split(":", 2);
+  if (sa !== sb) return sa < sb ? -1 : 1;
+  const [ta, na] = la.includes("/") ? la.split("/", 2) : ["", la];
+  const [tb, nb] = lb.includes("/") ? lb.split("/", 2) : ["", lb];
+  const rank = (OSM_TYPE_RANK[ta ?? ""] ?? 9) - (OSM_TYPE_RANK[tb ?? ""] ?? 9);
+  if (rank !== 0) return rank;
+  const diff = Number(na) - Number(nb);
+  if (diff !== 0 && !Number.isNaN(diff)) return diff;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Rows in id order passing `filter`: the page's rows and the total. */
+async function scanIdOrder(
+  size: number,
+  filter: RowFilter,
+  offset: number,
+  end: number,
+  pacer: Pacer,
+): Promise<{ rows: number[]; total: number }> {
+  if (!filter) {
+    const rows: number[] = [];
+    for (let row = offset; row < Math.min(end, size); row++) rows.push(row);
+    return { rows, total: size };
+  }
+  const rows: number[] = [];
+  let total = 0;
+  for (let row = 0; row < size; row++) {
+    if (pacer.due()) await pacer.pause();
+    if (!filter(row)) continue;
+    if (total >= offset && total < end) rows.push(row);
+    total++;
+  }
+  return { rows, total };
+}
+
+function regionOf(q: SiteQuery): { region: Region; origin?: { lng: number; lat: number } } {
+  const boxed = q.bbox ? box(q.bbox) : undefined;
+  if (q.near) {
+    const round = circle(q.near.lon, q.near.lat, q.near.radiusKm);
+    return { region: boxed ? both(round, boxed) : round, origin: { lng: q.near.lon, lat: q.near.lat } };
+  }
+  if (q.bbox && boxed) return { region: boxed, origin: boxCentre(q.bbox) };
+  return { region: EVERYWHERE };
+}
+
+/** The store over an opened snapshot. */
+export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
+  const n = snapshot.size;
+  const siteAt = createSiteReader(snapshot);
+  const filters = createFilters(snapshot);
+  const attributions = snapshot.header.partitions.map((p) => attributionForKey(p.key));
+
+  const attributionOf = (data: readonly Site[]): Attribution[] => {
+    if (data.length === 0) return attributions;
+    return [...new Set(data.map((s) => s.attributionKey))].map(attributionForKey);
+  };
+
+  const search = async (q: SiteQuery): Promise<SearchResult> => {
+    const filter = filters(q);
+    const end = q.offset + Math.max(q.limit, 0);
+    const pacer = createPacer(pace);
+    const { region, origin } = regionOf(q);
+    if (!origin) {
+      const { rows, total } = await scanIdOrder(n, filter, q.offset, end, pacer);
+      const data = rows.map(siteAt);
+      return { data, total, attribution: attributionOf(data) };
+    }
+    const near = await nearestIn(snapshot.index, n, origin, region, filter, end, pacer);
+    const total = await countIn(snapshot.index, n, region, filter, pacer);
+    const data = near.rows.slice(q.offset).map((row, k) => {
+      const site = siteAt(row);
+      if (q.near) site.distanceKm = Math.round(kmOf(near.dists[q.offset + k] as number) * 1000) / 1000;
+      return site;
+    });
+    return { data, total, attribution: attributionOf(data) };
+  };
+
+  return {
+    size: n,
+    header: snapshot.header,
+    version: snapshot.version,
+    search,
+    get(id) {
+      const row = rowOf(snapshot, id);
+      return row < 0 ? undefined : siteAt(row);
+    },
+    attributionFor: (site) => attributionForKey(site.attributionKey),
+    attributions,
+    *sites() {
+      for (let row = 0; row < n; row++) yield siteAt(row);
+    },
+  };
+}
+
+/** A store over sites held in memory (tests, small JSON data sets): built into a snapshot first. */
+export function storeOfSites(
+  sites: readonly Site[],
+  header: Pick<DatasetHeader, "importedAt" | "sources"> = { importedAt: "2020-01-01T00:00:00.000Z", sources: [] },
+  pace?: PaceOptions,
+  write?: WriteOptions,
+): Store {
+  return createStore(openSnapshot(snapshotOf(sites, header, write)), pace);
+}

@@ -1,0 +1,224 @@
+/**
+ * The `charging` command line: `search`, `site`, `status` through the very same Fetch
+ * handler as the server (in-process on the local dataset, or over HTTP with `--url`), plus
+ * `serve` and `import`, which the runtime shim provides. Data goes to stdout; every failure is
+ * one stderr line, `CODE: what happened; what to do`, naming this command's flags. Exit codes:
+ * 0 ok, 1 not found or failure, 2 bad flags or arguments (130 on Ctrl-C comes from the shim).
+ * @module
+ */
+import { metaFlagOf, type OptionSpec, parseArgs } from "../../../shared/cli/args.ts";
+import { exitCodeOf, failureLine } from "../../../shared/cli/failure.ts";
+import { VERSION } from "../../../shared/build-info.ts";
+import { ApiError, isApiError } from "../../../shared/errors.ts";
+import type { FetchHandler } from "../../../shared/http/respond.ts";
+import type { Site } from "../../data/model.ts";
+import { answerError, type Asked, PARAM } from "./answer-error.ts";
+import { renderFields, renderSite, renderSites } from "./table.ts";
+import { COMMAND_USAGE, USAGE } from "./usage.ts";
+
+export { USAGE } from "./usage.ts";
+
+export interface CliDeps {
+  env: Readonly<Record<string, string | undefined>>;
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** The handler over the local dataset. */
+  local(): Promise<FetchHandler>;
+  fetch: typeof fetch;
+  /** Starts the server with these environment overrides; resolves once it listens. */
+  serve(overrides: Record<string, string>): Promise<number>;
+  runImport(args: readonly string[]): Promise<number>;
+}
+
+const COMMON: Record<string, OptionSpec> = {
+  json: { value: false },
+  url: { value: true },
+  help: { value: false },
+};
+const SEARCH: Record<string, OptionSpec> = {
+  ...COMMON,
+  ...Object.fromEntries(Object.keys(PARAM).map((flag) => [flag, { value: flag !== "open-only" }])),
+};
+const SERVE: Record<string, OptionSpec> = {
+  help: { value: false },
+  port: { value: true },
+  host: { value: true },
+  data: { value: true },
+};
+
+const usage = (message: string) => new ApiError("INVALID_USAGE", message);
+
+interface Target extends Asked {
+  path: string;
+}
+
+function searchTarget(positionals: string[], options: Record<string, string | true>): Target {
+  if (positionals.length > 0) throw usage(`search takes no arguments (got "${positionals[0]}"); give filters as flags, e.g. --near 52.52,13.40`);
+  const query = new URLSearchParams();
+  for (const [flag, param] of Object.entries(PARAM)) {
+    const value = options[flag];
+    if (value !== undefined) query.set(param, value === true ? "true" : value);
+  }
+  const search = query.size > 0 ? `?${query}` : "";
+  return { command: "search", path: `/api/v1/sites${search}` };
+}
+
+function targetOf(command: string, positionals: string[], options: Record<string, string | true>): Target {
+  if (command === "search") return searchTarget(positionals, options);
+  if (command === "site" || command === "status") {
+    if (positionals.length !== 1) throw usage(`${command} takes exactly one site id, e.g. charging ${command} ocm:123`);
+    const id = positionals[0] as string;
+    const base = command === "site" ? "/api/v1/sites/" : "/api/v1/status/";
+    return { command, id, path: base + encodeURIComponent(id) };
+  }
+  throw usage(`unknown command "${command}"; the commands are search, site, status, serve and import (see charging --help)`);
+}
+
+function baseUrl(url: string): URL {
+  try {
+    const base = new URL(url);
+    if (base.protocol === "http:" || base.protocol === "https:") return base;
+  } catch {
+    // Not a URL at all: the same answer as a URL of another scheme.
+  }
+  throw usage(`--url must be an http(s) URL, e.g. http://127.0.0.1:8787`);
+}
+
+/** fetch's own text is "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND, ...) is its cause. */
+function networkReason(err: unknown): string {
+  const cause = (err as { cause?: { code?: string; message?: string } } | undefined)?.cause;
+  const why = err instanceof Error ? err.message : String(err);
+  return cause?.code ?? cause?.message ?? why;
+}
+
+async function ask(deps: CliDeps, target: Target): Promise<Response> {
+  if (target.url === undefined) return (await deps.local())(new Request(`http://localhost${target.path}`));
+  const base = baseUrl(target.url);
+  const key = deps.env.CHARGING_API_KEY;
+  const headers: Record<string, string> = key ? { "x-api-key": key } : {};
+  try {
+    return await deps.fetch(new URL(target.path, base), { headers });
+  } catch (err) {
+    const why = networkReason(err);
+    throw new ApiError("UNREACHABLE", `cannot reach ${target.url}: ${why}; check --url and that the server is running (charging serve)`);
+  }
+}
+
+function render(target: Target, body: Record<string, unknown>): string {
+  if (target.command === "search") {
+    const { data, page, attribution } = body as {
+      data: Site[];
+      page: { limit: number; offset: number; total: number };
+      attribution: { text: string; url: string }[];
+    };
+    return renderSites(data, page, attribution);
+  }
+  if (target.command === "site") {
+    const { data, attribution } = body as { data: Site; attribution?: { text: string; url: string } };
+    return renderSite(data, attribution);
+  }
+  const record = (body as { data: Record<string, unknown> }).data;
+  const credit = record.attribution as { text: string; url: string } | undefined;
+  return renderFields([
+    ["id", record.id as string],
+    ["status", record.status as string],
+    ["kind", record.kind as string],
+    ["retrievedAt", record.retrievedAt as string],
+    ["source", record.source as string],
+    ["stale", record.stale as boolean],
+    ["staleReason", record.staleReason as string | undefined],
+    ["attribution", credit ? `${credit.text} (${credit.url})` : undefined],
+  ]);
+}
+
+/** The answer's JSON body; a body that is not JSON means --url names something else. */
+async function bodyOf(target: Target, response: Response): Promise<Record<string, unknown>> {
+  try {
+    return JSON.parse(await response.text()) as Record<string, unknown>;
+  } catch {
+    throw new ApiError(
+      "UPSTREAM_UNAVAILABLE",
+      `${target.url ?? "the local data"} answered HTTP ${response.status} without JSON; check that --url names a charging server (one started with charging serve)`,
+    );
+  }
+}
+
+async function query(deps: CliDeps, command: string, argv: readonly string[]): Promise<number> {
+  const { positionals, options } = parseArgs(argv, command === "search" ? SEARCH : COMMON);
+  const target = targetOf(command, positionals, options);
+  if (typeof options.url === "string") target.url = options.url;
+  const response = await ask(deps, target);
+  const body = await bodyOf(target, response);
+  if (!response.ok) {
+    const error = (body.error ?? {}) as { code?: string; message?: string };
+    const refusal = answerError(target, response.status, error);
+    deps.stderr(`${failureLine(refusal, `charging ${command} --help`)}\n`);
+    // A value the server refused is the user's argument at fault, as a bad flag is.
+    return refusal.code === "INVALID_ARGUMENTS" ? 2 : 1;
+  }
+  deps.stdout(`${options.json ? JSON.stringify(body, null, 2) : render(target, body)}\n`);
+  return 0;
+}
+
+const FLAG_OF_VARIABLE: Record<string, string> = { PORT: "--port", HOST: "--host", CHARGING_DATA: "--data" };
+
+async function serveCommand(deps: CliDeps, argv: readonly string[]): Promise<number> {
+  const { positionals, options } = parseArgs(argv, SERVE);
+  if (positionals.length > 0) throw usage(`serve takes no arguments (got "${positionals[0]}")`);
+  const overrides: Record<string, string> = {};
+  if (typeof options.port === "string") overrides.PORT = options.port;
+  if (typeof options.host === "string") overrides.HOST = options.host;
+  if (typeof options.data === "string") overrides.CHARGING_DATA = options.data;
+  try {
+    return await deps.serve(overrides);
+  } catch (err) {
+    if (!isApiError(err, "INVALID_CONFIG")) throw err;
+    // "PORT must be an integer" came from --port here: name the flag the user typed.
+    let message = err.message;
+    for (const [name, flag] of Object.entries(FLAG_OF_VARIABLE)) {
+      if (name in overrides) message = message.replace(new RegExp(`\\b${name}\\b`, "g"), flag);
+    }
+    throw new ApiError("INVALID_CONFIG", message, { cause: err });
+  }
+}
+
+/** `charging --version`, `charging --help`, and both after any command. */
+function answerMeta(deps: CliDeps, command: string | undefined, meta: "help" | "version"): number {
+  if (meta === "version") deps.stdout(`${VERSION}\n`);
+  else deps.stdout((command !== undefined && COMMAND_USAGE[command]) || USAGE);
+  return 0;
+}
+
+/** A leading flag: `--limit 5` alone most likely meant `charging search --limit 5`. */
+function leadingFlag(argv: readonly string[]): ApiError {
+  const flag = argv[0] as string;
+  const name = flag.replace(/^-+/, "").split("=")[0] as string;
+  if (Object.hasOwn(PARAM, name)) return usage(`${flag} comes before a command; put the command first: charging search ${argv.join(" ")}`);
+  return usage(`unknown option ${flag}; the command comes first (see charging --help)`);
+}
+
+async function dispatch(argv: readonly string[], deps: CliDeps): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === "help" || first === "-v") return answerMeta(deps, rest[0], first === "-v" ? "version" : "help");
+  // import has a --help of its own; its --version is the program's.
+  const meta = metaFlagOf(argv);
+  if (meta && !(first === "import" && meta === "help")) return answerMeta(deps, first, meta);
+  if (first === undefined) throw usage("a command is required: search, site, status, serve or import");
+  if (first === "import") return deps.runImport(rest);
+  if (first === "serve") return serveCommand(deps, rest);
+  if (first.startsWith("-")) throw leadingFlag(argv);
+  return query(deps, first, rest);
+}
+
+/** Runs one command line; resolves to the exit code. */
+export async function runCli(argv: readonly string[], deps: CliDeps): Promise<number> {
+  try {
+    return await dispatch(argv, deps);
+  } catch (err) {
+    // A bad data file or setting the in-process handler hit names itself; it exits 2 like a bad flag.
+    if (!isApiError(err)) throw err;
+    const command = argv[0] !== undefined && COMMAND_USAGE[argv[0]] ? `charging ${argv[0]} --help` : "charging --help";
+    deps.stderr(`${failureLine(err, command)}\n`);
+    return exitCodeOf(err);
+  }
+}

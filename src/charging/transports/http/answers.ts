@@ -1,0 +1,85 @@
+/**
+ * Serialised answers. Stored sites never change, so each one is serialised (text and UTF-8
+ * bytes) once per id and kept in a bounded LRU; answers are assembled from these parts, so a
+ * new page of 20 sites costs a copy instead of a stringify and an encode. A `near` result's
+ * `distanceKm` is appended to the kept part of its site.
+ * @module
+ */
+import { Lru } from "../../../shared/lru.ts";
+import { joinPrepared, type PreparedJson, prepareJson, prepareText } from "../../../shared/http/respond.ts";
+import type { Attribution, Site } from "../../data/model.ts";
+import type { Store } from "../../search/store.ts";
+
+/** Sites whose serialised form is kept (about 2 KB each, so some 40 MB at most). */
+export const SITE_PARTS_KEPT = 20_000;
+
+const OPEN_DATA = prepareText('{"data":[');
+const OPEN_FEATURES = prepareText('{"type":"FeatureCollection","features":[');
+const COMMA = prepareText(",");
+
+/** A site as a GeoJSON Feature: its id, a Point, and every site field as properties. */
+function feature(site: Site, part: PreparedJson): (string | PreparedJson)[] {
+  const head = `{"type":"Feature","id":${JSON.stringify(site.id)},"geometry":{"type":"Point","coordinates":[${site.lon},${site.lat}]},"properties":`;
+  return [head, part, "}"];
+}
+
+type Page = { limit: number; offset: number; total: number };
+
+export interface Answers {
+  /** `{"data":[...],"page":...,"attribution":[...]}` */
+  sites(data: readonly Site[], page: Page, attribution: readonly Attribution[]): PreparedJson;
+  /** `{"data":{...},"attribution":{...}}` */
+  site(site: Site): PreparedJson;
+  /** A GeoJSON FeatureCollection of the page; `page` and `attribution` ride along as foreign members (RFC 7946 6.1). */
+  sitesGeo(data: readonly Site[], page: Page, attribution: readonly Attribution[]): PreparedJson;
+  /** One GeoJSON Feature with the row's `attribution` as a foreign member. */
+  siteGeo(site: Site): PreparedJson;
+}
+
+export function createAnswers(store: Store, kept = SITE_PARTS_KEPT): Answers {
+  const parts = new Lru<string, PreparedJson>(kept);
+
+  const sitePart = (site: Site): PreparedJson => {
+    const { distanceKm, ...stored } = site;
+    let part = parts.get(site.id);
+    if (part === undefined) {
+      part = prepareJson(stored);
+      parts.set(site.id, part);
+    }
+    if (distanceKm === undefined) return part;
+    // The part ends with the site's closing brace; the distance goes last, as in the Site type.
+    return joinPrepared([{ bytes: part.bytes.subarray(0, -1) }, `,"distanceKm":${distanceKm}}`]);
+  };
+
+  return {
+    sites(data, page, attribution) {
+      const pieces: (string | PreparedJson)[] = [OPEN_DATA];
+      data.forEach((site, i) => {
+        if (i > 0) pieces.push(COMMA);
+        pieces.push(sitePart(site));
+      });
+      pieces.push(`],"page":${JSON.stringify(page)},"attribution":${JSON.stringify(attribution)}}`);
+      return joinPrepared(pieces);
+    },
+    // The credit line travels with the row (CC BY and ODbL ask for it wherever the data is shown).
+    site: (site) =>
+      joinPrepared([
+        '{"data":',
+        sitePart(site),
+        `,"attribution":${JSON.stringify(store.attributionFor(site))}}`,
+      ]),
+    sitesGeo(data, page, attribution) {
+      const pieces: (string | PreparedJson)[] = [OPEN_FEATURES];
+      data.forEach((site, i) => {
+        if (i > 0) pieces.push(COMMA);
+        pieces.push(...feature(site, sitePart(site)));
+      });
+      pieces.push(`],"page":${JSON.stringify(page)},"attribution":${JSON.stringify(attribution)}}`);
+      return joinPrepared(pieces);
+    },
+    siteGeo(site) {
+      const [head, part] = feature(site, sitePart(site)) as [string, PreparedJson, string];
+      return joinPrepared([head, part, `,"attribution":${JSON.stringify(store.attributionFor(site))}}`]);
+    },
+  };
+}

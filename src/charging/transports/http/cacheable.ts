@@ -1,0 +1,65 @@
+/**
+ * Answers of a static cut, made cacheable: a strong entity tag per data cut, answer key and
+ * content encoding; `if-none-match` answered 304 without a body; `cache-control` for a cut
+ * that changes only when the operator deploys a new one; and compression (gzip, brotli where
+ * the runtime offers it) of bodies over 1 KiB when the client accepts it, compressed bytes
+ * kept per key in a bounded LRU so a repeated query is compressed once.
+ * @module
+ */
+import { chooseEncoding, compress, type Compressor, type Encoding, MIN_COMPRESS_BYTES } from "./compress.ts";
+import { fnv1a, noneMatch } from "./conditional.ts";
+import { Lru } from "../../../shared/lru.ts";
+import { type PreparedJson, preparedJson } from "../../../shared/http/respond.ts";
+
+/** Compressed answers kept (search answers are a few KB each once compressed). */
+const COMPRESSED_KEPT = 256;
+
+export interface CacheableOptions {
+  /** Names the data cut; a new cut changes every tag. */
+  version: string;
+  cacheControl: string;
+  encodings: readonly Encoding[];
+  /** Default: `CompressionStream` at its defaults. */
+  compress?: Compressor | undefined;
+}
+
+/** Answers `prepared` (the identity body of `key`) to `request`, with its media type (JSON by default). */
+export type Cacheable = (request: Request, key: string, prepared: PreparedJson, type?: string) => Promise<Response>;
+
+export function createCacheable(options: CacheableOptions): Cacheable {
+  const { version, cacheControl, encodings, compress: compressor = compress } = options;
+  const compressed = new Lru<string, Uint8Array<ArrayBuffer>>(COMPRESSED_KEPT);
+  // A kept answer is answered many times: its tag is computed once.
+  const tags = new WeakMap<PreparedJson, string>();
+  const tagOf = (key: string, prepared: PreparedJson): string => {
+    let tag = tags.get(prepared);
+    if (tag === undefined) {
+      tag = `${version}-${fnv1a(key)}`;
+      tags.set(prepared, tag);
+    }
+    return tag;
+  };
+  const vary = encodings.length > 0 ? "accept, accept-encoding" : "accept";
+
+  const encoded = async (key: string, encoding: Encoding, bytes: Uint8Array): Promise<Uint8Array<ArrayBuffer>> => {
+    const name = `${encoding}:${key}`;
+    let body = compressed.get(name);
+    if (!body) {
+      body = await compressor(bytes, encoding);
+      compressed.set(name, body);
+    }
+    return body;
+  };
+
+  return async (request, key, prepared, type) => {
+    const large = prepared.bytes.byteLength >= MIN_COMPRESS_BYTES;
+    const encoding = large ? chooseEncoding(request.headers.get("accept-encoding"), encodings) : undefined;
+    const etag = `"${tagOf(key, prepared)}${encoding ? `-${encoding}` : ""}"`;
+    const headers: Record<string, string> = { etag, "cache-control": cacheControl, vary };
+    if (!noneMatch(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
+    if (type) headers["content-type"] = type;
+    if (!encoding) return preparedJson(prepared, { headers });
+    headers["content-encoding"] = encoding;
+    return preparedJson({ bytes: await encoded(key, encoding, prepared.bytes) }, { headers });
+  };
+}
