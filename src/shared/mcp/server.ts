@@ -79,14 +79,16 @@ function progressOf(token: string | number | undefined, extra: CallExtra): ToolC
 }
 
 /** resources/templates/list, resources/list (none listed: the templates say what can be read) and resources/read. */
-function serveResources(server: McpServer, info: ServerInfo, read: ReadResource = async () => undefined): void {
+function serveResources(server: McpServer, info: ServerInfo, log: (line: string) => void, read: ReadResource = async () => undefined): void {
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: info.resourceTemplates ?? [] }));
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [] }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const contents = await read(request.params.uri).catch((err: unknown) => {
       // A URI the server reads but whose parts are wrong (a cursor it never gave): the typed error's next step.
       if (err instanceof ApiError) throw new McpError(McpErrorCode.InvalidParams, `${err.code}: ${err.message}`);
-      throw err;
+      // Anything else is logged here, as a tool's failure is: no detail of it reaches the client.
+      log(`resource ${request.params.uri.slice(0, 200)} failed: ${err instanceof Error ? err.message : String(err)}`);
+      throw new McpError(McpErrorCode.InternalError, `reading the resource failed unexpectedly; ${ERRORS.INTERNAL.hint}`);
     });
     if (!contents) {
       const templates = (info.resourceTemplates ?? []).map((t) => t.uriTemplate).join(", ");
@@ -119,7 +121,7 @@ function serverFactory(
       { name: info.name, version: info.version },
       { capabilities: capabilitiesOf(info), ...(info.instructions ? { instructions: info.instructions } : {}) },
     );
-    if (info.resourceTemplates) serveResources(server, info, read);
+    if (info.resourceTemplates) serveResources(server, info, log, read);
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await listing() }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
       const tools = typeof source === "function" ? await source() : source;

@@ -4,6 +4,7 @@ import { test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { v } from "../../../deps.ts";
+import { ApiError } from "../../../src/shared/errors.ts";
 import { serve } from "../../../shim/node/serve.ts";
 import { mcpHttpHandler } from "../../../src/shared/mcp/http.ts";
 import { serveWithSdk } from "../../../src/shared/mcp/sdk-http.ts";
@@ -28,12 +29,15 @@ const info = {
   resourceTemplates: [{ uriTemplate: "note://{id}", name: "note", mimeType: "text/plain" }],
 };
 const read = async (uri: string) => {
+  if (uri === "note://bad") throw new ApiError("INVALID_ARGUMENTS", "no such part; read note://{id}");
+  if (uri === "note://crash") throw new Error("internal secret");
   const text = NOTES[uri.replace("note://", "")];
   return text === undefined ? undefined : { uri, mimeType: "text/plain", text };
 };
 
 test("resources: templates listed, a linked URI read, an unknown one refused with -32002", async () => {
-  const serving = await serve(mcpHttpHandler(defineMcp(info, [note], () => {}, undefined, read)), { port: 0 });
+  const logged: string[] = [];
+  const serving = await serve(mcpHttpHandler(defineMcp(info, [note], (line) => logged.push(line), undefined, read)), { port: 0 });
   const client = new Client({ name: "test", version: "1" });
   try {
     await client.connect(new StreamableHTTPClientTransport(new URL(`${serving.url}/mcp`)));
@@ -53,6 +57,17 @@ test("resources: templates listed, a linked URI read, an unknown one refused wit
       assert.match(err.message, /No resource at note:\/\/zzz; this server reads note:\/\/\{id\}/);
       return true;
     });
+    await assert.rejects(client.readResource({ uri: "note://bad" }), (err: { code?: number; message: string }) => {
+      assert.equal(err.code, -32602);
+      assert.match(err.message, /INVALID_ARGUMENTS: no such part; read note:\/\/\{id\}/);
+      return true;
+    });
+    await assert.rejects(client.readResource({ uri: "note://crash" }), (err: { code?: number; message: string }) => {
+      assert.equal(err.code, -32603);
+      assert.doesNotMatch(err.message, /secret/);
+      return true;
+    });
+    assert.match(logged.join("\n"), /resource note:\/\/crash failed: internal secret/);
   } finally {
     await client.close();
     await serving.close();
