@@ -82,3 +82,22 @@ export const StatusOutput = v.object({
     attribution: AttributionOutput,
   }),
 });
+
+/** A site as a GeoJSON Feature: its id, a Point, and every site field as properties. */
+const FeatureOutput = v.object({
+  type: v.literal("Feature"),
+  id: v.string(),
+  geometry: v.object({ type: v.literal("Point"), coordinates: v.tuple([v.number(), v.number()]) }),
+  properties: SiteOutput,
+});
+
+/** One site as GeoJSON, its credit line a foreign member. */
+export const SiteFeatureOutput = v.object({ ...FeatureOutput.entries, attribution: AttributionOutput });
+
+/** A page of sites as GeoJSON; page and credit lines ride along as foreign members (RFC 7946 6.1). */
+export const FeatureCollectionOutput = v.object({
+  type: v.literal("FeatureCollection"),
+  features: v.array(FeatureOutput),
+  page: PageOutput,
+  attribution: v.array(AttributionOutput),
+});

@@ -8,7 +8,7 @@
  */
 import type { v } from "../../../deps.ts";
 import { ApiError, isApiError } from "../../shared/errors.ts";
-import type { RestFaceDoc } from "../../shared/http/openapi.ts";
+import { jsonSchemaOf, type RestFaceDoc } from "../../shared/http/openapi.ts";
 import type { QuerySchema } from "../../shared/http/query.ts";
 import type { ToolAnnotations } from "../../shared/mcp/tool.ts";
 import type { AnyObjectSchema } from "../../shared/validate.ts";
@@ -27,8 +27,8 @@ import {
   SitesQuery,
   StatusQuery,
 } from "./inputs.ts";
-import { SearchOutput, SiteAnswerOutput, StatusOutput } from "./outputs.ts";
-import { CACHE_HEADERS, errorDoc, FEATURE, FEATURE_COLLECTION, NOT_FOUND_DOC } from "./rest-doc.ts";
+import { FeatureCollectionOutput, SearchOutput, SiteAnswerOutput, SiteFeatureOutput, StatusOutput } from "./outputs.ts";
+import { CACHE_HEADERS, errorDoc, NOT_FOUND_DOC } from "./rest-doc.ts";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- a table holds rows of different inputs and results */
 type AnyResult = any;
@@ -112,7 +112,7 @@ const SEARCH_SITES = defineOperation({
     answer: {
       description: "A page of sites with the total count and the credit lines to show",
       headers: CACHE_HEADERS,
-      alternatives: { "application/geo+json": FEATURE_COLLECTION },
+      alternatives: { "application/geo+json": jsonSchemaOf(FeatureCollectionOutput, "output") },
     },
     errors: { "400": errorDoc("INVALID_ARGUMENTS naming the parameter and the rule") },
   },
@@ -156,7 +156,7 @@ const GET_SITE = defineOperation({
     answer: {
       description: "The site with its credit line",
       headers: CACHE_HEADERS,
-      alternatives: { "application/geo+json": FEATURE },
+      alternatives: { "application/geo+json": jsonSchemaOf(SiteFeatureOutput, "output") },
     },
     errors: { "404": NOT_FOUND_DOC },
   },
