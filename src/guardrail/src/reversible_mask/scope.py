@@ -34,12 +34,15 @@ def requested_scope(data: dict[str, Any]) -> str | None:
     return value.strip()
 
 
+def _metadata(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The request's metadata dicts, in METADATA_KEYS order."""
+    found = (data.get(key) for key in METADATA_KEYS)
+    return [metadata for metadata in found if isinstance(metadata, dict)]
+
+
 def _candidates(data: dict[str, Any]) -> list[Any]:
     values: list[Any] = []
-    for key in METADATA_KEYS:
-        metadata = data.get(key)
-        if not isinstance(metadata, dict):
-            continue
+    for metadata in _metadata(data):
         values.append(metadata.get(FIELD))
         requester = metadata.get("requester_metadata")
         if isinstance(requester, dict):
@@ -118,10 +121,8 @@ MASKED_UNDER = "reversible_mask_scope"
 
 def remember_scope(data: dict[str, Any], scope: str | None) -> None:
     """Any value a client put there is replaced (or removed when the default scope applies)."""
-    for key in METADATA_KEYS:
-        bucket = data.get(key)
-        if isinstance(bucket, dict):
-            bucket.pop(MASKED_UNDER, None)
+    for bucket in _metadata(data):
+        bucket.pop(MASKED_UNDER, None)
     if scope is None:
         return
     bucket = proxy_metadata(data, create=True)
@@ -130,8 +131,7 @@ def remember_scope(data: dict[str, Any], scope: str | None) -> None:
 
 
 def remembered_scope(data: dict[str, Any]) -> str | None:
-    for key in METADATA_KEYS:
-        bucket = data.get(key)
-        if isinstance(bucket, dict) and isinstance(bucket.get(MASKED_UNDER), str):
+    for bucket in _metadata(data):
+        if isinstance(bucket.get(MASKED_UNDER), str):
             return bucket[MASKED_UNDER]
     return None
