@@ -9,6 +9,7 @@ string a backend could read is in the file as text.
 
 import json
 import os
+import threading
 
 from litellm.integrations.custom_logger import CustomLogger
 
@@ -37,6 +38,23 @@ def _plain(value, depth=0):
     return str(value)
 
 
+_APPEND_LOCK = threading.Lock()
+
+
+def _append(data: bytes) -> None:
+    # Sync callbacks run on the proxy's thread pool beside the async ones: a buffered text
+    # file splits a long line into several writes that can interleave, so each record goes
+    # out as one O_APPEND write under a lock, and readers skip a last line not yet ended.
+    with _APPEND_LOCK:
+        fd = os.open(os.environ["CAPTURE_PATH"], os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+        finally:
+            os.close(fd)
+
+
 class Capture(CustomLogger):
     def _write(self, kind, kwargs, response_obj=None, start_time=None, end_time=None):
         record = {"kind": kind, "call_type": (kwargs or {}).get("call_type")}
@@ -51,9 +69,8 @@ class Capture(CustomLogger):
                 )
             except Exception as error:  # noqa: BLE001 - recorded, and asserted on by the test
                 record["spend_log_error"] = repr(error)
-        line = json.dumps(_plain(record), ensure_ascii=False, default=str)
-        with open(os.environ["CAPTURE_PATH"], "a", encoding="utf-8") as file:
-            file.write(line + "\n")
+        line = json.dumps(_plain(record), ensure_ascii=False, default=str) + "\n"
+        _append(line.encode("utf-8"))
 
     async def async_log_success_event(self, kwargs, response_obj, start_time, end_time):
         self._write("async_success", kwargs, response_obj, start_time, end_time)

@@ -173,5 +173,6 @@ class Proxy:
     def captures(self) -> list[dict[str, Any]]:
         if not self.capture_path.exists():
             return []
-        lines = self.capture_path.read_text(encoding="utf-8").splitlines()
-        return [json.loads(line) for line in lines if line.strip()]
+        text = self.capture_path.read_text(encoding="utf-8")
+        complete = text[: text.rfind("\n") + 1]  # a record still being written is read later
+        return [json.loads(line) for line in complete.splitlines() if line.strip()]
