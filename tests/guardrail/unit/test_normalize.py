@@ -7,11 +7,11 @@ import os
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from reversible_mask.fold_tables import tables_for
 from reversible_mask.normalize import (
     _latin1_pieces,
     _lone_spaces,
     _one_piece,
-    _tables,
     reference_view,
     view,
 )
@@ -140,7 +140,7 @@ def test_long_stretchy_texts_agree(words: list[str], case_sensitive: bool) -> No
 
 def test_the_stretch_paths_run() -> None:
     """The texts above do reach the paths they are meant for."""
-    tables = _tables(False)
+    tables = tables_for(False)
     assert _latin1_pieces("Straße und Maß", tables) == [
         "Stra",
         "ß",

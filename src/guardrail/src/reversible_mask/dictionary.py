@@ -30,7 +30,7 @@ from typing import Any
 import yaml
 
 from .errors import DictionaryError
-from .normalize import is_mark
+from .fold_tables import is_mark
 from .patterns import PatternEntry, compile_pattern
 from .placeholder import LITERAL
 
