@@ -75,6 +75,11 @@ export const THRESHOLDS = {
   deepPage: rot(3, "clicks from the start URL", "Screaming Frog crawl-depth convention"),
   redirectHops: rot(1, "redirect hops", "Screaming Frog redirect-chain filter"),
   urlLength: rot(115, "characters", "Screaming Frog URL tab"),
+  scriptShellWords: rot(
+    50,
+    "words and under 5 links beside a script and an empty mount point (<div id=root>, <app-root>)",
+    "this tool's rule, after Google's JavaScript SEO basics (content built by script needs rendering)",
+  ),
 } as const;
 
 // biome-ignore format: a table reads best one check per line
@@ -88,6 +93,7 @@ const ROWS = [
   ["robots-blocked-linked", "crawlability", "medium", "Linked page blocked by robots.txt", "Allow the path in robots.txt if it should rank, or stop linking to it internally"],
   ["robots-txt-missing", "crawlability", "low", "No robots.txt (4xx): every URL is allowed and no sitemap is declared", "Publish /robots.txt, e.g. \"User-agent: *\" and \"Allow: /\" plus a \"Sitemap: https://<your site>/sitemap.xml\" line"],
   ["robots-txt-invalid", "crawlability", "medium", "robots.txt has lines crawlers ignore (an HTML page, typos, rules outside a User-agent group)", "Serve /robots.txt as text/plain with User-agent, Allow, Disallow and Sitemap lines only; fix the lines quoted"],
+  ["script-built-page", "crawlability", "high", "Page content is built by script: the plain crawl sees an empty shell", "Audit with rendering (--render on the CLI, render: true on seo_audit_site) to check what browsers and Google see; crawlers that run no script (Bing, link previews, AI crawlers) see this shell, so render on the server or prerender", THRESHOLDS.scriptShellWords],
   ["client-side-redirect", "crawlability", "medium", "Page redirects in the browser (meta refresh or script) instead of with HTTP", "Answer with a 301 (or 308) redirect from the server; crawlers may not follow client-side redirects"],
   ["robots-txt-unreachable", "crawlability", "critical", "robots.txt unreachable (5xx or network error): crawlers must assume full disallow", "Make /robots.txt answer 200 (or 404 if you have no rules)"],
   ["host-stopped", "crawlability", "high", "Host stopped after repeated 5xx/429 answers", "Fix the errors or raise the rate limit for crawlers, then re-audit"],

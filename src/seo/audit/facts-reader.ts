@@ -43,6 +43,9 @@ const RESOURCE_ATTR: Record<string, string> = {
   embed: "src",
 };
 
+/** Ids the common script frameworks mount into (React, Vue, Next, Nuxt, Gatsby, Svelte, Quasar, Ember). */
+const MOUNT_IDS = new Set(["root", "app", "__next", "__nuxt", "___gatsby", "svelte", "q-app", "ember-app", "app-root", "main-app"]);
+
 /** An element that opens a main-content or boilerplate region, and same-named elements inside it. */
 interface Region {
   tag: string;
@@ -143,6 +146,7 @@ export class FactsReader {
     if (SKIP_TEXT.has(name)) this.#openSkipped(name, attrs);
     else if (CODE.has(name) && this.#inBoiler === 0) this.#facts.codeBlocks++;
     this.#element(name, attrs);
+    if (this.#facts.mountPoint === undefined) this.#mountPoint(name, attrs);
     if (name.length === 2 && name[0] === "h" && name[1] !== undefined && name[1] >= "1" && name[1] <= "6") {
       this.#facts.headings.push(Number(name[1]));
       if (name === "h1") this.#startCapture("h1");
@@ -182,10 +186,18 @@ export class FactsReader {
     }
   }
 
+  /** An element named like a framework's mount point: an id it mounts into, or a custom element (`<app-root>`). */
+  #mountPoint(name: string, attrs: Record<string, string>): void {
+    const id = attrs.id?.trim();
+    if (id !== undefined && MOUNT_IDS.has(id.toLowerCase())) this.#facts.mountPoint = `<${name} id="${id}">`;
+    else if (name.includes("-") && this.#skip === 0) this.#facts.mountPoint = `<${name}>`;
+  }
+
   #openSkipped(name: string, attrs: Record<string, string>): void {
     this.#skip++;
     if (name !== "script") return;
     const type = attrs.type?.trim().toLowerCase();
+    if (isJavaScript(type)) this.#facts.scripts++;
     if (type === "application/ld+json") this.#startCapture("jsonld");
     else if (attrs.src === undefined && isJavaScript(type) && this.#capture === undefined && this.#scriptsScanned++ < 10)
       this.#startCapture("script");

@@ -6,6 +6,11 @@
 export interface JsonLdItem {
   types: string[];
   error?: string;
+  /** Line of the page where the block's text starts, and where a syntax error is. */
+  line?: number;
+  /** Rich-result properties missing, as "Type: property" (Google's required ones, then recommended). */
+  missing?: string[];
+  recommended?: string[];
 }
 
 export interface HtmlFacts {
@@ -34,6 +39,13 @@ export interface HtmlFacts {
   linkCount: number;
   /** `<pre>`, `<code>` and `<table>` elements: reference pages carry their content there. */
   codeBlocks: number;
+  /** `<script>` elements that run JavaScript (with a src or inline), JSON-LD and templates apart. */
+  scripts: number;
+  /**
+   * The first element a script framework mounts into (`<div id="root">`, `<app-root>`), as
+   * written, when the page has one: with next to no text and links, the page is built by script.
+   */
+  mountPoint: string | undefined;
   /** `<meta http-equiv=refresh>`: seconds and the target as written (no url: a reload). */
   metaRefresh: { seconds: number; url: string | undefined } | undefined;
   /** A `location = / location.href = / location.replace( / location.assign(` target in an inline script. */
@@ -78,6 +90,8 @@ export function emptyFacts(): HtmlFacts {
     linkWords: 0,
     linkCount: 0,
     codeBlocks: 0,
+    scripts: 0,
+    mountPoint: undefined,
     metaRefresh: undefined,
     scriptRedirect: undefined,
     sitemapLinks: [],

@@ -115,6 +115,24 @@ function contentHits(s: PageSignals, html: HtmlFacts, hit: (id: CheckId, evidenc
   thinHit(s, html, hit);
 }
 
+/** Links under which a page with scripts and a mount point reads as an empty shell. */
+const SHELL_LINKS = 5;
+
+/**
+ * A single-page app's shell: scripts, a framework's mount point (or nothing at all) and next to
+ * no text or links. Its real content is only in the rendered page, so the plain audit says so.
+ */
+function scriptShellHit(html: HtmlFacts, hit: (id: CheckId, evidence: string) => void): void {
+  if (html.scripts === 0 || html.wordCount >= THRESHOLDS.scriptShellWords.value || html.linksFound >= SHELL_LINKS) return;
+  const empty = html.wordCount === 0 && html.linksFound === 0;
+  if (html.mountPoint === undefined && !empty) return;
+  const where = html.mountPoint ? `mount point ${html.mountPoint}` : "an empty body";
+  hit(
+    "script-built-page",
+    `${where}, ${html.scripts} script(s), ${html.wordCount} words, ${html.linksFound} links: rendering needed (--render / render: true)`,
+  );
+}
+
 /** Hubs and redirect stubs are not judged; reference pages (code, tables) have a lower bar. */
 function thinHit(s: PageSignals, html: HtmlFacts, hit: (id: CheckId, evidence: string) => void): void {
   if (s.metaNoindex || s.headerNoindex || s.pageType === "hub" || s.pageType === "redirect") return;
@@ -220,6 +238,7 @@ export function pageHits(s: PageSignals): Hit[] {
   }
   if (s.page.status === 200 && s.html) {
     canonicalHits(s, hit);
+    scriptShellHit(s.html, hit);
     contentHits(s, s.html, hit);
     markupHits(s, s.html, hit);
   }
