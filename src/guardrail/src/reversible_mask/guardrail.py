@@ -32,6 +32,13 @@ from .metrics import process_metrics
 from .payload import mask_request, unmask_object
 from .placeholder import Registry
 from .reload import DictionaryWatch
+from .request_kinds import (
+    NON_TEXT_CALL_TYPES,
+    NON_TEXT_RESPONSES,
+    call_type_name,
+    internal_keys,
+    refuse_mixed_streams,
+)
 from .response_stream import restore_stream
 from .scope import (
     effective_scope,
@@ -44,27 +51,6 @@ from .startup import configured, debug_logging_on, guard_routes
 
 log = logging.getLogger("reversible_mask")
 
-NON_TEXT_CALL_TYPES = frozenset(
-    {
-        "embedding", "aembedding", "image_generation", "aimage_generation", "image_edit",
-        "aimage_edit", "image_variation", "aimage_variation", "transcription", "atranscription",
-        "speech", "aspeech", "rerank", "arerank", "moderation", "amoderation",
-        "pass_through_endpoint", "pass_through", "llm_passthrough_route",
-        "allm_passthrough_route",
-    }
-)  # fmt: skip
-NON_TEXT_RESPONSES = frozenset(
-    {"EmbeddingResponse", "ImageResponse", "TranscriptionResponse", "RerankResponse"}
-)
-# Top-level request keys the proxy adds or consumes itself (never sent to the provider).
-PROXY_KEYS = frozenset(
-    {
-        "metadata", "litellm_metadata", "proxy_metadata", "proxy_server_request",
-        "secret_fields", "litellm_call_id", "litellm_logging_obj", "guardrails",
-        "disable_global_guardrail", "litellm_trace_id", "litellm_session_id", "tags",
-        "mock_response", "api_key", "api_base", "user_api_key_dict",
-    }
-)  # fmt: skip
 GUARDRAIL_INFORMATION = "standard_logging_guardrail_information"
 RAW_BODY_WARNING = (
     "reversible_mask: LiteLLM debug logging is on (--detailed_debug, LITELLM_LOG=DEBUG or "
@@ -81,25 +67,7 @@ def _litellm_params() -> frozenset[str]:
     return frozenset(all_litellm_params)
 
 
-# LiteLLM params that still reach the provider (as HTTP headers): masked like any text.
-PROVIDER_BOUND_PARAMS = frozenset({"headers", "extra_headers"})
-INTERNAL_KEYS = (PROXY_KEYS | _litellm_params()) - PROVIDER_BOUND_PARAMS
-
-
-def _call_type_name(call_type: Any) -> str:
-    return str(getattr(call_type, "value", call_type))
-
-
-def _refuse_mixed_streams(data: dict) -> None:
-    """A chat stream with n > 1: LiteLLM (1.108 at least) logs it as one response built from the
-    restored chunks with the choices interleaved, so a term split across them cannot be found
-    and re-masked in any log. Refused on every version, so the rule does not depend on one."""
-    choices = data.get("n")
-    if data.get("stream") and isinstance(choices, int) and choices > 1:
-        raise RefusedRequestError(
-            "reversible_mask: a stream with n > 1 is refused (its logged copy mixes the choices, "
-            "so originals could not be re-masked there); send n=1, or stream=false for n > 1"
-        )
+INTERNAL_KEYS = internal_keys(_litellm_params())
 
 
 class ReversibleMaskGuardrail(CustomGuardrail):
@@ -147,12 +115,12 @@ class ReversibleMaskGuardrail(CustomGuardrail):
         self, user_api_key_dict: Any, cache: Any, data: dict, call_type: Any
     ) -> dict:
         self._reload_dictionary()
-        name = _call_type_name(call_type)
+        name = call_type_name(call_type)
         if name in NON_TEXT_CALL_TYPES:
             log.debug("reversible_mask: skipping non-text call type %s", name)
             return data
         try:
-            _refuse_mixed_streams(data)
+            refuse_mixed_streams(data)
             bound = operator_scopes(user_api_key_dict)
             scope = effective_scope(requested_scope(data), bound, self.masker.categories_for)
             target = self.masker.target(scope)
@@ -264,7 +232,7 @@ class ReversibleMaskGuardrail(CustomGuardrail):
         mask = self._log_mask(kwargs.get("litellm_params"))
         copier = Copier(mask)  # one pass over the payload: shared objects are copied once
         masked = masked_call_details(kwargs, mask, copier)
-        if _call_type_name(call_type) not in NON_TEXT_CALL_TYPES:
+        if call_type_name(call_type) not in NON_TEXT_CALL_TYPES:
             result = fail_open("result", result, copier)
         return masked, result
 
