@@ -3,6 +3,9 @@ from __future__ import annotations
 import copy
 import json
 import logging
+import time
+from concurrent.futures import ThreadPoolExecutor
+from itertools import pairwise
 
 import pytest
 
@@ -128,3 +131,26 @@ def test_request_scopes_of_concurrent_requests_stay_apart() -> None:
 
     asyncio.run(main())
     assert seen == {"a": 1, "b": 0}  # a's end closed a's registry, not b's
+
+
+def test_the_reported_counts_follow_each_other_when_threads_close_at_once() -> None:
+    """Hooks close from the proxy's thread pool too: every number reported (log and gauge) is
+    one more or one less than the one before, and the last is 0 once all have closed."""
+    reported: list[int] = []
+
+    def observe(count: int) -> None:
+        time.sleep(0)  # give another thread the chance to report in between
+        reported.append(count)
+
+    store = InFlight(observe=observe)
+
+    def open_and_close(_: int) -> None:
+        for _ in range(300):
+            request: dict = {}
+            store.open(request)
+            store.close(request)
+
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(open_and_close, range(8)))
+    assert len(store) == 0 and reported[-1] == 0
+    assert all(abs(b - a) == 1 for a, b in pairwise(reported)), reported

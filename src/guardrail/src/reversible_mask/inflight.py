@@ -106,9 +106,7 @@ class InFlight:
         with self._lock:
             self._entries[ticket] = (registry, now)
             self._evict(now)
-            count = len(self._entries)
-        self._observe(count)
-        log.debug("reversible_mask: %d requests in flight (opened one)", count)
+            self._report("opened")
         return registry
 
     def get(self, data: Any) -> Registry | None:
@@ -129,10 +127,16 @@ class InFlight:
         with self._lock:
             if self._entries.pop(ticket, None) is None:
                 return False
-            count = len(self._entries)
-        self._observe(count)
-        log.debug("reversible_mask: %d requests in flight (closed one)", count)
+            self._report("closed")
         return True
+
+    def _report(self, change: str) -> None:
+        """Under the lock: hooks close from the proxy's thread pool too, and a count reported
+        after the lock could reach the log (and the gauge) after a later one, leaving a stale
+        last number."""
+        count = len(self._entries)
+        self._observe(count)
+        log.debug("reversible_mask: %d requests in flight (%s one)", count, change)
 
     def __len__(self) -> int:
         return len(self._entries)
