@@ -8,7 +8,7 @@
  */
 export { exitCodeOf, failureLine } from "../shared/cli/failure.ts";
 export { ApiError, errorResponse, isApiError } from "../shared/errors.ts";
-export { createSharedRateLimiter, type RateLimiter, type RateLimitStore } from "../shared/http/rate-limit.ts";
+export { createRateLimiter, createSharedRateLimiter, type RateLimiter, type RateLimitStore } from "../shared/http/rate-limit.ts";
 export { bodyOf, type FetchHandler, type RequestContext } from "../shared/http/respond.ts";
 export { createGuardedLookup, type GuardedLookup } from "../shared/net/lookup.ts";
 export { runCli } from "./transports/cli/run.ts";
@@ -19,6 +19,7 @@ export type { Compressor, Encoding } from "./transports/http/compress.ts";
 export { type ImportIo, runImport } from "./import/command.ts";
 export { chargingTools } from "./transports/mcp.ts";
 export { type ChargingServices, createChargingServices } from "./services.ts";
+export { createSwappableHandler, type SwappableHandler } from "./swap.ts";
 export { isSnapshot, openSnapshot, type Snapshot } from "./snapshot/read.ts";
 export { SnapshotBuilder, snapshotOf } from "./snapshot/write.ts";
 export { createOcpiFeed } from "./status/ocpi-feed.ts";

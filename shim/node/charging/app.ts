@@ -6,12 +6,13 @@
  */
 import { readFile } from "node:fs/promises";
 import { crc32 } from "node:zlib";
-import { ApiError, type ChargingConfig, type ChargingServices, createChargingHandler, createChargingServices, createGuardedLookup, createOcpiFeed, createSharedRateLimiter, createStore, isApiError, isSnapshot, type LiveFeed, openSnapshot, parseChargingEnv, parseDatasetFile, type RateLimiter, type Store, storeOfSites } from "../../../src/charging/mod.ts";
+import { ApiError, type ChargingConfig, type ChargingServices, createChargingHandler, createChargingServices, createGuardedLookup, createOcpiFeed, createRateLimiter, createSharedRateLimiter, createStore, createSwappableHandler, isApiError, isSnapshot, type LiveFeed, openSnapshot, parseChargingEnv, parseDatasetFile, type RateLimiter, type Store, storeOfSites } from "../../../src/charging/mod.ts";
 import { pinnedFetch, resolveAll } from "../pinned-fetch.ts";
 import { embeddedSnapshot } from "../../embedded/charging-snapshot.ts";
 import { createRedisRateStore } from "../redis-rate-store.ts";
 import { closeOnSignals, serve, type Serving } from "../serve.ts";
 import { compressFast, NODE_ENCODINGS } from "./compress.ts";
+import { type DataReloader, fileIdentity, noReloadOnHangup, reloadDataOnChange } from "./reload.ts";
 
 /** A JSON data set bigger than this is refused with the command that converts it to a snapshot. */
 const JSON_DATASET_MAX_BYTES = 256 * 1024 * 1024;
@@ -74,9 +75,8 @@ function liveFeed(config: ChargingConfig): LiveFeed | undefined {
   });
 }
 
-/** The services over `store` with the live feed `config` asks for. */
-export function servicesFor(store: Store, config: ChargingConfig): ChargingServices {
-  const live = liveFeed(config);
+/** The services over `store` with the live feed `config` asks for (or `live`, kept across swaps). */
+export function servicesFor(store: Store, config: ChargingConfig, live = liveFeed(config)): ChargingServices {
   return createChargingServices(store, { now: () => new Date(), ...(live ? { live } : {}) });
 }
 
@@ -102,8 +102,29 @@ async function sharedLimiter(
   return { limiter, note };
 }
 
+/** Reloads `CHARGING_DATA` into `swappable` on SIGHUP and when the file is replaced. */
+function reloaderOf(
+  config: ChargingConfig,
+  identity: string | undefined,
+  swappable: ReturnType<typeof createSwappableHandler>,
+  log: (line: string) => void,
+): DataReloader {
+  const path = config.dataPath;
+  if (path === undefined) return noReloadOnHangup(log);
+  const live = liveFeed(config);
+  return reloadDataOnChange({
+    path,
+    identity,
+    load: loadStore,
+    swap: (store) => swappable.swap(servicesFor(store, config, live)),
+    current: () => swappable.services.store,
+    log,
+  });
+}
+
 /**
- * Validates `env`, loads the data and starts listening; drains and exits on SIGINT/SIGTERM.
+ * Validates `env`, loads the data and starts listening; drains and exits on SIGINT/SIGTERM,
+ * reads `CHARGING_DATA` again on SIGHUP and when the file is replaced (see reload.ts).
  * The start-up line (URL and site count) is logged only once the signal handlers are in place.
  */
 export async function startChargingServer(
@@ -111,17 +132,21 @@ export async function startChargingServer(
   log: (line: string) => void,
 ): Promise<Serving> {
   const config = parseChargingEnv(env);
+  const identity = config.dataPath === undefined ? undefined : await fileIdentity(config.dataPath);
   const services = servicesFor(await loadStore(config.dataPath), config);
   const { limiter, note } = await sharedLimiter(config, log);
-  const handler = createChargingHandler({
-    ...services,
-    ...config,
-    log,
-    encodings: NODE_ENCODINGS,
-    compress: compressFast,
-    ...(limiter ? { rateLimiter: limiter } : {}),
-  });
-  const serving = await serve(handler, { port: config.port, hostname: config.host });
+  // One limiter for every data set: a swap does not reset anyone's count.
+  const rateLimiter = limiter ?? createRateLimiter({ limit: config.ratePerMinute, windowMs: 60_000, maxClients: 50_000 });
+  const build = (current: ChargingServices) =>
+    createChargingHandler({ ...current, ...config, log, encodings: NODE_ENCODINGS, compress: compressFast, rateLimiter });
+  const swappable = createSwappableHandler(services, build);
+  const serving = await serve(swappable.handle, { port: config.port, hostname: config.host });
+  const reloader = reloaderOf(config, identity, swappable, log);
+  const close = serving.close.bind(serving);
+  serving.close = () => {
+    reloader.close();
+    return close();
+  };
   closeOnSignals(serving, log);
   const gate = config.apiKeys.length > 0 ? `, key gate on (${config.apiKeys.length} keys)` : "";
   log(`charging: listening on ${serving.url} (${services.store.size} sites${gate}${note})`);
