@@ -6,7 +6,7 @@
 
 import { VERSION } from "../shared/build-info.ts";
 import type { Compressor, Encoding } from "./transports/http/compress.ts";
-import { DEFAULT_RATE_PER_MINUTE } from "./config.ts";
+import { DEFAULT_MAP_TILES, DEFAULT_RATE_PER_MINUTE, type MapTiles } from "./config.ts";
 import { type Cors, createCors } from "../shared/http/cors.ts";
 import { createRateLimiter, type RateLimiter } from "../shared/http/rate-limit.ts";
 import type { FetchHandler } from "../shared/http/respond.ts";
@@ -18,6 +18,7 @@ import { defineMcp } from "../shared/mcp/server.ts";
 import { OPERATIONS } from "./operations/table.ts";
 import { CACHE_HEADERS, errorDoc } from "./operations/rest-doc.ts";
 import { chargingRouteTable } from "./transports/http/routes.ts";
+import { type MapAssets, mapRoutes } from "./transports/http/map-page.ts";
 import { chargingTools } from "./transports/mcp.ts";
 import type { ChargingServices } from "./services.ts";
 
@@ -50,6 +51,10 @@ export interface ChargingHandlerOptions extends ChargingServices {
   compress?: Compressor;
   /** Where unexpected failures are reported (never keys or bodies). */
   log?: (line: string) => void;
+  /** The map page's bundled files; with them, `GET /` serves the map page (none without). */
+  mapAssets?: MapAssets;
+  /** The map page's base map (default OpenStreetMap's tiles; null: none). */
+  mapTiles?: MapTiles | null;
 }
 
 const INSTRUCTIONS =
@@ -77,6 +82,7 @@ const DOC_INFO: OpenApiInfo = {
   version: VERSION,
   description:
     "Read-only API over open charging-site data (Open Charge Map, OpenStreetMap). Every error is {\"error\":{\"code\",\"message\"}}. Show the attribution returned with the data.",
+  license: { name: "MIT", identifier: "MIT" },
 };
 
 const GUARDED = {
@@ -106,12 +112,16 @@ function routesOf(options: ChargingHandlerOptions, gated: boolean, log: (line: s
     chargingTools(options),
     log,
   );
-  return chargingRouteTable(options, mcpHttpHandler(server), {
+  const encodings = options.encodings ?? ["gzip"];
+  const routes = chargingRouteTable(options, mcpHttpHandler(server), {
     cacheControl: cacheControlFor(gated),
-    encodings: options.encodings ?? ["gzip"],
+    encodings,
     compress: options.compress,
     openApi: (routes) => documentOf(gated, routes),
   });
+  if (!options.mapAssets) return routes;
+  const tiles = options.mapTiles === undefined ? DEFAULT_MAP_TILES : options.mapTiles;
+  return [...routes, ...mapRoutes({ assets: options.mapAssets, tiles, encodings, compress: options.compress })];
 }
 
 /** Creates the handler: the shared pipeline over the charging routes. */

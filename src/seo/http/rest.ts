@@ -9,7 +9,7 @@ import { v } from "../../../deps.ts";
 import { VERSION } from "../../shared/build-info.ts";
 import { ApiError } from "../../shared/errors.ts";
 import { ERROR_REF, type OpenApiResponse, type RestFaceDoc, type ServiceDoc } from "../../shared/http/openapi.ts";
-import { parseQuery, type QuerySchema } from "../../shared/http/query.ts";
+import { parseQuery, queryBoolean, queryNumber, type QuerySchema } from "../../shared/http/query.ts";
 import { json } from "../../shared/http/respond.ts";
 import { invokeTool } from "../../shared/mcp/invoke.ts";
 import type { ToolDef } from "../../shared/mcp/tool.ts";
@@ -61,20 +61,22 @@ const KeywordIdeasQuery = v.strictObject({
   country: KeywordIdeasInput.entries.country,
   language: KeywordIdeasInput.entries.language,
   limit: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,3}$/, `limit must be an integer from 1 to ${MAX_IDEAS}`),
-      v.description(`Most ideas to return (1-${MAX_IDEAS}, default 50)`),
-      v.transform(Number),
+    queryNumber(
+      v.pipe(
+        v.number(),
+        v.integer(`limit must be an integer from 1 to ${MAX_IDEAS}`),
+        v.minValue(1, `limit must be an integer from 1 to ${MAX_IDEAS}`),
+        v.maxValue(MAX_IDEAS, `limit must be an integer from 1 to ${MAX_IDEAS}`),
+        v.description(`Most ideas to return (1-${MAX_IDEAS}, default 50)`),
+      ),
+      `limit must be an integer from 1 to ${MAX_IDEAS}`,
+      "digits",
     ),
   ),
   expand: v.optional(
-    v.pipe(
-      v.picklist(["true", "false"], "expand must be true or false"),
-      v.description(
-        "true (default): also query question forms and seed + a..z (about 37 queries per source); false: the seed only",
-      ),
-      v.transform((text) => text === "true"),
+    queryBoolean(
+      "expand",
+      "true (default): also query question forms and seed + a..z (about 37 queries per source); false: the seed only",
     ),
   ),
   site: KeywordIdeasInput.entries.site,
@@ -130,6 +132,7 @@ export function gatewayDoc(secured: boolean, routes: ServiceDoc["routes"]): Serv
       version: VERSION,
       description:
         "The SEO tools over HTTP: MCP at POST /mcp and a REST subset. Every error is {\"error\":{\"code\",\"message\"}}; BYOK headers carry your own provider keys per request.",
+      license: { name: "MIT", identifier: "MIT" },
       ...(secured ? { security: { kind: "bearer", description: "GATEWAY_AUTH_TOKEN, as Authorization: Bearer <token>" } } : {}),
     },
     guarded: {

@@ -31,6 +31,26 @@ export function assertWellEncoded(search: string): void {
   }
 }
 
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+const DIGITS = /^\d+$/;
+
+/**
+ * A query parameter that is a number: plain decimal text (`digits` for an integer), read as a
+ * number and checked by `typed`, the rule the typed input holds. The OpenAPI document declares
+ * it as `typed` says (a client sends `limit=20`, its generated type is a number); `message` is
+ * the refusal of text that is no number.
+ */
+export const queryNumber = (typed: v.GenericSchema<number>, message: string, syntax: "digits" | "decimal" = "decimal") =>
+  v.pipe(v.string(), v.regex(syntax === "digits" ? DIGITS : DECIMAL, message), v.transform(Number), typed);
+
+/** A query parameter that is `true` or `false`, declared as a boolean. */
+export const queryBoolean = (name: string, description: string) =>
+  v.pipe(
+    v.picklist(["true", "false"], `${name} must be true or false`),
+    v.transform((text) => text === "true"),
+    v.pipe(v.boolean(), v.description(description)),
+  );
+
 /** The parameters of `params` checked against `schema`'s entries, then parsed by it. */
 export function parseQuery<S extends QuerySchema>(schema: S, params: URLSearchParams): v.InferOutput<S> {
   const known = Object.keys(schema.entries);

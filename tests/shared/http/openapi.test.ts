@@ -4,6 +4,7 @@ import { validate } from "@readme/openapi-parser";
 import { v } from "../../../deps.ts";
 import { ERROR_CODES } from "../../../src/shared/errors.ts";
 import { ERROR_ENVELOPE_SCHEMA, openApiDocument } from "../../../src/shared/http/openapi.ts";
+import { queryNumber } from "../../../src/shared/http/query.ts";
 
 // The generated document is read loosely in assertions.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -11,7 +12,8 @@ type Loose = any;
 
 const Query = v.strictObject({
   q: v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description("What to search for")),
-  limit: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.minValue(1)), "20"),
+  limit: v.optional(queryNumber(v.pipe(v.number(), v.integer(), v.minValue(1), v.metadata({ default: 20 })), "limit must be an integer", "digits")),
+  code: v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number))),
 });
 const Path = v.object({ id: v.pipe(v.string(), v.description("A site id")) });
 
@@ -46,7 +48,7 @@ const operations = [
   },
 ] as const;
 
-test("openApiDocument() renders valibot query and path schemas as the strings a client sends", () => {
+test("openApiDocument() renders valibot query and path schemas as a client types them: text, or a number read from text", () => {
   const doc = openApiDocument({ title: "T", version: "1.0.0" }, operations) as Loose;
   assert.equal(doc.openapi, "3.1.0");
   const params = doc.paths["/api/v1/things"].get.parameters;
@@ -57,9 +59,10 @@ test("openApiDocument() renders valibot query and path schemas as the strings a 
     description: "What to search for",
     schema: { type: "string", minLength: 1, maxLength: 200 },
   });
-  // The transform stops the schema: the client sends a digit string, defaulting to "20".
-  assert.deepEqual(params[1], { name: "limit", in: "query", required: false, schema: { type: "string", pattern: "^\\d+$", default: "20" } });
-  assert.deepEqual(params[2], {
+  // A number read from text is declared as the number its typed rule says; a bare transform leaves the text.
+  assert.deepEqual(params[1], { name: "limit", in: "query", required: false, schema: { type: "integer", minimum: 1, default: 20 } });
+  assert.deepEqual(params[2], { name: "code", in: "query", required: false, schema: { type: "string", pattern: "^\\d+$" } });
+  assert.deepEqual(params[3], {
     name: "x-provider-key",
     in: "header",
     required: false,
@@ -70,7 +73,8 @@ test("openApiDocument() renders valibot query and path schemas as the strings a 
   assert.equal(doc.paths["/api/v1/things/{id}"].get.responses["304"].content, undefined);
   assert.deepEqual(doc.components.schemas.ErrorEnvelope, ERROR_ENVELOPE_SCHEMA);
   assert.deepEqual(doc.components.schemas.ErrorEnvelope.properties.error.properties.code.enum, ERROR_CODES, "the registry's codes");
-  assert.equal(doc.security, undefined);
+  assert.deepEqual(doc.security, [], "an open API requires nothing");
+  assert.deepEqual(doc.servers, [{ url: "/", description: "The origin that serves this document" }]);
 });
 
 test("openApiDocument() output passes OpenAPI 3.1 validation, with and without a security scheme", async () => {

@@ -37,10 +37,11 @@ test("GET /api/v1/openapi.json is valid OpenAPI 3.1 generated from the request s
   const format = search.parameters.find((p: { name: string }) => p.name === "format");
   assert.deepEqual(format.schema.enum, ["json", "geojson"]);
   const limit = search.parameters.find((p: { name: string }) => p.name === "limit");
-  assert.equal(limit.schema.default, "20");
+  assert.deepEqual(limit.schema, { type: "integer", minimum: 1, maximum: 100, default: 20 }, "a number, as a generated client types it");
   assert.ok(search.responses["200"].content["application/geo+json"]);
   assert.equal(doc.paths["/api/v1/sites/{id}"].get.parameters[0].in, "path");
-  assert.equal(doc.security, undefined, "no gate, no security scheme");
+  assert.deepEqual(doc.security, [], "no gate: no security requirement");
+  assert.equal(doc.components.securitySchemes, undefined, "and no scheme");
   // Every documented GET path answers (not 404) when called as documented.
   const handler = make({ ratePerMinute: 1000 });
   for (const path of Object.keys(doc.paths).filter((p) => doc.paths[p].get)) {
