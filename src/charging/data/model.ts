@@ -105,6 +105,10 @@ export interface Site {
   sourceUrl: string;
   /** Only on `near` searches: great-circle distance from the query point. */
   distanceKm?: number;
+  /** Only on route searches: km along the route to the site's nearest projection onto it. */
+  alongKm?: number;
+  /** Only on route searches: km from the site to the route. */
+  offRouteKm?: number;
 }
 
 export interface Attribution {

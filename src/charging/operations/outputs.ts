@@ -54,6 +54,8 @@ export const SiteOutput = v.object({
   lastUpdated: text,
   sourceUrl: v.string(),
   distanceKm: v.optional(v.pipe(v.number(), v.description("Only on near searches: km from the point"))),
+  alongKm: v.optional(v.pipe(v.number(), v.description("Only on route searches: km along the route to the site's nearest projection"))),
+  offRouteKm: v.optional(v.pipe(v.number(), v.description("Only on route searches: km from the site to the route"))),
 });
 
 export const PageOutput = v.object({

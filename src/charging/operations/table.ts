@@ -20,13 +20,12 @@ import {
   IdInput,
   NearbyInput,
   SearchInput,
-  SearchSitesInput,
   searchOfQuery,
   SiteByIdQuery,
-  siteQueryOf,
   SitesQuery,
   StatusQuery,
 } from "./inputs.ts";
+import { RouteQuery, routeOfQuery, routeQueryOf, RouteSearchInput, SearchSitesRouteInput } from "./route-search.ts";
 import { FeatureCollectionOutput, SearchOutput, SiteAnswerOutput, SiteFeatureOutput, StatusOutput } from "./outputs.ts";
 import { CACHE_HEADERS, errorDoc, NOT_FOUND_DOC } from "./rest-doc.ts";
 
@@ -44,6 +43,8 @@ export interface RestFace extends RestFaceDoc {
   /** The operation's arguments from the parsed query and the raw path parameters. */
   toInput(query: Record<string, unknown>, params: Readonly<Record<string, string>>): unknown;
   keeping: Keeping;
+  /** The same operation as `POST <path>` with its input as a JSON body (routes too long for a URL). */
+  body?: AnyObjectSchema;
 }
 
 export interface Operation<S extends AnyObjectSchema = AnyObjectSchema, R = AnyResult> {
@@ -59,6 +60,8 @@ export interface Operation<S extends AnyObjectSchema = AnyObjectSchema, R = AnyR
   answer(result: R): Record<string, unknown>;
   /** Turns a failure into what an agent should read (default: as it is). */
   forAgents?(err: unknown): unknown;
+  /** False: REST only, no MCP tool (the spec fixes the four tools; a route search is search_sites with a route). */
+  tool?: false;
   rest?: RestFace;
 }
 
@@ -88,14 +91,14 @@ const searchAnswer = ({ data, total, attribution }: SearchResult, { limit, offse
   attribution,
 });
 
-const search = (services: ChargingServices, input: SearchInput) => services.store.search(siteQueryOf(input));
+const search = (services: ChargingServices, input: SearchInput) => services.store.search(routeQueryOf(input));
 
 const SEARCH_SITES = defineOperation({
   name: "search_sites",
   title: "Search charging sites",
   description:
-    "Searches open-data EV charging sites (Open Charge Map and OpenStreetMap) by bounding box, connector, minimum power and AVAILABLE status. Returns one page of sites (id, name, coordinates, address, operator, connectors with kW, status) with the total match count and the attribution to show. Page with offset while offset + limit < total. Use find_nearby_sites for a point and radius.",
-  input: SearchSitesInput,
+    "Searches open-data EV charging sites (Open Charge Map and OpenStreetMap) by bounding box, connector, minimum power and AVAILABLE status, or along a route: give route (an encoded polyline or a GeoJSON LineString) and corridorKm (km either side, default 5, at most 50) and the sites come in order along the route, each with alongKm and offRouteKm. Returns one page of sites (id, name, coordinates, address, operator, connectors with kW, status) with the total match count and the attribution to show. Page with offset while offset + limit < total. Use find_nearby_sites for a point and radius.",
+  input: SearchSitesRouteInput,
   output: SearchOutput,
   run: async (services, input): Promise<SearchRun> => ({ input, result: await search(services, input) }),
   answer: ({ input, result }) => searchAnswer(result, input),
@@ -115,6 +118,35 @@ const SEARCH_SITES = defineOperation({
       alternatives: { "application/geo+json": jsonSchemaOf(FeatureCollectionOutput, "output") },
     },
     errors: { "400": errorDoc("INVALID_ARGUMENTS naming the parameter and the rule") },
+  },
+});
+
+const SEARCH_ROUTE = defineOperation({
+  name: "search_route",
+  title: "Search charging sites along a route",
+  description:
+    "Sites within corridorKm (either side) of a route, in order along it, each with alongKm (to its nearest point of the route) and offRouteKm; every filter of the site search applies.",
+  input: RouteSearchInput,
+  output: SearchOutput,
+  tool: false,
+  run: async (services, input): Promise<SearchRun> => ({ input, result: await search(services, input) }),
+  answer: ({ input, result }) => searchAnswer(result, input),
+  rest: {
+    path: "/api/v1/route",
+    operationId: "searchRoute",
+    summary: "Search charging sites along a route",
+    description:
+      "Sites within corridorKm (default 5, at most 50) either side of a route given as polyline (encoded, precision 5) or geojson (a LineString), ordered by alongKm, then offRouteKm, then id; a site near two parts of the route counts once, at its nearest. Every filter of /api/v1/sites applies (bbox as one more filter). For routes too long for a URL, POST the same arguments as a JSON body (route: a polyline string or a LineString object).",
+    query: RouteQuery,
+    toInput: (query) => routeOfQuery(query as v.InferOutput<typeof RouteQuery>),
+    body: RouteSearchInput,
+    keeping: "per-query",
+    answer: {
+      description: "A page of sites in route order with the total count and the credit lines to show",
+      headers: CACHE_HEADERS,
+      alternatives: { "application/geo+json": jsonSchemaOf(FeatureCollectionOutput, "output") },
+    },
+    errors: { "400": errorDoc("INVALID_ARGUMENTS naming the parameter and what is wrong with the route") },
   },
 });
 
@@ -194,4 +226,4 @@ const GET_SITE_STATUS = defineOperation({
 });
 
 /** Every operation; the MCP listing keeps this order. */
-export const OPERATIONS: readonly Operation[] = [SEARCH_SITES, FIND_NEARBY_SITES, GET_SITE, GET_SITE_STATUS];
+export const OPERATIONS: readonly Operation[] = [SEARCH_SITES, FIND_NEARBY_SITES, GET_SITE, GET_SITE_STATUS, SEARCH_ROUTE];

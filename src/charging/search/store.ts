@@ -24,6 +24,7 @@ import { createFilters } from "./filter.ts";
 import { boxCentre, kmOf } from "./geo.ts";
 import { createPacer, type Pacer, type PaceOptions } from "./pacer.ts";
 import { box, both, circle, EVERYWHERE, type Region } from "./region.ts";
+import { searchAlongRoute, type RouteQuery } from "./corridor.ts";
 import { nearestIn } from "./nearest.ts";
 import { countIn, type RowFilter } from "./walk.ts";
 import { openSnapshot, type Snapshot } from "../snapshot/read.ts";
@@ -41,6 +42,8 @@ export interface SiteQuery {
   openOnly?: boolean;
   /** Great-circle radius search, results nearest first and carrying `distanceKm`. */
   near?: { lat: number; lon: number; radiusKm: number };
+  /** Sites within a corridor of a route, ordered along it, each with `alongKm` and `offRouteKm` (corridor.ts). */
+  route?: RouteQuery;
   limit: number;
   offset: number;
 }
@@ -136,6 +139,7 @@ export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
 
   const search = async (q: SiteQuery): Promise<SearchResult> => {
     const filter = filters(q);
+    if (q.route) return searchAlongRoute({ sites: snapshot, siteAt, attributionOf, pacer: createPacer(pace) }, q, q.route, filter);
     const end = q.offset + Math.max(q.limit, 0);
     const pacer = createPacer(pace);
     const { region, origin } = regionOf(q);

@@ -40,7 +40,7 @@ function toolOf(operation: Operation, services: ChargingServices): ToolDef {
   });
 }
 
-/** The tools over `services`, one per operation. */
+/** The tools over `services`, one per operation that is a tool. */
 export function chargingTools(services: ChargingServices): ToolDef[] {
-  return OPERATIONS.map((operation) => toolOf(operation, services));
+  return OPERATIONS.filter((operation) => operation.tool !== false).map((operation) => toolOf(operation, services));
 }

@@ -2,7 +2,7 @@
  * Serialised answers. Stored sites never change, so each one is serialised (text and UTF-8
  * bytes) once per id and kept in a bounded LRU; answers are assembled from these parts, so a
  * new page of 20 sites costs a copy instead of a stringify and an encode. A `near` result's
- * `distanceKm` is appended to the kept part of its site.
+ * `distanceKm` (a route result's `alongKm` and `offRouteKm`) is appended to the kept part of its site.
  * @module
  */
 import { Lru } from "../../../shared/lru.ts";
@@ -40,15 +40,20 @@ export function createAnswers(store: Store, kept = SITE_PARTS_KEPT): Answers {
   const parts = new Lru<string, PreparedJson>(kept);
 
   const sitePart = (site: Site): PreparedJson => {
-    const { distanceKm, ...stored } = site;
+    const { distanceKm, alongKm, offRouteKm, ...stored } = site;
     let part = parts.get(site.id);
     if (part === undefined) {
       part = prepareJson(stored);
       parts.set(site.id, part);
     }
-    if (distanceKm === undefined) return part;
-    // The part ends with the site's closing brace; the distance goes last, as in the Site type.
-    return joinPrepared([{ bytes: part.bytes.subarray(0, -1) }, `,"distanceKm":${distanceKm}}`]);
+    const extra = [
+      distanceKm === undefined ? "" : `,"distanceKm":${distanceKm}`,
+      alongKm === undefined ? "" : `,"alongKm":${alongKm}`,
+      offRouteKm === undefined ? "" : `,"offRouteKm":${offRouteKm}`,
+    ].join("");
+    if (extra === "") return part;
+    // The part ends with the site's closing brace; the distances go last, as in the Site type.
+    return joinPrepared([{ bytes: part.bytes.subarray(0, -1) }, `${extra}}`]);
   };
 
   return {

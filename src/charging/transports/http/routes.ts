@@ -14,13 +14,13 @@
 import { STAGE } from "../../../shared/build-info.ts";
 import { ApiError, isApiError } from "../../../shared/errors.ts";
 import { parseQuery } from "../../../shared/http/query.ts";
-import { json, type PreparedJson, prepareJson } from "../../../shared/http/respond.ts";
+import { json, type PreparedJson, prepareJson, preparedJson } from "../../../shared/http/respond.ts";
 import type { Route } from "../../../shared/http/route-table.ts";
-import { parseArguments } from "../../../shared/validate.ts";
+import { type AnyObjectSchema, parseArguments } from "../../../shared/validate.ts";
 import { type Answers, createAnswers } from "./answers.ts";
 import { type Cacheable, createCacheable } from "./cacheable.ts";
 import { Lru } from "../../../shared/lru.ts";
-import type { AnswerFormat } from "../../operations/inputs.ts";
+import { type AnswerFormat, SiteByIdQuery } from "../../operations/inputs.ts";
 import { type Operation, OPERATIONS, type RestFace, type SearchRun, type SiteRun } from "../../operations/table.ts";
 import type { ChargingServices } from "../../services.ts";
 import { siteIdOf } from "../../data/site-id.ts";
@@ -34,6 +34,17 @@ const GEOJSON_TYPE = "application/geo+json";
 function withAdvice(err: unknown): unknown {
   if (!isApiError(err, "NOT_FOUND")) return err;
   return new ApiError("NOT_FOUND", `${err.message}. Search with GET /api/v1/sites first`);
+}
+
+/** A request's JSON body; INVALID_ARGUMENTS when it is missing or no JSON. */
+async function jsonBodyOf(request: Request): Promise<unknown> {
+  const text = await request.text();
+  if (text.trim() === "") throw new ApiError("INVALID_ARGUMENTS", "POST needs a JSON body with the arguments, e.g. {\"route\": \"<polyline>\"}");
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError("INVALID_ARGUMENTS", "The body must be JSON (content-type: application/json)");
+  }
 }
 
 /** `format` wins; else `Accept: application/geo+json` asks for GeoJSON. */
@@ -98,6 +109,19 @@ class RestAnswers {
     return this.cacheable(request, key, prepared, format === "geojson" ? GEOJSON_TYPE : undefined);
   }
 
+  /**
+   * `POST <path>`: the operation's input as a JSON body (the body cap has applied). Answers
+   * are not kept: a body is no cache key, and a client posts a route once.
+   */
+  async posted(operation: Operation, body: AnyObjectSchema, request: Request, url: URL): Promise<Response> {
+    const format = formatOf(parseQuery(SiteByIdQuery, url.searchParams).format, request);
+    const input = parseArguments(body, await jsonBodyOf(request));
+    const result = (await operation.run(this.#services, input, request.signal)) as SearchRun;
+    const headers: Record<string, string> = { "cache-control": "no-store" };
+    if (format === "geojson") headers["content-type"] = GEOJSON_TYPE;
+    return preparedJson(this.#prepare(result, format), { headers });
+  }
+
   async live(operation: Operation, rest: RestFace, request: Request, params: Params, url: URL): Promise<Response> {
     const result = await this.#run(operation, rest, request, params, url);
     return json(operation.answer(result), { headers: { "cache-control": "no-cache" } });
@@ -120,8 +144,12 @@ function restRoutes(rest: RestAnswers): Route<URL>[] {
     if (!face) return [];
     const answer = face.keeping === "live" ? rest.live.bind(rest) : rest.cut.bind(rest);
     const route: Route<URL> = { method: "GET", path: face.path, handle: (r, p, url) => answer(operation, face, r, p, url) };
+    const routes = [route];
+    const { body } = face;
+    if (body) routes.push({ method: "POST", path: face.path, handle: (r, _p, url) => rest.posted(operation, body, r, url) });
     // The search is also found with a trailing slash (as it always was).
-    return face.keeping === "per-query" ? [route, { ...route, path: `${face.path}/` }] : [route];
+    if (face.path === "/api/v1/sites") routes.push({ ...route, path: `${face.path}/` });
+    return routes;
   });
 }
 

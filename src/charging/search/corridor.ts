@@ -1,0 +1,113 @@
+/**
+ * The sites within a corridor of a route, ordered along it. Each segment is asked of the KD
+ * index piece by piece (route.ts: a box per stretch of at most 20 km, widened by the
+ * corridor), so the work follows the corridor's area, not the data set's size; a site found
+ * by several segments (a route that crosses or doubles back on itself) keeps its nearest
+ * projection. The walk pauses through the pacer between pieces and every few hundred sites.
+ *
+ * Order: distance along the route, then off it, then id order (rows are in id order).
+ * @module
+ */
+import type { KDBush } from "../../../deps.ts";
+import type { Attribution, Site } from "../data/model.ts";
+import { type Box, boxHas } from "./geo.ts";
+import type { Pacer } from "./pacer.ts";
+import { type LonLat, nearer, pieceBoxes, type Projection, projectOnSegment, type Route, routeOf } from "./route.ts";
+import type { RowFilter } from "./walk.ts";
+
+/** A route search's route: `[lon, lat]` points (at least one) and the corridor's half-width. */
+export interface RouteQuery {
+  points: readonly LonLat[];
+  corridorKm: number;
+}
+
+/** The columns a corridor search reads. */
+export interface Located {
+  size: number;
+  lon: ArrayLike<number>;
+  lat: ArrayLike<number>;
+  index: KDBush;
+}
+
+export interface AlongRoute {
+  rows: number[];
+  projections: Projection[];
+}
+
+/** The rows of the index in `box` (two ranges when it crosses the antimeridian). */
+function rowsIn(index: KDBush, [w, s, e, n]: Box): number[] {
+  if (w <= e) return index.range(w, s, e, n);
+  return [...index.range(w, s, 180, n), ...index.range(-180, s, e, n)];
+}
+
+/** Every row within `corridorKm` of `route` with its nearest projection (not yet filtered or ordered). */
+async function nearestProjections(sites: Located, route: Route, corridorKm: number, pacer: Pacer): Promise<Map<number, Projection>> {
+  const best = new Map<number, Projection>();
+  if (sites.size === 0) return best;
+  for (let segment = 0; segment < route.segments.length; segment++) {
+    for (const box of pieceBoxes(route, segment, corridorKm)) {
+      if (pacer.due()) await pacer.pause();
+      for (const row of rowsIn(sites.index, box)) {
+        if (pacer.due()) await pacer.pause();
+        const here = projectOnSegment(route, segment, sites.lon[row] as number, sites.lat[row] as number);
+        if (here.offKm > corridorKm) continue;
+        const known = best.get(row);
+        if (known === undefined || nearer(here, known)) best.set(row, here);
+      }
+    }
+  }
+  return best;
+}
+
+/** The rows within `corridorKm` of `route` that `accept` keeps, in route order (see the module note). */
+export async function alongRoute(
+  sites: Located,
+  route: Route,
+  corridorKm: number,
+  accept: (row: number) => boolean,
+  pacer: Pacer,
+): Promise<AlongRoute> {
+  const best = await nearestProjections(sites, route, corridorKm, pacer);
+  const kept: { row: number; at: Projection }[] = [];
+  for (const [row, at] of best) {
+    if (pacer.due()) await pacer.pause();
+    if (accept(row)) kept.push({ row, at });
+  }
+  kept.sort((x, y) => x.at.alongKm - y.at.alongKm || x.at.offKm - y.at.offKm || x.row - y.row);
+  return { rows: kept.map((k) => k.row), projections: kept.map((k) => k.at) };
+}
+
+/** What a route search needs of the store. */
+export interface RouteContext {
+  sites: Located;
+  siteAt(row: number): Site;
+  attributionOf(data: readonly Site[]): Attribution[];
+  pacer: Pacer;
+}
+
+const metres = (km: number) => Math.round(km * 1000) / 1000;
+
+/**
+ * One page of the sites within the corridor that pass `filter` (and lie in `bbox`, if given),
+ * in route order, each with `alongKm` and `offRouteKm` (metre precision); `total` counts them all.
+ */
+export async function searchAlongRoute(
+  context: RouteContext,
+  page: { bbox?: Box | undefined; limit: number; offset: number },
+  route: RouteQuery,
+  filter: RowFilter,
+) {
+  const { sites, siteAt, attributionOf, pacer } = context;
+  const { bbox, offset } = page;
+  const accept = (row: number) =>
+    (!filter || filter(row)) && (!bbox || boxHas(bbox, sites.lon[row] as number, sites.lat[row] as number));
+  const along = await alongRoute(sites, routeOf(route.points), route.corridorKm, accept, pacer);
+  const data = along.rows.slice(offset, offset + Math.max(page.limit, 0)).map((row, k) => {
+    const site = siteAt(row);
+    const at = along.projections[offset + k] as Projection;
+    site.alongKm = metres(at.alongKm);
+    site.offRouteKm = metres(at.offKm);
+    return site;
+  });
+  return { data, total: along.rows.length, attribution: attributionOf(data) };
+}
