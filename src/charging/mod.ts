@@ -17,6 +17,7 @@ export { parseDatasetFile } from "./data/dataset.ts";
 export { type ChargingHandlerOptions, createChargingHandler } from "./handler.ts";
 export type { Compressor, Encoding } from "./transports/http/compress.ts";
 export { type ImportIo, runImport } from "./import/command.ts";
+export { type DataFacts, type DownloadOptions, type RefreshIo, runRefresh } from "./import/refresh.ts";
 export { chargingTools } from "./transports/mcp.ts";
 export { type ChargingServices, createChargingServices } from "./services.ts";
 export { createSwappableHandler, type SwappableHandler } from "./swap.ts";

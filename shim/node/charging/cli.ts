@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 /**
  * Entry of `dist/charging-cli.js` (bin `charging`): the pure CLI in src/charging/cli wired to
- * Node: stdio, the environment, the local dataset, the server and the importer.
+ * Node: stdio, the environment, the local dataset, the server, the importer and the refresh.
  * @module
  */
-import { createChargingHandler, exitCodeOf, failureLine, parseChargingEnv, runCli, runImport } from "../../../src/charging/mod.ts";
+import { createChargingHandler, exitCodeOf, failureLine, parseChargingEnv, runCli, runImport, runRefresh } from "../../../src/charging/mod.ts";
 import { loadStore, servicesFor, startChargingServer } from "./app.ts";
 import { nodeImportIo } from "./import-io.ts";
+import { nodeRefreshIo } from "./refresh-io.ts";
 
 const stderr = (text: string) => process.stderr.write(text);
 const log = (line: string) => stderr(`${line}\n`);
@@ -28,6 +29,7 @@ try {
       return 0;
     },
     runImport: (args) => runImport([...args], nodeImportIo()),
+    runRefresh: (args) => runRefresh(args, nodeRefreshIo(process.env)),
   });
 } catch (err) {
   // Only what runCli does not report itself reaches here: a failure nobody planned for.

@@ -28,6 +28,7 @@ export interface CliDeps {
   /** Starts the server with these environment overrides; resolves once it listens. */
   serve(overrides: Record<string, string>): Promise<number>;
   runImport(args: readonly string[]): Promise<number>;
+  runRefresh(args: readonly string[]): Promise<number>;
 }
 
 const COMMON: Record<string, OptionSpec> = {
@@ -71,7 +72,7 @@ function targetOf(command: string, positionals: string[], options: Record<string
     const base = command === "site" ? "/api/v1/sites/" : "/api/v1/status/";
     return { command, id, path: base + encodeURIComponent(id) };
   }
-  throw usage(`unknown command "${command}"; the commands are search, site, status, serve and import (see charging --help)`);
+  throw usage(`unknown command "${command}"; the commands are search, site, status, serve, import and refresh (see charging --help)`);
 }
 
 function baseUrl(url: string): URL {
@@ -200,11 +201,12 @@ function leadingFlag(argv: readonly string[]): ApiError {
 async function dispatch(argv: readonly string[], deps: CliDeps): Promise<number> {
   const [first, ...rest] = argv;
   if (first === "help" || first === "-v") return answerMeta(deps, rest[0], first === "-v" ? "version" : "help");
-  // import has a --help of its own; its --version is the program's.
+  // import and refresh have a --help of their own; their --version is the program's.
   const meta = metaFlagOf(argv);
-  if (meta && !(first === "import" && meta === "help")) return answerMeta(deps, first, meta);
-  if (first === undefined) throw usage("a command is required: search, site, status, serve or import");
+  if (meta && !((first === "import" || first === "refresh") && meta === "help")) return answerMeta(deps, first, meta);
+  if (first === undefined) throw usage("a command is required: search, site, status, serve, import or refresh");
   if (first === "import") return deps.runImport(rest);
+  if (first === "refresh") return deps.runRefresh(rest);
   if (first === "serve") return serveCommand(deps, rest);
   if (first.startsWith("-")) throw leadingFlag(argv);
   return query(deps, first, rest);

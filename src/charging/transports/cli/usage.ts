@@ -20,6 +20,7 @@ Usage:
   charging status <id> [--json] [--url URL]        a site's status (stale after 60 minutes)
   charging serve [--port N] [--host H] [--data FILE]   run the HTTP API (same as dist/charging.js)
   charging import <files...> --out FILE            build a dataset from OCM / OSM files
+  charging refresh [--out FILE]                    download the latest OCM / OSM data, import, check, swap
   charging --version | --help | <command> --help
 
 Search filters:

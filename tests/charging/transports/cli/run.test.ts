@@ -36,6 +36,10 @@ function harness(extra: Partial<CliDeps> = {}) {
       calls.push(`import ${args.join(" ")}`);
       return 0;
     },
+    runRefresh: async (args) => {
+      calls.push(`refresh ${args.join(" ")}`);
+      return 0;
+    },
     ...extra,
   };
   const run = (...argv: string[]) => runCli(argv, deps);
@@ -47,7 +51,7 @@ test("runCli() prints help on --help (each command its own), the version on --ve
   assert.equal(await h.run("--help"), 0);
   assert.equal(h.text(), USAGE);
   assert.equal(await h.run(), 2);
-  assert.equal(h.errors(), "INVALID_USAGE: a command is required: search, site, status, serve or import; see charging --help\n");
+  assert.equal(h.errors(), "INVALID_USAGE: a command is required: search, site, status, serve, import or refresh; see charging --help\n");
   for (const [command, usage] of Object.entries(COMMAND_USAGE)) {
     const each = harness();
     assert.equal(await each.run(command, "--bogus", "--help"), 0, "--help wins over a bad flag");
@@ -65,6 +69,9 @@ test("runCli() prints help on --help (each command its own), the version on --ve
   const importHelp = harness();
   assert.equal(await importHelp.run("import", "--help"), 0);
   assert.deepEqual(importHelp.calls, ["import --help"], "import answers its own --help");
+  const refreshHelp = harness();
+  assert.equal(await refreshHelp.run("refresh", "--help"), 0);
+  assert.deepEqual(refreshHelp.calls, ["refresh --help"], "refresh answers its own --help");
 });
 
 test("runCli() search renders a table with the page line and attribution", async () => {
@@ -174,13 +181,15 @@ test("runCli() --url asks that server, sending CHARGING_API_KEY as x-api-key", a
   assert.match(html.errors(), /^UPSTREAM_UNAVAILABLE: http:\/\/127\.0\.0\.1:9 answered HTTP 502 without JSON; check that --url names a charging server/);
 });
 
-test("runCli() hands serve and import to the runtime", async () => {
+test("runCli() hands serve, import and refresh to the runtime", async () => {
   const h = harness();
   assert.equal(await h.run("serve", "--port", "0", "--host", "::1", "--data", "x.json"), 0);
   assert.equal(await h.run("import", "--ocm", "a.json"), 0);
+  assert.equal(await h.run("refresh", "--out", "x.snapshot"), 0);
   assert.deepEqual(h.calls, [
     'serve {"PORT":"0","HOST":"::1","CHARGING_DATA":"x.json"}',
     "import --ocm a.json",
+    "refresh --out x.snapshot",
   ]);
 });
 
