@@ -13,30 +13,7 @@ import { type LonLat, pieceBoxes, projectOnRoute, routeOf } from "../../../src/c
 import { boxHas } from "../../../src/charging/search/geo.ts";
 import { storeOfSites } from "../../../src/charging/search/store.ts";
 import { site } from "../data/helpers.ts";
-
-/** Google's reference encoder (precision 5), written from the algorithm's description. */
-export function encodePolyline(points: readonly LonLat[]): string {
-  let out = "";
-  let lastLat = 0;
-  let lastLon = 0;
-  const value = (v: number) => {
-    let n = v < 0 ? ~(v << 1) : v << 1;
-    while (n >= 0x20) {
-      out += String.fromCharCode((0x20 | (n & 0x1f)) + 63);
-      n >>= 5;
-    }
-    out += String.fromCharCode(n + 63);
-  };
-  for (const [lon, lat] of points) {
-    const la = Math.round(lat * 1e5);
-    const lo = Math.round(lon * 1e5);
-    value(la - lastLat);
-    value(lo - lastLon);
-    lastLat = la;
-    lastLon = lo;
-  }
-  return out;
-}
+import { encodePolyline } from "./polyline-encode.ts";
 
 test("polyline: Google's documented example decodes to its three points", () => {
   assert.deepEqual(decodePolyline("_p~iF~ps|U_ulLnnqC_mqNvxq`@", 10), {
