@@ -13,6 +13,7 @@ import { crc32 } from "node:zlib";
 import { build, type BuildOptions, type Plugin } from "esbuild";
 import { parseDatasetFile } from "../src/charging/data/dataset.ts";
 import { snapshotOf } from "../src/charging/snapshot/write.ts";
+import { bundleMapAssets } from "./map-assets.ts";
 
 interface Entry {
   name: string;
@@ -113,6 +114,23 @@ const embeddedSnapshot: Plugin = {
   },
 };
 
+/**
+ * The map page's files (scripts/map-assets.ts) are bundled once per build and embedded as
+ * `shim/embedded/charging-map.ts` (which bundles them on first use when run from source).
+ */
+const MAP_MODULE = /shim[\\/]embedded[\\/]charging-map\.ts$/;
+let mapModule: string | undefined;
+
+const embeddedMap: Plugin = {
+  name: "embedded-charging-map",
+  setup(b) {
+    b.onLoad({ filter: MAP_MODULE }, () => {
+      mapModule ??= `const assets = ${JSON.stringify(bundleMapAssets())};\nexport const mapAssets = () => assets;\n`;
+      return { contents: mapModule, loader: "js" };
+    });
+  },
+};
+
 /** Node's own modules become stubs in the charging worker (nothing there uses them). */
 const nodeOnlyStubs: Plugin = {
   name: "node-only-stubs",
@@ -174,7 +192,7 @@ function optionsFor(entry: Entry, listing: string | undefined): BuildOptions {
     legalComments: "none",
     banner: entry.platform === "node" ? { js: requireBanner } : undefined,
     logLevel: "warning",
-    plugins: entry.stubNodeOnly ? [embeddedSnapshot, nodeOnlyStubs] : [embeddedSnapshot],
+    plugins: entry.stubNodeOnly ? [embeddedSnapshot, embeddedMap, nodeOnlyStubs] : [embeddedSnapshot, embeddedMap],
     loader: { ".bin": "binary" },
   };
 }

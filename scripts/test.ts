@@ -39,6 +39,7 @@ export const SYSTEM = [
   "tests/seo/server/stdio-bridge.test.ts",
   "tests/seo/tools/page-report.test.ts",
   "tests/shared/workerd.test.ts",
+  "tests/shim/browser/charging-map.test.ts",
   "tests/shim/node/charging/cli.test.ts",
   "tests/shim/node/charging/server.test.ts",
   "tests/shim/node/redis-rate-store.test.ts",

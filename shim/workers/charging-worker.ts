@@ -14,6 +14,7 @@
  */
 import { ApiError, bodyOf, createChargingHandler, createChargingServices, createStore, errorResponse, type FetchHandler, openSnapshot, parseChargingEnv } from "../../src/charging/mod.ts";
 import { embeddedSnapshot } from "../embedded/charging-snapshot.ts";
+import { mapAssets } from "../embedded/charging-map.ts";
 
 type Env = Record<string, unknown>;
 
@@ -31,7 +32,7 @@ function build(env: Env): FetchHandler {
   if (config.redisUrl) throw new ApiError("INVALID_CONFIG", "CHARGING_REDIS_URL is not supported by the Workers build (the rate limit counts per isolate)");
   const store = createStore(openSnapshot(embeddedSnapshot()));
   const services = createChargingServices(store, { now: () => new Date() });
-  return createChargingHandler({ ...services, ...config, encodings: [], log: (line) => console.error(line) });
+  return createChargingHandler({ ...services, ...config, encodings: [], log: (line) => console.error(line), mapAssets: mapAssets() });
 }
 
 /**

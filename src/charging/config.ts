@@ -32,7 +32,21 @@ export interface ChargingConfig {
   /** Redis shared by every instance for the rate limit; undefined: counted per process. */
   redisUrl?: string;
   live?: LiveFeedConfig;
+  /** The base map of the page at `/` (CHARGING_MAP_TILES); null: no base map, the sites on a plain background. */
+  mapTiles: MapTiles | null;
 }
+
+/** Raster tiles behind the map page: a URL template with {z}, {x} and {y}, and their credit line. */
+export interface MapTiles {
+  url: string;
+  attribution: { text: string; url?: string };
+}
+
+/** OpenStreetMap's own raster tiles, with the credit line its tile usage policy asks for. */
+export const DEFAULT_MAP_TILES: MapTiles = {
+  url: "https://tile.openstreetmap.org/{z}/{x}/{y}.png",
+  attribution: { text: "© OpenStreetMap contributors", url: "https://www.openstreetmap.org/copyright" },
+};
 
 const list = (text: string) =>
   text
@@ -64,6 +78,17 @@ const isOrigin = (text: string) => {
 const isHttpUrl = (text: string) => {
   try {
     return ["http:", "https:"].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+};
+
+/** An http(s) tile URL template: {z}, {x} and {y} in it, none in its host (the page's CSP names the host). */
+const isTileTemplate = (text: string) => {
+  if (!["{z}", "{x}", "{y}"].every((part) => text.includes(part))) return false;
+  try {
+    const url = new URL(text);
+    return ["http:", "https:"].includes(url.protocol) && !/[{}%]/.test(url.host);
   } catch {
     return false;
   }
@@ -120,7 +145,26 @@ const EnvSchema = v.object({
   CHARGING_LIVE_ALLOW_HOSTS: v.optional(v.pipe(v.string(), v.transform(list))),
   CHARGING_LIVE_ALLOW_ADDRESSES: v.optional(v.pipe(v.string(), v.transform(list)), ""),
   CHARGING_LIVE_TIMEOUT_MS: int("CHARGING_LIVE_TIMEOUT_MS", 100, 60_000, 3000),
+  CHARGING_MAP_TILES: v.optional(
+    v.pipe(
+      v.string(),
+      v.check(
+        (text) => text === "off" || isTileTemplate(text),
+        `CHARGING_MAP_TILES must be off or an http(s) URL template with {z}, {x} and {y}, such as ${DEFAULT_MAP_TILES.url}`,
+      ),
+    ),
+  ),
+  CHARGING_MAP_ATTRIBUTION: v.optional(
+    v.pipe(v.string(), v.maxLength(300, "CHARGING_MAP_ATTRIBUTION must be at most 300 characters")),
+  ),
 });
+
+/** The base map the page shows: OpenStreetMap's by default, another template, or none ("off"). */
+function mapTilesOf(url: string | undefined, credit: string | undefined): MapTiles | null {
+  if (url === "off") return null;
+  const tiles = url ? { ...DEFAULT_MAP_TILES, url } : DEFAULT_MAP_TILES;
+  return credit ? { ...tiles, attribution: { text: credit } } : tiles;
+}
 
 /** Reads and validates the environment; throws INVALID_CONFIG listing every problem. */
 export function parseChargingEnv(env: Readonly<Record<string, string | undefined>>): ChargingConfig {
@@ -140,6 +184,7 @@ export function parseChargingEnv(env: Readonly<Record<string, string | undefined
     trustedProxies: e.CHARGING_TRUST_PROXY,
     ratePerMinute: e.CHARGING_RATE_LIMIT,
     maxBodyBytes: e.CHARGING_MAX_BODY_BYTES,
+    mapTiles: mapTilesOf(e.CHARGING_MAP_TILES, e.CHARGING_MAP_ATTRIBUTION),
   };
   if (e.CHARGING_DATA) config.dataPath = e.CHARGING_DATA;
   if (e.CHARGING_REDIS_URL) config.redisUrl = e.CHARGING_REDIS_URL;

@@ -14,12 +14,13 @@ import { createPipeline } from "../shared/http/pipeline.ts";
 import { jsonSchemaOf, type OpenApiInfo, serviceOpenApi } from "../shared/http/openapi.ts";
 import { describeRoutes, type Route } from "../shared/http/route-table.ts";
 import { mcpHttpHandler } from "../shared/mcp/http.ts";
+import { listingOf } from "../shared/mcp/listing.ts";
 import { defineMcp } from "../shared/mcp/server.ts";
 import { OPERATIONS } from "./operations/table.ts";
 import { CACHE_HEADERS, errorDoc } from "./operations/rest-doc.ts";
 import { chargingRouteTable } from "./transports/http/routes.ts";
 import { type MapAssets, mapRoutes } from "./transports/http/map-page.ts";
-import { chargingTools } from "./transports/mcp.ts";
+import { chargingResources, chargingTools } from "./transports/mcp.ts";
 import type { ChargingServices } from "./services.ts";
 
 export interface ChargingHandlerOptions extends ChargingServices {
@@ -58,7 +59,7 @@ export interface ChargingHandlerOptions extends ChargingServices {
 }
 
 const INSTRUCTIONS =
-  "Open-data EV charging sites (Open Charge Map, OpenStreetMap). Use search_sites for an area or filters, find_nearby_sites for a point, then get_site or get_site_status with an id from the results. Show the attribution returned with the data.";
+  "Open-data EV charging sites (Open Charge Map, OpenStreetMap). Use search_sites for an area or filters, find_nearby_sites for a point, then get_site or get_site_status with an id from the results. The values of the exact filters (connector types, operators, countries, ...) with their counts are the resource charging://reference; the data set's import time and sources are charging://dataset. Show the attribution returned with the data.";
 
 /** A static cut may be reused for 5 minutes; behind a key gate only by the client itself. */
 const cacheControlFor = (gated: boolean) => `${gated ? "private" : "public"}, max-age=300`;
@@ -107,10 +108,13 @@ function documentOf(gated: boolean, routes: readonly Route<URL>[]): Record<strin
 }
 
 function routesOf(options: ChargingHandlerOptions, gated: boolean, log: (line: string) => void): Route<URL>[] {
+  const resources = chargingResources(options);
   const server = defineMcp(
-    { name: "charging-sites", version: VERSION, instructions: INSTRUCTIONS },
+    { name: "charging-sites", version: VERSION, instructions: INSTRUCTIONS, resourceTemplates: resources.templates },
     chargingTools(options),
     log,
+    listingOf,
+    resources.read,
   );
   const encodings = options.encodings ?? ["gzip"];
   const routes = chargingRouteTable(options, mcpHttpHandler(server), {

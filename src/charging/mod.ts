@@ -16,6 +16,7 @@ export { type ChargingConfig, parseChargingEnv } from "./config.ts";
 export { parseDatasetFile } from "./data/dataset.ts";
 export { type ChargingHandlerOptions, createChargingHandler } from "./handler.ts";
 export type { Compressor, Encoding } from "./transports/http/compress.ts";
+export type { MapAssets, MapFile } from "./transports/http/map-page.ts";
 export { type ImportIo, runImport } from "./import/command.ts";
 export { type DataFacts, type DownloadOptions, type RefreshIo, runRefresh } from "./import/refresh.ts";
 export { chargingTools } from "./transports/mcp.ts";

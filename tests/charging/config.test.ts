@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parseChargingEnv } from "../../src/charging/config.ts";
+import { DEFAULT_MAP_TILES, parseChargingEnv } from "../../src/charging/config.ts";
 import { isApiError } from "../../src/shared/errors.ts";
 
 test("parseChargingEnv() fills the documented defaults", () => {
@@ -12,6 +12,10 @@ test("parseChargingEnv() fills the documented defaults", () => {
     trustedProxies: 0,
     ratePerMinute: 60,
     maxBodyBytes: 65536,
+    mapTiles: {
+      url: "https://tile.openstreetmap.org/{z}/{x}/{y}.png",
+      attribution: { text: "© OpenStreetMap contributors", url: "https://www.openstreetmap.org/copyright" },
+    },
   });
   assert.equal(parseChargingEnv({ PORT: "" }).port, 8787, "empty counts as unset");
 });
@@ -31,6 +35,8 @@ test("parseChargingEnv() reads every variable", () => {
     CHARGING_LIVE_ALLOW_ADDRESSES: "10.0.0.0/8",
     CHARGING_LIVE_TIMEOUT_MS: "500",
     CHARGING_REDIS_URL: "redis://user:secret@cache.internal:6380/2",
+    CHARGING_MAP_TILES: "https://tiles.example:8443/osm/{z}/{x}/{y}.png?key=k",
+    CHARGING_MAP_ATTRIBUTION: "© Example Tiles, © OpenStreetMap contributors",
     UNRELATED: "x",
   });
   assert.deepEqual(config, {
@@ -50,12 +56,16 @@ test("parseChargingEnv() reads every variable", () => {
       allowAddresses: ["10.0.0.0/8"],
       timeoutMs: 500,
     },
+    mapTiles: { url: "https://tiles.example:8443/osm/{z}/{x}/{y}.png?key=k", attribution: { text: "© Example Tiles, © OpenStreetMap contributors" } },
   });
   const hosts = parseChargingEnv({
     CHARGING_LIVE_URL: "https://a.example/x",
     CHARGING_LIVE_ALLOW_HOSTS: "b.example",
   });
   assert.deepEqual(hosts.live?.allowHosts, ["b.example"]);
+  assert.equal(parseChargingEnv({ CHARGING_MAP_TILES: "off" }).mapTiles, null, "off: no base map");
+  const otherHost = parseChargingEnv({ CHARGING_MAP_TILES: "http://127.0.0.1:9/{z}/{x}/{y}.png" }).mapTiles;
+  assert.deepEqual(otherHost, { ...DEFAULT_MAP_TILES, url: "http://127.0.0.1:9/{z}/{x}/{y}.png" }, "the credit stays OpenStreetMap's until set");
 });
 
 test("parseChargingEnv() refuses bad values, naming the variable and the rule", () => {
@@ -75,6 +85,11 @@ test("parseChargingEnv() refuses bad values, naming the variable and the rule", 
     [{ CHARGING_LIVE_ALLOW_HOSTS: "a.example" }, /need CHARGING_LIVE_URL/],
     [{ CHARGING_REDIS_URL: "http://127.0.0.1:6379" }, /CHARGING_REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
     [{ CHARGING_REDIS_URL: "127.0.0.1:6379" }, /CHARGING_REDIS_URL/],
+    [{ CHARGING_MAP_TILES: "https://tile.example/{z}/{x}.png" }, /CHARGING_MAP_TILES must be off or an http\(s\) URL template with \{z\}, \{x\} and \{y\}/],
+    [{ CHARGING_MAP_TILES: "https://{s}.tile.example/{z}/{x}/{y}.png" }, /CHARGING_MAP_TILES/],
+    [{ CHARGING_MAP_TILES: "file:///tiles/{z}/{x}/{y}.png" }, /CHARGING_MAP_TILES/],
+    [{ CHARGING_MAP_TILES: "not a url {z}{x}{y}" }, /CHARGING_MAP_TILES/],
+    [{ CHARGING_MAP_ATTRIBUTION: "x".repeat(301) }, /CHARGING_MAP_ATTRIBUTION must be at most 300 characters/],
   ];
   for (const [env, message] of cases) {
     assert.throws(

@@ -137,8 +137,11 @@ export async function startChargingServer(
   const { limiter, note } = await sharedLimiter(config, log);
   // One limiter for every data set: a swap does not reset anyone's count.
   const rateLimiter = limiter ?? createRateLimiter({ limit: config.ratePerMinute, windowMs: 60_000, maxClients: 50_000 });
+  // Loaded here, so the CLI's other commands never load the page's files (a chunk of their own).
+  const { mapAssets } = await import("../../embedded/charging-map.ts");
+  const map = mapAssets();
   const build = (current: ChargingServices) =>
-    createChargingHandler({ ...current, ...config, log, encodings: NODE_ENCODINGS, compress: compressFast, rateLimiter });
+    createChargingHandler({ ...current, ...config, log, encodings: NODE_ENCODINGS, compress: compressFast, rateLimiter, mapAssets: map });
   const swappable = createSwappableHandler(services, build);
   const serving = await serve(swappable.handle, { port: config.port, hostname: config.host });
   const reloader = reloaderOf(config, identity, swappable, log);

@@ -12,6 +12,9 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { validate } from "@readme/openapi-parser";
 import { type RunningWorker, startWorker } from "../../shared/workerd.ts";
 import { ensureBuilt, rawHttp } from "../../charging/built.ts";
+import { mapAssets } from "../../../shim/embedded/charging-map.ts";
+import { DEFAULT_MAP_TILES } from "../../../src/charging/config.ts";
+import { mapPageHtml } from "../../../src/charging/transports/http/map-page.ts";
 
 // Answers are read loosely in assertions.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -89,6 +92,21 @@ test("compression left to the platform (once), 304 for a matching tag, GeoJSON a
   assert.ok(geo.body.attribution.length >= 1);
   const doc = (await get("/api/v1/openapi.json")).body;
   assert.equal((await validate(structuredClone(doc))).valid, true);
+});
+
+test("workerd serves the map page the Node server serves, its files immutable, with the same CSP", async () => {
+  const page = await fetch(`${worker.url}/`);
+  assert.equal(page.status, 200);
+  assert.equal(page.headers.get("content-type"), "text/html; charset=utf-8");
+  assert.match(page.headers.get("content-security-policy") ?? "", /connect-src 'self' https:\/\/tile\.openstreetmap\.org;/);
+  const assets = mapAssets();
+  assert.equal(await page.text(), mapPageHtml(assets, DEFAULT_MAP_TILES), "the page of the files bundled from these sources (rebuild after changing them)");
+  const script = await fetch(`${worker.url}/map/${assets.script.name}`);
+  assert.equal(script.headers.get("content-type"), "text/javascript; charset=utf-8");
+  assert.equal(script.headers.get("cache-control"), "public, max-age=31536000, immutable");
+  assert.equal(await script.text(), assets.script.text);
+  const workerFile = await fetch(`${worker.url}/map/${assets.worker.name}`);
+  assert.equal((await workerFile.text()).length, assets.worker.text.length);
 });
 
 test("bindings: per-isolate rate limit, key gate, and a misconfiguration answered with the envelope", async () => {

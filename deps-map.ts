@@ -1,0 +1,9 @@
+/**
+ * MapLibre GL JS and its stylesheet, for the charging map page's browser module
+ * (shim/browser/charging-map.ts) only: bundled at build time into the files the server serves
+ * (scripts/map-assets.ts), never loaded by a server or a test process.
+ * @module
+ */
+import "maplibre-gl/dist/maplibre-gl.css";
+
+export { type GeoJSONSource, Map as MapLibreMap, type MapLayerMouseEvent, type MapOptions, NavigationControl, setWorkerUrl } from "maplibre-gl";

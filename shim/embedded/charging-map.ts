@@ -1,0 +1,16 @@
+/**
+ * The map page's browser files (script, stylesheet, MapLibre worker). Run from source (tests,
+ * tsx), they are bundled with esbuild on first use (scripts/map-assets.ts); in a bundle,
+ * scripts/build.ts replaces this module with the files it bundled at build time, so the built
+ * servers (Node and Workers) carry them and bundle nothing at run time.
+ * @module
+ */
+import type { MapAssets } from "../../src/charging/mod.ts";
+import { bundleMapAssets } from "../../scripts/map-assets.ts";
+
+let assets: MapAssets | undefined;
+
+export function mapAssets(): MapAssets {
+  assets ??= bundleMapAssets();
+  return assets;
+}

@@ -1,0 +1,232 @@
+/**
+ * The map page at `/` (shim/browser/charging-map.ts, served by the Node server run from source)
+ * in a real headless Chromium (Debian's chromium, driven by puppeteer-core): it renders with no
+ * console error and requests nothing beyond 127.0.0.1 (the tiles come from a loopback fake);
+ * a bbox search's sites appear as list items; a filter change searches again; a result opens
+ * the site with its status and credit line; the credits of the data and of the tiles show; and
+ * with the tile host unreachable the sites still show. `UPDATE_MAP_SCREENSHOT=1` writes the
+ * screenshot of Austin that API.md shows (src/charging/map.png).
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { crc32, deflateSync } from "node:zlib";
+import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import { startChargingServer } from "../../../shim/node/charging/app.ts";
+import type { Serving } from "../../../shim/node/serve.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+const AUSTIN = "#12/30.2672/-97.7431";
+const SCREENSHOT = "src/charging/map.png";
+const dir = mkdtempSync(join(tmpdir(), "charging-map-"));
+let browser: Browser;
+let tiles: Server;
+let tileRequests = 0;
+const servers: Serving[] = [];
+
+/** A 256-pixel PNG tile: pale land with a darker edge, so tiles read as a grid. */
+function tilePng(): Buffer {
+  const size = 256;
+  const rows: number[] = [];
+  for (let y = 0; y < size; y++) {
+    rows.push(0);
+    for (let x = 0; x < size; x++) rows.push(...(x === 0 || y === 0 ? [200, 208, 200] : [236, 240, 232]));
+  }
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const signature = Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]);
+  return Buffer.concat([signature, chunk("IHDR", header), chunk("IDAT", deflateSync(Buffer.from(rows))), chunk("IEND", Buffer.alloc(0))]);
+}
+
+async function listen(server: Server): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+/** The Node server over the embedded data, with the base map from `tileUrl`. */
+async function startServer(tileUrl: string): Promise<string> {
+  const env = { PORT: "0", HOST: "127.0.0.1", CHARGING_RATE_LIMIT: "100000", CHARGING_MAP_TILES: tileUrl };
+  const serving = await startChargingServer(env, () => {});
+  servers.push(serving);
+  return serving.url.replace(/\/$/, "");
+}
+
+before(async () => {
+  const png = tilePng();
+  tiles = createServer((_req, res) => {
+    tileRequests++;
+    res.writeHead(200, { "content-type": "image/png", "access-control-allow-origin": "*" }).end(png);
+  });
+  await listen(tiles);
+  browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--use-angle=swiftshader",
+      "--enable-unsafe-swiftshader",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      `--user-data-dir=${join(dir, "profile")}`,
+    ],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  for (const serving of servers) await serving.close();
+  await new Promise((resolve) => tiles?.close(resolve));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Opened {
+  page: Page;
+  /** Every URL the page asked for. */
+  requests: string[];
+  /** The searches answered so far: their query and status. */
+  searches: { query: URLSearchParams; status: number }[];
+  /** Requests to anything but 127.0.0.1 (aborted). */
+  offMachine: string[];
+  errors: string[];
+}
+
+async function open(url: string): Promise<Opened> {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1100, height: 700 });
+  const opened: Opened = { page, requests: [], searches: [], offMachine: [], errors: [] };
+  page.on("response", (response) => {
+    const url = new URL(response.url());
+    if (url.pathname === "/api/v1/sites") opened.searches.push({ query: url.searchParams, status: response.status() });
+  });
+  await page.setRequestInterception(true);
+  page.on("request", (request) => {
+    const target = request.url();
+    opened.requests.push(target);
+    if (/^(data|blob):/.test(target) || new URL(target).hostname === "127.0.0.1") return void request.continue();
+    opened.offMachine.push(target);
+    void request.abort();
+  });
+  page.on("console", (message) => {
+    if (message.type() === "error") opened.errors.push(message.text());
+  });
+  page.on("pageerror", (error) => opened.errors.push(String(error)));
+  await page.goto(url);
+  return opened;
+}
+
+/** The first search answered (already, or from now on) whose query passes `wanted`; its list drawn. */
+async function waitForSearch(opened: Opened, wanted: (query: URLSearchParams) => boolean): Promise<URLSearchParams> {
+  const { page, searches } = opened;
+  let found = searches.find((s) => wanted(s.query));
+  for (let waited = 0; !found && waited < 20_000; waited += 50) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    found = searches.find((s) => wanted(s.query));
+  }
+  assert.ok(found, `a search matching ${wanted.toString()}; seen: ${searches.map((s) => s.query.toString()).join(" | ")}`);
+  assert.equal(found.status, 200);
+  await page.waitForFunction(() => !document.querySelector("#summary")?.textContent?.startsWith("Loading"));
+  return found.query;
+}
+
+const listed = (page: Page) =>
+  page.$$eval("#results li", (items) => items.map((li) => ({ id: (li as HTMLElement).dataset.id ?? "", name: li.querySelector("button")?.textContent ?? "", facts: li.querySelector("span")?.textContent ?? "" })));
+
+test("the map page searches the view, filters, opens a site with its status and credit, and stays on the machine", async () => {
+  const origin = await startServer(`http://127.0.0.1:${(tiles.address() as AddressInfo).port}/{z}/{x}/{y}.png`);
+  const opened = await open(`${origin}/${AUSTIN}`);
+  const { page } = opened;
+  try {
+    const first = await waitForSearch(opened, (q) => q.has("bbox"));
+    const [west, south, east, north] = (first.get("bbox") ?? "").split(",").map(Number) as [number, number, number, number];
+    assert.ok(west < -97.7431 && east > -97.7431 && south < 30.2672 && north > 30.2672, `the view's bbox is around Austin: ${first.get("bbox")}`);
+    await page.waitForSelector("#results li");
+    const sites = await listed(page);
+    assert.ok(sites.length > 10, `Austin's sites are listed (${sites.length})`);
+    assert.ok(sites.every((s) => /^(ocm|osm):/.test(s.id)));
+    assert.match(await page.$eval("#summary", (e) => e.textContent ?? ""), /sites? in view/);
+
+    // A filter change searches again, with the filter.
+    await page.waitForSelector("#filters input[name=minPower]");
+    await page.type("#filters input[name=minPower]", "50");
+    await page.keyboard.press("Enter");
+    await waitForSearch(opened, (q) => q.get("minPower") === "50");
+    await page.waitForFunction(() => [...document.querySelectorAll("#results li span")].every((s) => /\b(\d+(\.\d+)?) kW/.test(s.textContent ?? "") && Number(/(\d+(\.\d+)?) kW/.exec(s.textContent ?? "")?.[1]) >= 50));
+    const fast = await listed(page);
+    assert.ok(fast.length > 0 && fast.length < sites.length, `fewer sites at 50 kW or more (${fast.length} of ${sites.length})`);
+    await page.click("#filters input[name=openOnly]");
+    const last = await waitForSearch(opened, (q) => q.get("openOnly") === "true" && q.get("minPower") === "50");
+    const answer = (await (await fetch(`${origin}/api/v1/sites?${last}`)).json()) as { attribution: { text: string }[] };
+
+    // A result opens the site: its status record and its credit line.
+    const chosen = (await listed(page))[0];
+    assert.ok(chosen);
+    await page.click("#results li button");
+    await page.waitForSelector("#detail:not([hidden]) dl");
+    const detail = await page.$eval("#detail", (e) => (e as HTMLElement).innerText);
+    assert.ok(detail.includes(chosen.name), detail);
+    assert.match(detail, /Status\s+AVAILABLE \(registry, retrieved \d{4}-\d\d-\d\dT/);
+    const status = (await (await fetch(`${origin}/api/v1/status/${encodeURIComponent(chosen.id)}`)).json()) as { data: { attribution: { text: string } } };
+    assert.ok(detail.includes(`Credit\n${status.data.attribution.text}`), detail);
+    assert.ok(opened.requests.some((r) => r.endsWith(`/api/v1/status/${encodeURIComponent(chosen.id)}`)));
+
+    // The credits of the data and of the tiles are on the page.
+    const credits = await page.$eval("#credits", (e) => (e as HTMLElement).innerText);
+    assert.match(credits, /Map tiles © OpenStreetMap contributors/);
+    assert.ok(answer.attribution.length > 0 && answer.attribution.every((line) => credits.includes(line.text)), credits);
+    assert.ok(tileRequests > 0, "the base map came from the loopback tile server");
+
+    assert.ok(opened.searches.length >= 3);
+    assert.deepEqual(opened.offMachine, [], "nothing asked beyond 127.0.0.1");
+    assert.deepEqual(opened.errors, [], "no console errors (the CSP refuses anything off its list, loudly)");
+    if (process.env.UPDATE_MAP_SCREENSHOT) await screenshotAustin(origin);
+  } finally {
+    await page.close();
+  }
+});
+
+/** The picture API.md shows: Austin at zoom 12 with every site, first one opened. */
+async function screenshotAustin(origin: string): Promise<void> {
+  const opened = await open(`${origin}/${AUSTIN}`);
+  await waitForSearch(opened, (q) => q.has("bbox"));
+  await opened.page.click("#results li button");
+  await opened.page.waitForSelector("#detail:not([hidden]) dl");
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  writeFileSync(SCREENSHOT, await opened.page.screenshot({ type: "png" }));
+  await opened.page.close();
+}
+
+test("with the tile host unreachable the sites still show, and the page says why the map is blank", async () => {
+  const closed = createServer();
+  const port = await listen(closed);
+  await new Promise((resolve) => closed.close(resolve));
+  const origin = await startServer(`http://127.0.0.1:${port}/{z}/{x}/{y}.png`);
+  const opened = await open(`${origin}/${AUSTIN}`);
+  try {
+    await waitForSearch(opened, (q) => q.has("bbox"));
+    await opened.page.waitForSelector("#results li");
+    await opened.page.waitForSelector("#tile-credit[data-unavailable]");
+    const unexpected = opened.errors.filter((e) => !/Failed to load resource: net::ERR_CONNECTION_REFUSED/.test(e));
+    assert.deepEqual(unexpected, [], "only the refused tile requests are reported");
+    assert.deepEqual(opened.offMachine, []);
+  } finally {
+    await opened.page.close();
+  }
+});
