@@ -35,6 +35,7 @@ export const SYSTEM = [
   "tests/seo/packaging/clients.test.ts",
   "tests/seo/packaging/mcpb.test.ts",
   "tests/seo/packaging/seo-check.test.ts",
+  "tests/seo/render/render.test.ts",
   "tests/seo/report-html/report-html.test.ts",
   "tests/seo/server/stdio-bridge.test.ts",
   "tests/seo/tools/page-report.test.ts",

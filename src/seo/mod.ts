@@ -23,3 +23,4 @@ export { sleep } from "../shared/sleep.ts";
 export type { CrawlCapability, SeoToolDeps } from "./tools/mod.ts";
 export type { FactsSink, FactsSinks, PageParser, PageParsing } from "./audit/extract.ts";
 export type { HtmlFacts } from "./audit/html-facts.ts";
+export type { LabMetrics, RenderedPage, Renderer, RendererFactory, RenderOptions, SubRequestGate, Throttling } from "./render/renderer.ts";

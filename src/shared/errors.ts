@@ -112,6 +112,11 @@ export const ERRORS = {
     when: "a tool that runs only on the user's machine (the SEO site audit) called through a gateway",
     hint: "run it locally: the message names the command",
   },
+  BROWSER_UNAVAILABLE: {
+    status: 501,
+    when: "an SEO audit asked for rendering (audit --render, render: true) and no Chromium or Chrome was found on this machine, or CHROME_PATH names a missing file",
+    hint: "install a browser (apt-get install chromium, or Google Chrome) or set CHROME_PATH to its executable, then run again; without rendering, drop --render / render: true",
+  },
   UPSTREAM_UNAVAILABLE: {
     status: 502,
     when: "an outbound request (live feed, page, provider) failed, timed out or answered nonsense",

@@ -27,6 +27,8 @@ export async function runAudit(args: string[], io: AuditRunIo): Promise<number> 
       fetch: (input, init) => fetch(input, init),
       request: http.request,
       ...(io.pageParser ? { pageParser: io.pageParser } : {}),
+      // Loaded on the first rendering audit: puppeteer-core stays out of every other start.
+      renderer: () => import("./render-browser.ts").then((m) => m.browserRenderer()()),
       reports: fileReportStore(join(cacheDir(), "reports")),
       now: () => new Date(),
       isTTY: io.isTTY,

@@ -49,6 +49,8 @@ function localCrawl(log: (line: string) => void): CrawlCapability {
     request: lazyCrawlRequest(),
     ...withPageParser((reason) => log(`seo_audit_site: pages are parsed on the main thread (${reason})`)),
     reports: fileReportStore(join(cacheDir(), "reports")),
+    // Loaded on the first rendering audit: puppeteer-core stays out of every other start.
+    renderer: () => import("./render-browser.ts").then((m) => m.browserRenderer()()),
   };
 }
 

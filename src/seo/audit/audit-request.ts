@@ -18,6 +18,7 @@ import { type Comparison, compareReports } from "./compare.ts";
 import type { AuditReport } from "./report.ts";
 import type { ReportStore } from "./report-store.ts";
 import { crawlAndAudit } from "./crawl-and-audit.ts";
+import type { Renderer, RendererFactory } from "../render/renderer.ts";
 
 export interface AuditRequestDeps {
   fetch: typeof fetch;
@@ -30,12 +31,24 @@ export interface AuditRequestDeps {
   onProgress?(progress: CrawlProgress): void;
   /** Which caps and defaults apply (the tool's unless the CLI says so). */
   frontEnd?: FrontEnd;
+  /** Starts a browser for the rendering mode (the Node adapter's drives Chromium); absent where none can run. */
+  renderer?: RendererFactory;
 }
 
 export interface AuditRequest extends BoundsInput {
   url: string;
   /** A stored report id, or an earlier report object. */
   compare_to?: string | Record<string, unknown> | undefined;
+  /** Load every HTML page in a headless browser too, and compare raw and rendered HTML. */
+  render?: boolean | undefined;
+}
+
+/** The browser session of a rendering audit; the error says how to get a browser. */
+async function rendererFor(request: AuditRequest, deps: AuditRequestDeps): Promise<Renderer | undefined> {
+  if (request.render !== true) return undefined;
+  if (!deps.renderer)
+    throw new ApiError("BROWSER_UNAVAILABLE", `rendering needs a local browser, and this runtime cannot start one; ${ERRORS.BROWSER_UNAVAILABLE.hint}`);
+  return deps.renderer();
 }
 
 /**
@@ -186,7 +199,9 @@ export async function handleAuditRequest(request: AuditRequest, deps: AuditReque
   if (refused) throw new ApiError("INVALID_ARGUMENTS", refused);
   const twin = twinOption(start, request.production_url);
   const baseline = await loadBaseline(request.compare_to, deps.reports);
+  const renderer = await rendererFor(request, deps);
   const report = await crawlAndAudit(start, {
+    ...(renderer ? { renderer, ...(request.lab_sample !== undefined ? { labSample: request.lab_sample } : {}) } : {}),
     fetch: deps.fetch,
     ...(deps.request ? { request: deps.request } : {}),
     ...(deps.pageParser ? { pageParser: deps.pageParser } : {}),
@@ -195,7 +210,7 @@ export async function handleAuditRequest(request: AuditRequest, deps: AuditReque
     twin,
     ...(deps.signal ? { signal: deps.signal } : {}),
     ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
-  });
+  }).finally(() => renderer?.close());
   const first = report.pages.find((p) => p.url === report.target);
   if (report.stats.pages_crawled <= 1 && first && first.status === 0) {
     const error =

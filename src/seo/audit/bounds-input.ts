@@ -79,6 +79,23 @@ function inputFor(front: FrontEnd) {
       ),
     ),
     production_url: PRODUCTION_URL,
+    render: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description(
+          "also load every HTML page in a local headless Chromium (CHROME_PATH or the usual install paths), audit the rendered HTML, compare it with the raw HTML, follow links found after rendering, and measure lab metrics on a sample of pages (default false; needs a browser on this machine)",
+        ),
+      ),
+    ),
+    lab_sample: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(0),
+        v.maxValue(100),
+        v.description("with render: pages given lab metrics (LCP, CLS, TBT, bytes, requests), one per URL pattern first (default 20; 0 for none)"),
+      ),
+    ),
   };
 }
 
@@ -97,6 +114,8 @@ export interface BoundsInput {
   check_resources?: boolean | undefined;
   use_sitemaps?: boolean | undefined;
   production_url?: string | undefined;
+  render?: boolean | undefined;
+  lab_sample?: number | undefined;
 }
 
 /** Why validated input is still refused for this host class, or undefined. */

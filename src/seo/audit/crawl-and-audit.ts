@@ -4,7 +4,10 @@
  * @module
  */
 import type { CrawlBounds } from "../crawl/bounds.ts";
-import { type CrawlProgress, type CrawlResult, crawlSite } from "../crawl/crawler.ts";
+import { type CrawlProgress, type CrawlResult, crawlSite, type Visitor } from "../crawl/crawler.ts";
+import { LAB_SAMPLE, LabSampler, type LabReport } from "../render/lab-sample.ts";
+import type { Renderer, SubRequestGate } from "../render/renderer.ts";
+import { type RenderStats, renderingVisitor } from "../render/rendering-visitor.ts";
 import type { HttpRequest } from "../fetch/http-request.ts";
 import { describeTwin, type Twin } from "../crawl/twin.ts";
 import { Collector, URLS_PER_CHECK } from "./collector.ts";
@@ -34,6 +37,38 @@ export interface AuditOptions {
   exampleCap?: number;
   /** The production twin of a staging copy: given, null (no detection) or undefined (detect). */
   twin?: Twin | null;
+  /** Rendering mode: every HTML page is also loaded in this browser session (see src/seo/render/). */
+  renderer?: Renderer;
+  /** Pages given lab metrics in rendering mode (default 20; 0 for none). */
+  labSample?: number;
+}
+
+/** The rendering visitor, its counters and the lab sample, when the audit renders. */
+function renderingOf(collector: Collector, options: AuditOptions) {
+  const renderer = options.renderer;
+  if (!renderer) return undefined;
+  const stats: RenderStats = { pages: 0, failed: 0, requests: 0, blocked: 0, blockedExamples: [] };
+  const lab = new LabSampler(options.labSample ?? LAB_SAMPLE);
+  const render = renderingVisitor(collector, renderer, options.bounds.timeoutMs, stats);
+  const visit: Visitor = async (page, entry, analyseAs, gate) => {
+    const visited = await render(page, entry, analyseAs, gate);
+    if (analyseAs && collector.summaries.get(analyseAs)?.isHtml) lab.offer(analyseAs);
+    return visited;
+  };
+  const state: { lab?: LabReport } = {};
+  const afterPages = async (gate: SubRequestGate, signal: AbortSignal) => {
+    if ((options.labSample ?? LAB_SAMPLE) > 0) state.lab = await lab.measure(renderer, gate, options.bounds.timeoutMs, signal);
+  };
+  const summary = (): NonNullable<AuditReport["rendering"]> => ({
+    tabs: renderer.tabs,
+    pages_rendered: stats.pages,
+    render_failed: stats.failed,
+    requests: stats.requests,
+    requests_blocked: stats.blocked,
+    blocked_examples: stats.blockedExamples,
+    ...(state.lab ? { lab: state.lab } : {}),
+  });
+  return { visit, afterPages, summary };
 }
 
 function stats(crawl: CrawlResult) {
@@ -77,6 +112,7 @@ export async function crawlAndAudit(url: string, options: AuditOptions): Promise
   const startedAt = options.now().toISOString();
   const collector = new Collector();
   const parsing = options.pageParser?.();
+  const rendering = renderingOf(collector, options);
   const crawl = await crawlSite(
     url,
     options.bounds,
@@ -91,8 +127,9 @@ export async function crawlAndAudit(url: string, options: AuditOptions): Promise
       ...(options.politenessOff ? { politenessOff: true } : {}),
       ...(options.twin !== undefined ? { twin: options.twin } : {}),
       textSink: htmlSinks(parsing?.sink),
+      ...(rendering ? { afterPages: rendering.afterPages } : {}),
     },
-    collector.visit,
+    rendering?.visit ?? collector.visit,
   ).finally(() => parsing?.close());
   const twin = twinOf(crawl, collector.summaries, options.twin !== null);
   siteHits(crawl, collector.summaries, twin, (hit) => collector.add(hit));
@@ -123,6 +160,7 @@ export async function crawlAndAudit(url: string, options: AuditOptions): Promise
     })),
     sitemaps: crawl.sitemaps?.files ?? [],
     ...(twin ? { twin: { production: describeTwin(twin), via: twin.via } } : {}),
+    ...(rendering ? { rendering: rendering.summary() } : {}),
     cuts: cutsOf(crawl, options.bounds, collector.byCheck, collector.summaries),
     charts: chartsOf(crawl, collector.issuesByUrl, collector.ttfbByUrl),
     // Categories judged from page markup stay at 100 when no page had markup to judge.

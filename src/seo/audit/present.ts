@@ -84,6 +84,22 @@ function summaryOf(report: AuditReport, detailed: boolean) {
       MEASURED,
     ),
     ...(report.twin ? { production_twin: label(report.twin, basis("twin")) } : {}),
+    ...(report.rendering ? { rendering: renderingOf(report.rendering) } : {}),
+  };
+}
+
+/** The rendering counts, measured; lab figures measured in the browser under the throttling they name. */
+function renderingOf({ lab, ...counts }: NonNullable<AuditReport["rendering"]>) {
+  return {
+    ...label(counts, MEASURED),
+    ...(lab
+      ? {
+          lab: label(lab.pages, {
+            kind: "measured",
+            basis: `lab, in the local headless browser; throttling: ${lab.throttling.name}; sample: ${lab.sample}`,
+          }),
+        }
+      : {}),
   };
 }
 

@@ -12,6 +12,7 @@ import type { Category, CheckId } from "./catalogue.ts";
 import type { Finding } from "./finding.ts";
 import type { PageSummary, PageType } from "./page-summary.ts";
 import type { RankedFix } from "./score.ts";
+import type { LabReport } from "../render/lab-sample.ts";
 
 /** Rows kept in the page table of a report (the crawl's first pages, in crawl order). */
 export const PAGE_ROWS = 10_000;
@@ -93,6 +94,18 @@ export interface AuditReport {
   sitemaps: SitemapFile[];
   /** The production origin a staging copy's canonicals, hreflang and sitemap URLs were read as. */
   twin?: { production: string; via: "option" | "start-page" | "canonicals" };
+  /** Rendering mode: what the browser loaded and refused, and the lab metrics of a sample of pages. */
+  rendering?: {
+    tabs: number;
+    pages_rendered: number;
+    render_failed: number;
+    /** Requests rendered pages made (documents included) that the crawl let through. */
+    requests: number;
+    /** Requests refused: off the audited site, disallowed by robots.txt, or after the crawl stopped. */
+    requests_blocked: number;
+    blocked_examples: { url: string; reason: string }[];
+    lab?: LabReport;
+  };
   /** What the bounds cut, and why. */
   cuts: Cut[];
   charts: ReportCharts;

@@ -24,6 +24,7 @@ import { cliBoundsInput } from "../audit/bounds-input.ts";
 import { CAPS, DEFAULTS, REMOTE_LIMITS } from "../crawl/bounds.ts";
 import type { HttpRequest } from "../fetch/http-request.ts";
 import type { PageParser } from "../audit/extract.ts";
+import type { RendererFactory } from "../render/renderer.ts";
 import { renderReportHtml } from "../report-html/render.ts";
 import { type Budget, junitOf, overBudget, parseBudget, sarifOf } from "./ci-formats.ts";
 import { csvFiles } from "./csv.ts";
@@ -36,6 +37,8 @@ export interface CliIo {
   request?: HttpRequest;
   /** Where page HTML is parsed, started per audit: the Node shim's parses on a worker thread (default: this thread). */
   pageParser?: PageParser;
+  /** Starts a browser for --render (the Node adapter's drives a local Chromium). */
+  renderer?: RendererFactory;
   reports: ReportStore;
   now(): Date;
   isTTY?: boolean;
@@ -69,6 +72,10 @@ Sites on your own machine or network (localhost, 127.0.0.1, private addresses, .
   --no-sitemaps        do not read sitemaps
   --production-url URL the production address of the start page, when auditing a staging or
                        local copy (default: detected from the start page's canonical; "none": off)
+  --render             also load every HTML page in a local headless Chromium (CHROME_PATH or the
+                       usual install paths): audit the rendered HTML, compare it with the raw
+                       HTML, follow links scripts add, lab metrics for 20 pages
+  --lab-sample N       with --render: pages given lab metrics (default 20; 0 for none)
   --compare ID|FILE    compare with an earlier report (its id, or a JSON file from --json)
   --html FILE          also write a self-contained HTML report (charts, sortable page table)
   --detailed           every finding with examples (default: the top fixes)
@@ -94,6 +101,7 @@ const NUMERIC: Record<string, keyof typeof cliBoundsInput> = {
   concurrency: "concurrency",
   "min-interval-ms": "min_interval_ms",
   "timeout-ms": "timeout_ms",
+  "lab-sample": "lab_sample",
 };
 
 const OPTIONS: Record<string, OptionSpec> = {
@@ -103,6 +111,7 @@ const OPTIONS: Record<string, OptionSpec> = {
   html: { value: true },
   "no-resources": { value: false },
   "no-sitemaps": { value: false },
+  render: { value: false },
   detailed: { value: false },
   json: { value: false },
   "fail-on": { value: true },
@@ -144,6 +153,7 @@ function requestOf(url: string, parsed: ParsedArgs): AuditRequest {
   }
   if (parsed.options["no-resources"]) request.check_resources = false;
   if (parsed.options["no-sitemaps"]) request.use_sitemaps = false;
+  if (parsed.options.render) request.render = true;
   const production = valueOf(parsed, "production-url");
   if (production !== undefined) request.production_url = production;
   const checked = v.safeParse(v.object(cliBoundsInput), request);
@@ -334,6 +344,7 @@ async function auditAndPrint(parsed: Parsed, io: CliIo): Promise<number> {
     fetch: io.fetch,
     ...(io.request ? { request: io.request } : {}),
     ...(io.pageParser ? { pageParser: io.pageParser } : {}),
+    ...(io.renderer ? { renderer: io.renderer } : {}),
     now: io.now,
     reports: io.reports,
     onProgress: progressPrinter(io),

@@ -9,6 +9,7 @@ import { conventionalSitemaps, discoverSitemaps } from "../sitemap/discover.ts";
 import { type CrawlBounds, POLICY } from "./bounds.ts";
 import type { CrawlDeps, CrawlResult, PageVisit, Visitor } from "./crawl-types.ts";
 import type { FetchedPage } from "../fetch/fetch-page.ts";
+import type { SubRequestGate } from "../render/renderer.ts";
 import { Frontier, type QueueName, type UrlEntry } from "./frontier.ts";
 import { PoliteClient } from "./polite-client.ts";
 import { toLocal, type Twin, twinFromCanonical } from "./twin.ts";
@@ -132,6 +133,10 @@ export class CrawlRun {
     }
   }
 
+  async afterPages(): Promise<void> {
+    if (!this.#signal.aborted) await this.#deps.afterPages?.(this.#gate, this.#signal);
+  }
+
   async finish(outOfTime: boolean, durationMs: number): Promise<CrawlResult> {
     const { result, frontier } = this;
     result.robots = await this.#client.robots.all();
@@ -196,10 +201,24 @@ export class CrawlRun {
     if (page.error) entry.error = page.error;
     if (entry.kind === "resource") return undefined;
     const analyseAs = this.#claimFinal(entry, page);
-    const visit = this.#visit(page, entry, analyseAs);
+    const visit = await this.#visit(page, entry, analyseAs, this.#gate);
     const owner = analyseAs ? (this.frontier.entries.get(analyseAs) ?? entry) : entry;
     return { visit, owner };
   }
+
+  /** Requests a rendered page makes, held to the crawl's own rules (see `Visitor`). */
+  readonly #gate: SubRequestGate = async (href) => {
+    if (this.#signal.aborted) return "the crawl stopped (a bound was reached)";
+    if (!URL.canParse(href)) return "not a URL";
+    const url = new URL(href);
+    if (url.protocol === "data:" || url.protocol === "blob:") return undefined;
+    if (!isSameSite(url, this.root)) return "off the audited site";
+    if (this.#client.gate.isStopped(url.origin)) return "host stopped after repeated 5xx/429";
+    if (!(await this.#client.isAllowed(url))) return "robots.txt";
+    await this.#client.gate.take(url.origin, this.#signal);
+    this.#client.requests++;
+    return undefined;
+  };
 
   /** The URL whose content this response is, if nobody else has claimed it. */
   #claimFinal(entry: UrlEntry, page: FetchedPage): string | undefined {

@@ -9,6 +9,7 @@ import type { HttpRequest, ResponseHeaders } from "../fetch/http-request.ts";
 import type { TextSink } from "../fetch/read-body.ts";
 import type { CutPattern, UrlEntry } from "./frontier.ts";
 import type { Twin } from "./twin.ts";
+import type { SubRequestGate } from "../render/renderer.ts";
 
 export interface CrawlDeps {
   fetch: typeof fetch;
@@ -27,6 +28,8 @@ export interface CrawlDeps {
   textSink?(status: number, headers: ResponseHeaders): TextSink | undefined;
   /** The production twin: given (production_url), null (detection off) or undefined (detect). */
   twin?: Twin | null;
+  /** Run after the last page, within the crawl's deadline, with the gate its sub-requests pass (lab metrics). */
+  afterPages?(gate: SubRequestGate, signal: AbortSignal): Promise<void>;
 }
 
 export interface CrawlProgress {
@@ -48,8 +51,17 @@ export interface PageVisit {
   sitemaps?: string[];
 }
 
-/** Called once per fetched page; `analyseAs` is the URL the content belongs to, if it should be analysed. */
-export type Visitor = (page: FetchedPage, entry: UrlEntry, analyseAs: string | undefined) => PageVisit;
+/**
+ * Called once per fetched page; `analyseAs` is the URL the content belongs to, if it should be
+ * analysed. `gate` vets further requests made for the page (a rendering browser's): the crawl's
+ * scope, robots.txt, per-host gap and deadline hold for them too.
+ */
+export type Visitor = (
+  page: FetchedPage,
+  entry: UrlEntry,
+  analyseAs: string | undefined,
+  gate?: SubRequestGate,
+) => PageVisit | Promise<PageVisit>;
 
 /** URLs found but never fetched, and what they looked like. */
 export interface CrawlCuts {

@@ -40,6 +40,7 @@ export async function crawlSite(
     await crawl.crawlStart();
     if (bounds.sitemaps) await crawl.readSitemaps();
     await Promise.all(Array.from({ length: bounds.concurrency }, () => crawl.work()));
+    await crawl.afterPages();
     return await crawl.finish(deadline.signal.aborted, performance.now() - began);
   } finally {
     clearTimeout(timer);

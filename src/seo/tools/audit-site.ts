@@ -18,6 +18,7 @@ import type { ReportStore } from "../audit/report-store.ts";
 import { boundsInput, describeToolBounds } from "../audit/bounds-input.ts";
 import type { HttpRequest } from "../fetch/http-request.ts";
 import type { PageParser } from "../audit/extract.ts";
+import type { RendererFactory } from "../render/renderer.ts";
 import { responseFormat } from "../tool-input.ts";
 import { reportLink } from "./report-resources.ts";
 
@@ -27,6 +28,8 @@ export interface AuditSiteDeps {
   request?: HttpRequest;
   /** Where page HTML is parsed, started per audit: the Node shim's parses on a worker thread (default: this thread). */
   pageParser?: PageParser;
+  /** Starts a browser for render: true (the Node adapter's drives a local Chromium; none on the gateway). */
+  renderer?: RendererFactory;
   now(): Date;
   reports: ReportStore;
   log(line: string): void;
@@ -130,6 +133,7 @@ export function createAuditSiteTool(deps: AuditSiteDeps): ToolDef {
         fetch: deps.fetch,
         ...(deps.request ? { request: deps.request } : {}),
         ...(deps.pageParser ? { pageParser: deps.pageParser } : {}),
+        ...(deps.renderer ? { renderer: deps.renderer } : {}),
         now: deps.now,
         reports: deps.reports,
         signal: context.signal,

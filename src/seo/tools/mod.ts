@@ -2,6 +2,7 @@
  * The SEO tool table: the five tools the server registers, built from injected dependencies.
  * @module
  */
+import type { RendererFactory } from "../render/renderer.ts";
 import type { ToolDef } from "../../shared/mcp/tool.ts";
 import type { ReportStore } from "../audit/report-store.ts";
 import type { SeoConfig } from "../config.ts";
@@ -31,6 +32,8 @@ export interface CrawlCapability {
   pageParser?: PageParser;
   /** Where audits are kept for re-audit comparisons (the Node shim keeps them on disk). */
   reports: ReportStore;
+  /** Starts a local headless browser for render: true and keyless lab metrics (the Node shim's). */
+  renderer?: RendererFactory;
 }
 
 export interface SeoToolDeps {
@@ -52,6 +55,7 @@ export function createSeoTools(deps: SeoToolDeps): ToolDef[] {
           fetch: crawl.fetch,
           ...(crawl.request ? { request: crawl.request } : {}),
           ...(crawl.pageParser ? { pageParser: crawl.pageParser } : {}),
+          ...(crawl.renderer ? { renderer: crawl.renderer } : {}),
           now: deps.provider.now,
           reports: crawl.reports,
           log: deps.log,

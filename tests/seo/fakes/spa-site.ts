@@ -50,9 +50,13 @@ export interface SpaOptions {
 export function serveSpaSite(options: SpaOptions = {}): Promise<TestSite> {
   return serveSite((req, res) => {
     const path = (req.url ?? "/").split("?")[0] ?? "/";
-    if (path === "/robots.txt") return void res.writeHead(200, { "content-type": "text/plain" }).end("User-agent: *\nAllow: /\n");
+    if (path === "/robots.txt")
+      return void res.writeHead(200, { "content-type": "text/plain" }).end("User-agent: *\nDisallow: /private/\n");
+    if (path.startsWith("/api/") || path.startsWith("/private/"))
+      return void res.writeHead(200, { "content-type": "application/json" }).end("{}");
     if (path === "/app.js")
       return void res.writeHead(200, { "content-type": "text/javascript" }).end(options.script ?? APP_JS);
+    if (path === "/app.css") return void res.writeHead(200, { "content-type": "text/css" }).end("main { margin: 1em; }");
     if (path === "/favicon.ico" || path.endsWith(".xml")) return void res.writeHead(404).end();
     res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
     const extra = options.head?.(path) ?? "";
@@ -61,7 +65,7 @@ export function serveSpaSite(options: SpaOptions = {}): Promise<TestSite> {
         `<!doctype html><html lang="en"><head>${HEAD}<title>Charging guide ${path}: find and compare sites</title><meta name="description" content="How to find, compare and reach charging sites: the fixture app's guide, page ${path}.">${extra}</head><body><div id="root">${content(path)}</div><script src="/app.js" defer></script></body></html>`,
       );
     res.end(
-      `<!doctype html><html lang="en"><head>${HEAD}<title>App</title>${extra}</head><body><div id="root"></div><script src="/app.js"></script></body></html>`,
+      `<!doctype html><html lang="en"><head>${HEAD}<title>App</title><link rel="stylesheet" href="/app.css">${extra}</head><body><div id="root"></div><script src="/app.js"></script></body></html>`,
     );
   });
 }

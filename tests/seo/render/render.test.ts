@@ -1,0 +1,124 @@
+/**
+ * The rendering mode in a real headless Chromium (Debian's chromium, driven by puppeteer-core;
+ * nothing downloaded) against loopback fixture sites: the app's links found after rendering are
+ * crawled, raw and rendered HTML are compared, every request a page makes passes robots.txt and
+ * the same-site rule, lab metrics are measured, and without a browser the audit says how to get one.
+ */
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { nodeHttpRequest } from "../../../shim/node/seo/crawl-request.ts";
+import { browserRenderer, findBrowser } from "../../../shim/node/seo/render-browser.ts";
+import { type AuditRequest, handleAuditRequest } from "../../../src/seo/audit/audit-request.ts";
+import type { AuditReport } from "../../../src/seo/audit/report.ts";
+import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";
+import { presentReport } from "../../../src/seo/audit/present.ts";
+import { isApiError } from "../../../src/shared/errors.ts";
+import { serveSite, type TestSite } from "../crawl/site-server.ts";
+import { serveSpaSite } from "../fakes/spa-site.ts";
+
+const CHROMIUM = { CHROME_PATH: "/usr/bin/chromium" };
+const http = nodeHttpRequest(4);
+const sites: TestSite[] = [];
+let spa: TestSite;
+let spaReport: AuditReport;
+
+async function audit(site: TestSite, extra: Partial<AuditRequest> = {}, env = CHROMIUM): Promise<AuditReport> {
+  const { report } = await handleAuditRequest(
+    { url: `${site.origin}/`, render: true, max_pages: 8, concurrency: 2, lab_sample: 0, ...extra },
+    { fetch, request: http.request, now: () => new Date(), reports: memoryReportStore(), renderer: browserRenderer({ env, tabs: 2 }) },
+  );
+  return report;
+}
+
+async function serve(site: Promise<TestSite>): Promise<TestSite> {
+  const started = await site;
+  sites.push(started);
+  return started;
+}
+
+const ids = (report: AuditReport) => report.findings.map((f) => f.id);
+const evidence = (report: AuditReport, id: string) => report.findings.find((f) => f.id === id)?.examples[0]?.evidence ?? "";
+
+before(async () => {
+  spa = await serve(serveSpaSite());
+  spaReport = await audit(spa, { lab_sample: 2 });
+});
+after(async () => {
+  for (const site of sites) await site.close();
+  http.close();
+});
+
+test("links the app builds in the browser are crawled: the one-page crawl becomes a site", () => {
+  assert.equal(spaReport.stats.pages_crawled, 8);
+  assert.equal(spaReport.truncation_reasons.includes("max_pages"), true);
+  assert.ok((spaReport.rendering?.pages_rendered ?? 0) >= 8, JSON.stringify(spaReport.rendering));
+  assert.equal(spaReport.rendering?.render_failed, 0);
+  assert.ok(spa.paths().includes("/p/1"));
+});
+
+test("raw and rendered HTML compared: links, words, meta only in the rendered page, title changed by script", () => {
+  const found = ids(spaReport);
+  for (const id of ["rendered-only-links", "rendered-only-content", "rendered-only-meta", "rendered-changes-meta"])
+    assert.ok(found.includes(id as never), `${id} in ${found.join(", ")}`);
+  assert.match(evidence(spaReport, "rendered-only-links"), /^50 link\(s\) only after rendering \(raw HTML: 0\)/);
+  assert.match(evidence(spaReport, "rendered-only-content"), /^0 words in the raw HTML, \d+ after rendering/);
+  assert.match(evidence(spaReport, "rendered-only-meta"), /meta description "How to find/);
+  assert.match(evidence(spaReport, "rendered-changes-meta"), /title "App" → "Charging guide/);
+  // the checks read the rendered page: the shell's findings are gone
+  for (const id of ["script-built-page", "meta-description-missing", "h1-missing"]) assert.ok(!found.includes(id as never), id);
+});
+
+test("lab metrics for the sample, measured in the browser under named throttling", () => {
+  const lab = spaReport.rendering?.lab;
+  assert.ok(lab);
+  assert.equal(lab.pages.length, 2);
+  const page = lab.pages[0];
+  assert.ok(page);
+  assert.equal(page.error, undefined);
+  assert.ok(page.lcpMs !== null && page.lcpMs > 0, JSON.stringify(page));
+  assert.ok(page.transferBytes > 0 && page.requests >= 3, JSON.stringify(page));
+  assert.ok(page.renderBlocking.some((url) => url.endsWith("/app.css")), JSON.stringify(page.renderBlocking));
+  assert.equal(lab.throttling.cpuSlowdown, 4);
+  const presented = presentReport(spaReport, "concise").summary as Record<string, { lab?: { provenance: { kind: string; basis?: string } } }>;
+  assert.equal(presented.rendering?.lab?.provenance.kind, "measured");
+  assert.match(presented.rendering?.lab?.provenance.basis ?? "", /throttling: Lighthouse mobile/);
+});
+
+test("every request a rendered page makes passes robots.txt and stays on the audited host", async () => {
+  const other = await serve(serveSite((_req, res) => void res.end("window.tracked = 1")));
+  const script = `fetch("/private/secret.json"); fetch("/api/ok.json");
+    const s = document.createElement("script"); s.src = "${other.origin.replace("127.0.0.1", "localhost")}/track.js"; document.head.append(s);
+    document.getElementById("root").innerHTML = "<main><h1>Hi</h1><p>text</p></main>";`;
+  const site = await serve(serveSpaSite({ script }));
+  const report = await audit(site, { max_pages: 1 });
+  assert.equal(other.requests.length, 0, "the off-host script was requested");
+  assert.ok(!site.paths().includes("/private/secret.json"), site.paths().join(" "));
+  assert.ok(site.paths().includes("/api/ok.json"), site.paths().join(" "));
+  const reasons = (report.rendering?.blocked_examples ?? []).map((b) => `${new URL(b.url).pathname} ${b.reason}`);
+  assert.ok(reasons.includes("/private/secret.json robots.txt"), reasons.join("; "));
+  assert.ok(reasons.includes("/track.js off the audited site"), reasons.join("; "));
+});
+
+test("a noindex and a canonical that script changes are reported; the server-rendered twin is silent", async () => {
+  const script = `const m = document.createElement("meta"); m.name = "robots"; m.content = "noindex"; document.head.append(m);
+    document.querySelector('link[rel="canonical"]').href = "/elsewhere";
+    document.getElementById("root").innerHTML = "<main><h1>Hi</h1></main>";`;
+  const site = await serve(serveSpaSite({ script, head: (path) => `<link rel="canonical" href="${path}">` }));
+  const report = await audit(site, { max_pages: 1 });
+  assert.match(evidence(report, "rendered-noindex-mismatch"), /noindex added by script/);
+  assert.match(evidence(report, "rendered-canonical-mismatch"), /raw canonical http:\/\/127\.0\.0\.1:\d+\/; rendered http:\/\/127\.0\.0\.1:\d+\/elsewhere/);
+  const twin = await audit(await serve(serveSpaSite({ serverRendered: true })), { max_pages: 3 });
+  assert.deepEqual(ids(twin).filter((id) => id.startsWith("render")), []);
+});
+
+test("without a browser the audit answers BROWSER_UNAVAILABLE saying how to install one, before any request", async () => {
+  const site = await serve(serveSpaSite());
+  await assert.rejects(audit(site, {}, { CHROME_PATH: "/nonexistent/chromium" }), (err) => {
+    assert.ok(isApiError(err) && err.code === "BROWSER_UNAVAILABLE", String(err));
+    assert.match(err.message, /CHROME_PATH is \/nonexistent\/chromium/);
+    assert.match(err.message, /apt-get install chromium/);
+    return true;
+  });
+  assert.deepEqual(site.paths(), []);
+  assert.equal(await findBrowser(CHROMIUM), "/usr/bin/chromium");
+});
