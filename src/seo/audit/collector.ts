@@ -13,6 +13,7 @@ import { analysePage } from "./page.ts";
 import type { PageSummary } from "./page-summary.ts";
 import { pathOfUrl } from "../fetch/url.ts";
 import { redirectHits } from "./page-checks.ts";
+import { securityHeaderHit } from "./security-checks.ts";
 
 /** URLs remembered per check (for re-audit comparison); examples shown are capped further. */
 export const URLS_PER_CHECK = 10_000;
@@ -53,6 +54,7 @@ export class Collector {
    * words on every page, and 10,000 kept URLs per check would otherwise hold 10,000 copies.
    */
   readonly #texts = new Map<string, string>();
+  #headersJudged = false;
 
   /** The kept copy of `evidence`, detached from its page (see `detach`) and shared by every hit that says the same. */
   #text(evidence: string): string {
@@ -118,6 +120,13 @@ export class Collector {
     if (summary.clientRedirect) summary.clientRedirect.target = detach(summary.clientRedirect.target);
     if (summary.title) summary.title = detach(summary.title);
     if (summary.description) summary.description = detach(summary.description);
+    if (summary.h1) summary.h1 = detach(summary.h1);
+    if (!this.#headersJudged && summary.isHtml) {
+      // Security headers are the server's: judged once, on the first HTML page (the start page).
+      this.#headersJudged = true;
+      const headers = securityHeaderHit(page.finalUrl, page.headers);
+      if (headers) this.add({ ...headers, url: analyseAs });
+    }
     this.summaries.set(analyseAs, summary);
     this.links.addPage(analysis.links.concat(analysis.resources));
     const targets = summary.hreflang.map((h) => h.url);

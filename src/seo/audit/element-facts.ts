@@ -3,13 +3,27 @@
  * @module
  */
 import { type HtmlFacts, type JsonLdItem, LIMIT } from "./html-facts.ts";
+import { richResultGaps } from "./structured-data.ts";
 
-export function jsonLdItem(text: string): JsonLdItem {
+/** The page line of a syntax error `JSON.parse` places "at position N" of a block starting on `line`. */
+function errorLine(message: string, text: string, line: number): number {
+  const at = /at position (\d+)/.exec(message);
+  const end = at ? Number(at[1]) : text.length;
+  let lines = line;
+  for (let i = text.indexOf("\n"); i >= 0 && i < end; i = text.indexOf("\n", i + 1)) lines++;
+  return lines;
+}
+
+/** A JSON-LD block's types, syntax error (with its page line) and rich-result gaps; `line` is where its text starts. */
+export function jsonLdItem(text: string, line = 1): JsonLdItem {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (err) {
-    return { types: [], error: err instanceof Error ? err.message : String(err) };
+    const message = err instanceof Error ? err.message : String(err);
+    // The position is within the block; the line says where in the page.
+    const error = message.replace(/\s*at position \d+.*$/s, "");
+    return { types: [], error, line: errorLine(message, text, line) };
   }
   const nodes = (Array.isArray(data) ? data : [data]).flatMap((node) =>
     node && typeof node === "object" && Array.isArray((node as Record<string, unknown>)["@graph"])
@@ -23,7 +37,12 @@ export function jsonLdItem(text: string): JsonLdItem {
   };
   const perNode = nodes.map(typesOf);
   const types = perNode.flat();
-  return perNode.every((t) => t.length > 0) ? { types } : { types, error: "an item has no @type" };
+  const gaps = richResultGaps(data);
+  const item: JsonLdItem = { types, line };
+  if (!perNode.every((t) => t.length > 0)) item.error = "an item has no @type";
+  if (gaps.required.length > 0) item.missing = gaps.required;
+  if (gaps.recommended.length > 0) item.recommended = gaps.recommended;
+  return item;
 }
 
 /** `0; url=/new`, `5;URL='/new'`, `0` (a reload). */
@@ -45,12 +64,30 @@ export function readMeta(facts: HtmlFacts, attrs: Record<string, string>): void 
   else if (key.startsWith("twitter:")) facts.twitter[key] ??= content;
 }
 
-export function readLink(facts: HtmlFacts, attrs: Record<string, string>): void {
-  const rel = ` ${(attrs.rel ?? "").toLowerCase()} `;
+/** A `<link>`; `inBody` once the `<body>` has opened (a canonical there is ignored by search engines). */
+export function readLink(facts: HtmlFacts, attrs: Record<string, string>, inBody = false): void {
+  const rel = ` ${(attrs.rel ?? "").toLowerCase().replace(/\s+/g, " ")} `;
   const href = attrs.href;
   if (href === undefined) return;
-  if (rel.includes(" canonical ")) facts.canonicals.push(href);
+  if (rel.includes(" canonical ")) {
+    facts.canonicals.push(href);
+    if (inBody) facts.canonicalsInBody++;
+  }
+  if (rel.includes(" next ")) facts.relNext ??= href;
+  if (rel.includes(" prev ") || rel.includes(" previous ")) facts.relPrev ??= href;
   if (rel.includes(" alternate ") && attrs.hreflang !== undefined) facts.hreflang.push({ lang: attrs.hreflang, href });
   if (rel.includes(" stylesheet ") && facts.resources.length < LIMIT) facts.resources.push(href);
   if (rel.includes(" sitemap ") && facts.sitemapLinks.length < 10) facts.sitemapLinks.push(href);
+}
+
+/** A `<form>`: its action as written ("" when it posts to the page itself). */
+export function readForm(facts: HtmlFacts, attrs: Record<string, string>): void {
+  if (facts.formActions.length < LIMIT) facts.formActions.push((attrs.action ?? "").trim());
+}
+
+/** A link opening a new tab without `noopener`/`noreferrer` gives the new page `window.opener`. */
+export function readBlankTarget(facts: HtmlFacts, attrs: Record<string, string>): void {
+  if ((attrs.target ?? "").trim().toLowerCase() !== "_blank" || attrs.href === undefined) return;
+  if (/\bno(opener|referrer)\b/i.test(attrs.rel ?? "") || facts.blankLinks.length >= LIMIT) return;
+  facts.blankLinks.push(attrs.href.trim());
 }

@@ -8,6 +8,7 @@ import type { HtmlParser } from "../../../deps-html.ts";
 import type { TextSink } from "../fetch/read-body.ts";
 import { FactsReader } from "./facts-reader.ts";
 import { emptyFacts, type HtmlFacts } from "./html-facts.ts";
+import { DocumentHash, LineCounter } from "./page-stream.ts";
 
 /** A page's text in, its facts out: `facts` is complete once `end` returns or its promise settles. */
 export interface FactsSink extends TextSink {
@@ -37,17 +38,23 @@ export function isFactsSink(sink: TextSink | undefined): sink is FactsSink {
 export class HtmlExtractor implements FactsSink {
   readonly facts: HtmlFacts = emptyFacts();
   readonly #parser: HtmlParser;
+  readonly #lines = new LineCounter();
+  readonly #hash = new DocumentHash();
 
   constructor() {
-    this.#parser = new FactsReader(this.facts).parser;
+    this.#parser = new FactsReader(this.facts, (offset) => this.#lines.lineAt(offset)).parser;
   }
 
   write(text: string): void {
+    this.#lines.begin(text);
+    this.#hash.add(text);
     this.#parser.write(text);
+    this.#lines.end();
   }
 
   end(): void {
     this.#parser.end();
+    this.facts.documentHash = this.#hash.digest();
   }
 }
 

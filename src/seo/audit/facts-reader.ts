@@ -4,7 +4,7 @@
  * @module
  */
 import { HtmlParser } from "../../../deps-html.ts";
-import { jsonLdItem, readLink, readMeta } from "./element-facts.ts";
+import { jsonLdItem, readBlankTarget, readForm, readLink, readMeta } from "./element-facts.ts";
 import { type HtmlFacts, LIMIT } from "./html-facts.ts";
 import { SimHasher } from "./simhash.ts";
 
@@ -91,9 +91,14 @@ export class FactsReader {
   readonly #linkWords: [number, number] = [0, 0];
   readonly #links: [number, number] = [0, 0];
   #scriptsScanned = 0;
+  /** The line of a parser offset (`HtmlExtractor` counts them), and where the open JSON-LD block starts. */
+  readonly #lineAt: (offset: number) => number;
+  #jsonLdLine = 1;
+  #inBody = false;
 
-  constructor(facts: HtmlFacts) {
+  constructor(facts: HtmlFacts, lineAt: (offset: number) => number = () => 1) {
     this.#facts = facts;
+    this.#lineAt = lineAt;
     this.parser = new HtmlParser(
       {
         onopentag: (name, attrs) => this.#open(name, attrs),
@@ -198,7 +203,7 @@ export class FactsReader {
     if (name !== "script") return;
     const type = attrs.type?.trim().toLowerCase();
     if (isJavaScript(type)) this.#facts.scripts++;
-    if (type === "application/ld+json") this.#startCapture("jsonld");
+    if (type === "application/ld+json") this.#startJsonLd();
     else if (attrs.src === undefined && isJavaScript(type) && this.#capture === undefined && this.#scriptsScanned++ < 10)
       this.#startCapture("script");
   }
@@ -219,10 +224,17 @@ export class FactsReader {
         readMeta(facts, attrs);
         return;
       case "link":
-        readLink(facts, attrs);
+        readLink(facts, attrs, this.#inBody);
+        return;
+      case "body":
+        this.#inBody = true;
+        return;
+      case "form":
+        readForm(facts, attrs);
         return;
       case "a":
         this.#anchor(attrs);
+        readBlankTarget(facts, attrs);
         return;
       case "img":
         facts.imageCount++;
@@ -247,8 +259,14 @@ export class FactsReader {
     if (capture === name && (name !== "a" || this.#anchorDepth === 0)) this.#capture = undefined;
   }
 
+  /** The block's text starts after the tag's `>`: its line places syntax errors in the page. */
+  #startJsonLd(): void {
+    this.#startCapture("jsonld");
+    this.#jsonLdLine = this.#lineAt(this.parser.endIndex + 1);
+  }
+
   #closeScript(): void {
-    if (this.#capture === "jsonld") this.#facts.jsonLd.push(jsonLdItem(this.#buffer));
+    if (this.#capture === "jsonld") this.#facts.jsonLd.push(jsonLdItem(this.#buffer, this.#jsonLdLine));
     if (this.#capture === "script" && this.#facts.scriptRedirect === undefined) {
       const found = SCRIPT_REDIRECT.exec(this.#buffer);
       if (found) this.#facts.scriptRedirect = found[2] ?? found[4];

@@ -18,6 +18,15 @@ export interface HtmlFacts {
   metaDescriptions: string[];
   /** `<link rel=canonical>` hrefs as written. */
   canonicals: string[];
+  /** Of those, how many sit in the `<body>`, where search engines ignore them. */
+  canonicalsInBody: number;
+  /** `<link rel=next>` and `<link rel=prev>` hrefs as written (paginated series). */
+  relNext: string | undefined;
+  relPrev: string | undefined;
+  /** `<form action>` values as written (a form without one posts to the page itself). */
+  formActions: string[];
+  /** Hrefs of `<a target=_blank>` without rel noopener or noreferrer. */
+  blankLinks: string[];
   /** Content of `meta[name=robots|googlebot]`, lower-cased. */
   metaRobots: string[];
   hreflang: { lang: string; href: string }[];
@@ -69,6 +78,8 @@ export interface HtmlFacts {
   resources: string[];
   base: string | undefined;
   simhash: [number, number] | undefined;
+  /** A 53-bit hash of the whole document: equal for byte-identical pages. */
+  documentHash: number | undefined;
 }
 
 /** Per-page cap on collected lists: facts stay small on pathological pages. */
@@ -79,6 +90,11 @@ export function emptyFacts(): HtmlFacts {
     titles: [],
     metaDescriptions: [],
     canonicals: [],
+    canonicalsInBody: 0,
+    relNext: undefined,
+    relPrev: undefined,
+    formActions: [],
+    blankLinks: [],
     metaRobots: [],
     hreflang: [],
     headings: [],
@@ -107,5 +123,6 @@ export function emptyFacts(): HtmlFacts {
     resources: [],
     base: undefined,
     simhash: undefined,
+    documentHash: undefined,
   };
 }

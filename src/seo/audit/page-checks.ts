@@ -8,6 +8,9 @@ import { hostOfUrl, isLoopback, normaliseUrl, originOfUrl } from "../fetch/url.t
 import { type CheckId, THRESHOLDS } from "./catalogue.ts";
 import { isValidHreflang, isValidLang } from "./directives.ts";
 import type { HtmlFacts } from "./html-facts.ts";
+import { securityHits } from "./security-checks.ts";
+import { structuredDataHits } from "./structured-data.ts";
+import { urlHits } from "./url-checks.ts";
 import type { Hit } from "./finding.ts";
 import type { ClientRedirect, PageSummary, PageType } from "./page-summary.ts";
 
@@ -59,6 +62,9 @@ function canonicalHits(s: PageSignals, hit: (id: CheckId, evidence: string) => v
   if (distinct.size > 1) hit("canonical-conflicting", `canonicals disagree: ${[...distinct].join(" , ")}`);
   const relative = hrefs.find((href) => !/^[a-z][a-z0-9+.-]*:/i.test(href));
   if (relative !== undefined) hit("canonical-relative", `canonical "${short(relative)}"`);
+  if (hrefs.length > 1 && distinct.size === 1) hit("canonical-multiple", `${hrefs.length} canonicals, all ${[...distinct][0]}`);
+  const inBody = s.html?.canonicalsInBody ?? 0;
+  if (inBody > 0) hit("canonical-outside-head", `${inBody} <link rel=canonical> in the <body>`);
 }
 
 function sameSiteHost(a: string, b: string): boolean {
@@ -107,11 +113,16 @@ function contentHits(s: PageSignals, html: HtmlFacts, hit: (id: CheckId, evidenc
     hit("meta-description-too-long", `${description.length} characters`);
   if (description !== "" && description.length < THRESHOLDS.descriptionMin.value)
     hit("meta-description-too-short", `${description.length} characters: "${description}"`);
+  const descriptions = html.metaDescriptions.filter((text) => text !== "").length;
+  if (descriptions > 1) hit("meta-description-multiple", `${descriptions} meta descriptions`);
   const h1s = html.headings.filter((level) => level === 1).length;
   if (h1s === 0) hit("h1-missing", "no <h1>");
   if (h1s > 1) hit("h1-multiple", `${h1s} <h1> elements`);
   const skip = html.headings.findIndex((level, i) => i > 0 && level > (html.headings[i - 1] ?? 0) + 1);
   if (skip > 0) hit("heading-order", `h${html.headings[skip - 1]} followed by h${html.headings[skip]}`);
+  const h1 = html.h1[0] ?? "";
+  if (h1 !== "" && h1.toLowerCase() === title.toLowerCase()) hit("h1-same-as-title", `"${short(h1, 80)}"`);
+  if (isSoft404(title, h1, html.wordCount)) hit("soft-404", `answers 200 with "${short(title || h1, 80)}", ${html.wordCount} words`);
   thinHit(s, html, hit);
 }
 
@@ -131,6 +142,14 @@ function scriptShellHit(html: HtmlFacts, hit: (id: CheckId, evidence: string) =>
     "script-built-page",
     `${where}, ${html.scripts} script(s), ${html.wordCount} words, ${html.linksFound} links: rendering needed (--render / render: true)`,
   );
+}
+
+/** Words of "not found" in a title or H1 (Screaming Frog's soft 404 phrases, in short). */
+const NOT_FOUND = /\b(?:404|not found|page (?:cannot|can't|could not) be found|no longer (?:exists|available)|does(?:n't| not) exist)\b/i;
+
+/** A 200 page that says it is not there: a title or H1 of "not found" over little content. */
+function isSoft404(title: string, h1: string, words: number): boolean {
+  return words < THRESHOLDS.thinWords.value && (NOT_FOUND.test(title) || NOT_FOUND.test(h1));
 }
 
 /** Hubs and redirect stubs are not judged; reference pages (code, tables) have a lower bar. */
@@ -159,14 +178,9 @@ function markupHits(s: PageSignals, html: HtmlFacts, hit: (id: CheckId, evidence
   if (badLang) hit("hreflang-invalid", `hreflang="${badLang.lang}" href="${short(badLang.href)}"`);
   if (html.hreflang.length > 0 && !html.hreflang.some((h) => h.lang.toLowerCase() === "x-default"))
     hit("hreflang-missing-x-default", `languages: ${html.hreflang.map((h) => h.lang).join(", ")}`);
-  const broken = html.jsonLd.find(
-    (item) => item.error !== undefined && item.types.length === 0 && !/no @type/.test(item.error),
-  );
-  if (broken) hit("structured-data-invalid", short(broken.error ?? ""));
-  const untyped = html.jsonLd.find(
-    (item) => item.error !== undefined && (item.types.length > 0 || /no @type/.test(item.error)),
-  );
-  if (untyped) hit("structured-data-missing-type", "a JSON-LD item has no @type");
+  structuredDataHits(html.jsonLd, hit);
+  securityHits(html, s.page.finalUrl, s.base, hit);
+  internalNofollowHit(s, html, hit);
   const missingOg = ["og:title", "og:description", "og:image"].filter((key) => !html.openGraph[key]);
   if (missingOg.length > 0) hit("open-graph-incomplete", `missing ${missingOg.join(", ")}`);
   if (!html.twitter["twitter:card"]) hit("twitter-card-missing", "no twitter:card");
@@ -184,6 +198,17 @@ function markupHits(s: PageSignals, html: HtmlFacts, hit: (id: CheckId, evidence
     if (insecure.length > 0)
       hit("mixed-content", `${insecure.length} resource(s), e.g. ${short(insecure[0] ?? "")}`);
   }
+}
+
+/** Links to this site marked rel=nofollow: the site withholds its own signals from its pages. */
+function internalNofollowHit(s: PageSignals, html: HtmlFacts, hit: (id: CheckId, evidence: string) => void): void {
+  const own = hostOfUrl(s.page.finalUrl);
+  const nofollow = html.links.filter((link) => {
+    if (!link.nofollow) return false;
+    const url = normaliseUrl(link.href, s.base);
+    return url !== undefined && hostOfUrl(url) === own;
+  });
+  if (nofollow.length > 0) hit("internal-nofollow-link", `${nofollow.length} link(s), e.g. ${short(nofollow[0]?.href ?? "")}`);
 }
 
 function unknownCharset(contentType: string | null): string | undefined {
@@ -237,6 +262,7 @@ export function pageHits(s: PageSignals): Hit[] {
     return hits;
   }
   if (s.page.status === 200 && s.html) {
+    urlHits(s.page.url, hit);
     canonicalHits(s, hit);
     scriptShellHit(s.html, hit);
     contentHits(s, s.html, hit);

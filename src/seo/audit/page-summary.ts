@@ -34,6 +34,13 @@ export interface PageSummary {
   title?: string;
   description?: string;
   simhash?: [number, number];
+  /** Hash of the whole document (exact duplicates). */
+  documentHash?: number;
+  /** The first H1's text. */
+  h1?: string;
+  /** rel=next / rel=prev targets, resolved, on pages of a paginated series. */
+  next?: string;
+  prev?: string;
   hreflang: { lang: string; url: string }[];
   /** Words of main content (0 when not HTML). */
   words: number;

@@ -11,9 +11,10 @@ import { hostOfUrl, normaliseUrl } from "../fetch/url.ts";
 import { THRESHOLDS } from "./catalogue.ts";
 import type { Hit } from "./finding.ts";
 import { statusText } from "./entry-status.ts";
-import { isIndexable, type PageSummary } from "./page-summary.ts";
+import type { PageSummary } from "./page-summary.ts";
 import { relationHits } from "./page-checks.ts";
-import { nearDuplicateGroups } from "./simhash.ts";
+import { duplicateChecks } from "./duplicate-checks.ts";
+import { paginationChecks } from "./pagination-checks.ts";
 import { sitemapChecks } from "./sitemap-checks.ts";
 
 type Add = (hit: Hit) => void;
@@ -105,51 +106,21 @@ function canonicalChecks(crawl: CrawlResult, pages: Map<string, PageSummary>, tw
       });
     else if (target.status !== 200)
       add({ id: "canonical-to-non-200", url: s.url, evidence: `canonical ${s.canonical}: ${statusText(target)}` });
-    else {
-      const next = pages.get(canonical)?.canonical;
-      if (next && local(next) !== canonical)
-        add({ id: "canonical-chain", url: s.url, evidence: `${s.url} → ${s.canonical} → ${next}` });
-    }
+    else canonicalTargetChecks(s, canonical, pages.get(canonical), local, add);
   }
 }
 
-function groupBy(pages: PageSummary[], key: "title" | "description"): Map<string, string[]> {
-  const groups = new Map<string, string[]>();
-  for (const s of pages) {
-    const text = s[key]?.trim().toLowerCase();
-    if (!text) continue;
-    const group = groups.get(text);
-    if (group) group.push(s.url);
-    else groups.set(text, [s.url]);
-  }
-  return groups;
+/** A live canonical target: itself canonicalised elsewhere, noindex, or the home page named by a deep page. */
+function canonicalTargetChecks(s: PageSummary, canonical: string, target: PageSummary | undefined, local: Local, add: Add) {
+  const next = target?.canonical;
+  if (next && local(next) !== canonical)
+    add({ id: "canonical-chain", url: s.url, evidence: `${s.url} → ${s.canonical} → ${next}` });
+  if (target?.noindex) add({ id: "canonical-to-noindex", url: s.url, evidence: `canonical ${s.canonical} is noindex` });
+  if (new URL(canonical).pathname === "/" && new URL(s.finalUrl).pathname !== "/" && !s.prev)
+    add({ id: "canonical-to-home", url: s.url, evidence: `canonical ${s.canonical} (the home page)` });
 }
 
-function duplicateChecks(pages: Map<string, PageSummary>, local: Local, add: Add): void {
-  const indexable = [...pages.values()].filter((s) => isIndexable(s, local));
-  for (const [id, key] of [
-    ["title-duplicate", "title"],
-    ["meta-description-duplicate", "description"],
-  ] as const) {
-    for (const [text, urls] of groupBy(indexable, key)) {
-      if (urls.length < 2) continue;
-      for (const url of urls) add({ id, url, evidence: `shared by ${urls.length} pages: "${text.slice(0, 80)}"` });
-    }
-  }
-  const hashed = indexable.flatMap((s) => (s.simhash ? [{ hash: s.simhash, item: s.url }] : []));
-  for (const group of nearDuplicateGroups(hashed)) {
-    for (const url of group) {
-      const other = group.find((u) => u !== url);
-      add({
-        id: "near-duplicate-content",
-        url,
-        evidence: `near-duplicate of ${other}${group.length > 2 ? ` (+${group.length - 2} more)` : ""}`,
-      });
-    }
-  }
-}
-
-function hreflangChecks(pages: Map<string, PageSummary>, local: Local, add: Add): void {
+function hreflangChecks(crawl: CrawlResult, pages: Map<string, PageSummary>, local: Local, add: Add): void {
   for (const s of pages.values()) {
     if (s.hreflang.length === 0) continue;
     const self = normaliseUrl(s.finalUrl);
@@ -158,6 +129,7 @@ function hreflangChecks(pages: Map<string, PageSummary>, local: Local, add: Add)
       const target = url === self ? undefined : pages.get(url);
       return target?.status === 200 && !target.hreflang.some((back) => local(back.url) === self);
     });
+    hreflangTargetChecks(s, self, crawl, pages, local, add);
     const first = missing[0];
     if (first) {
       const more = missing.length > 1 ? ` (+${missing.length - 1} more)` : "";
@@ -167,6 +139,26 @@ function hreflangChecks(pages: Map<string, PageSummary>, local: Local, add: Add)
         evidence: `${first.url} (${first.lang}) does not link back${more}`,
       });
     }
+  }
+}
+
+/** Alternates that are not what a language version must be: live, canonical, indexable. */
+function hreflangTargetChecks(s: PageSummary, self: string | undefined, crawl: CrawlResult, pages: Map<string, PageSummary>, local: Local, add: Add) {
+  const fired = new Set<string>();
+  for (const alt of s.hreflang) {
+    const url = local(alt.url);
+    const entry = crawl.entries.get(url);
+    if (url === self || entry?.state !== "done") continue;
+    // One finding per check and page: the first alternate that shows it.
+    const hit = (id: "hreflang-to-non-200" | "hreflang-to-non-canonical" | "hreflang-to-noindex", why: string) => {
+      if (!fired.has(id)) add({ id, url: s.url, evidence: `${alt.url} (${alt.lang}) ${why}` });
+      fired.add(id);
+    };
+    const target = pages.get(url);
+    if ((entry.hops ?? 0) > 0) hit("hreflang-to-non-200", `redirects to ${entry.finalUrl}`);
+    else if (entry.status !== 200) hit("hreflang-to-non-200", statusText(entry));
+    else if (target?.noindex) hit("hreflang-to-noindex", "is noindex");
+    else if (target?.canonical && local(target.canonical) !== url) hit("hreflang-to-non-canonical", `canonicalises to ${target.canonical}`);
   }
 }
 
@@ -191,6 +183,7 @@ export function siteHits(
   robotsChecks(crawl, add);
   canonicalChecks(crawl, pages, twin, local, add);
   duplicateChecks(pages, local, add);
-  hreflangChecks(pages, local, add);
+  hreflangChecks(crawl, pages, local, add);
+  paginationChecks(pages, local, add);
   sitemapChecks(crawl, pages, local, add);
 }

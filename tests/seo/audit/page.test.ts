@@ -86,7 +86,7 @@ test("extraction: JSON-LD @graph types, words outside nav/footer, base href, lin
     `<html><head><base href="/sub/"><script type="application/ld+json">{"@graph":[{"@type":"Organization"},{"@type":["WebSite","Thing"]}]}</script></head>
      <body><nav>menu words here</nav><p>one two three</p><a href="a">read more</a><a href="javascript:void(0)">x</a><a name="anchor-target"></a><footer>foot</footer></body></html>`,
   );
-  assert.deepEqual(facts.jsonLd, [{ types: ["Organization", "WebSite", "Thing"] }]);
+  assert.deepEqual(facts.jsonLd, [{ types: ["Organization", "WebSite", "Thing"], line: 1, recommended: ["Organization: name", "Organization: url", "Organization: logo", "Organization: sameAs"] }]);
   assert.equal(facts.wordCount, 6, "one two three + read more + x");
   assert.equal(facts.base, "/sub/");
   assert.deepEqual(facts.links, [{ href: "a", nofollow: false }]);

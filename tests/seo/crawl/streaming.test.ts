@@ -119,7 +119,7 @@ test("StreamDecoder holds back only the prescan window, and only without a decla
 test("HtmlExtractor: text written in 1-7 character pieces gives the facts of one write", () => {
   const whole = extractHtml(PAGE);
   assert.equal(whole.titles[0], "Café & crème — ünïcödé 😀 漢字");
-  assert.deepEqual(whole.jsonLd, [{ types: ["Organization", "WebPage", "Thing"] }]);
+  assert.deepEqual(whole.jsonLd, [{ types: ["Organization", "WebPage", "Thing"], line: 6, recommended: ["Organization: name", "Organization: url", "Organization: logo", "Organization: sameAs"] }]);
   assert.deepEqual(whole.h1, ["Le café d'été"]);
   assert.deepEqual(whole.genericLinkTexts, ["read more"]);
   // "caf&eacute;" and "don&rsquo;t" are one word each; a comment still separates "end." and "after".

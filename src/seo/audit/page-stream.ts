@@ -1,0 +1,60 @@
+/**
+ * Facts of a page's text as a stream, whatever its chunks: the line of an offset (for errors a
+ * user looks up in the source) and a hash of the whole document (exact duplicates).
+ * @module
+ */
+
+/** Lines of the text written so far, so a parser offset in the chunk being parsed reads as a line. */
+export class LineCounter {
+  #before = 0;
+  #start = 0;
+  #chunk = "";
+
+  /** Call before the parser sees `text`. */
+  begin(text: string): void {
+    this.#chunk = text;
+  }
+
+  /** Call once the parser is done with the chunk. */
+  end(): void {
+    this.#before += newlines(this.#chunk, this.#chunk.length);
+    this.#start += this.#chunk.length;
+    this.#chunk = "";
+  }
+
+  /** 1-based line of `offset`; an offset in an earlier chunk reads as that chunk's last line. */
+  lineAt(offset: number): number {
+    return 1 + this.#before + newlines(this.#chunk, Math.max(0, offset - this.#start));
+  }
+}
+
+function newlines(text: string, end: number): number {
+  let count = 0;
+  for (let i = text.indexOf("\n"); i >= 0 && i < end; i = text.indexOf("\n", i + 1)) count++;
+  return count;
+}
+
+/**
+ * Two 32-bit FNV-1a lanes over the document's characters, read as one 53-bit number: equal for
+ * byte-identical pages (Screaming Frog's exact duplicates hash the whole HTML too), 8 bytes kept.
+ */
+export class DocumentHash {
+  readonly #lanes = Uint32Array.of(0x811c9dc5, 0x01000193);
+
+  add(text: string): void {
+    const lanes = this.#lanes;
+    let a = lanes[0] as number;
+    let b = lanes[1] as number;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
+    }
+    lanes[0] = a;
+    lanes[1] = b;
+  }
+
+  digest(): number {
+    return ((this.#lanes[0] as number) & 0x1fffff) * 0x100000000 + (this.#lanes[1] as number);
+  }
+}
