@@ -188,3 +188,16 @@ test("SIGHUP reads the file again and swaps to it", async () => {
   assert.match(lines[0] as string, /^charging: data reloaded \(SIGHUP\): 2000 sites, snapshot \w+, imported 2026-02-01T00:00:00\.000Z \(was 3000 sites, snapshot \w+\)$/);
   assert.equal(readFileSync(path).length, CUTS.B.length);
 });
+
+test("without CHARGING_DATA, SIGHUP is logged and the embedded data keeps serving", async () => {
+  const lines: string[] = [];
+  const serving = await startChargingServer({ PORT: "0", HOST: "127.0.0.1" }, (line) => lines.push(line));
+  try {
+    process.kill(process.pid, "SIGHUP");
+    await until("the SIGHUP line", () => lines.length > 1);
+    assert.equal((await fetch(`${serving.url}/healthz`)).status, 200);
+  } finally {
+    await serving.close();
+  }
+  assert.equal(lines[1], "charging: SIGHUP: serving the embedded data; set CHARGING_DATA to a file to reload it");
+});
