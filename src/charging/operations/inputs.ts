@@ -157,6 +157,13 @@ const page = {
   offset: v.optional(integer("offset", 0, OFFSET_MAX), 0),
 };
 
+/** Whether an ISO date's day exists (Date.parse reads 2025-02-30 as March 2). */
+function isRealDate(text: string): boolean {
+  const [year, month, day] = text.slice(0, 10).split("-").map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return !Number.isNaN(Date.parse(text)) && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
 /** A sync: sites updated since an instant, in (updatedAt, id) order, paged by cursor. */
 const sync = {
   updatedSince: v.optional(
@@ -164,7 +171,7 @@ const sync = {
       v.pipe(
         v.string(),
         v.regex(ISO_INSTANT, "updatedSince must be an ISO 8601 date or UTC instant, e.g. 2025-01-31T00:00:00Z"),
-        v.check((text) => !Number.isNaN(Date.parse(text)), "updatedSince must be a real date"),
+        v.check(isRealDate, "updatedSince must be a real date"),
       ),
       "Only sites updated at or after this ISO 8601 instant, oldest change first; page on with cursor",
     ),

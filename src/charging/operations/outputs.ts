@@ -62,6 +62,9 @@ export const PageOutput = v.object({
   limit: v.pipe(v.number(), v.integer()),
   offset: v.pipe(v.number(), v.integer()),
   total: v.pipe(v.number(), v.integer()),
+  nextCursor: v.optional(
+    v.pipe(v.string(), v.description("Syncs only (updatedSince or cursor), when more sites follow: pass it as cursor for the next page")),
+  ),
 });
 
 export const SearchOutput = v.object({
@@ -102,4 +105,37 @@ export const FeatureCollectionOutput = v.object({
   features: v.array(FeatureOutput),
   page: PageOutput,
   attribution: v.array(AttributionOutput),
+});
+
+const counted = <E extends v.ObjectEntries>(entries: E) => v.array(v.object({ ...entries, count: v.pipe(v.number(), v.integer()) }));
+
+/** Every value the exact filters take, each with its count of sites in the loaded data set. */
+export const ReferenceOutput = v.object({
+  data: v.object({
+    connectorTypes: counted({ type: v.string(), name: v.string(), current: nullable(v.picklist(["AC", "DC"])) }),
+    currentTypes: counted({ current: v.picklist(["AC", "DC"]) }),
+    operators: counted({ id: v.string(), name: v.string() }),
+    countries: counted({ code: v.string() }),
+    access: counted({ value: v.string() }),
+    statuses: counted({ value: v.picklist(STATUS_VALUES) }),
+  }),
+});
+
+/** The loaded data set: its id, when it was imported, and its sources with their licences and counts. */
+export const DatasetOutput = v.object({
+  data: v.object({
+    id: v.pipe(v.string(), v.description("Names this exact snapshot (entity tags are built on it)")),
+    importedAt: v.string(),
+    sites: v.pipe(v.number(), v.integer()),
+    sources: v.array(
+      v.object({
+        key: v.pipe(v.string(), v.description("The data partition: source, provider and licence")),
+        source: v.picklist(["ocm", "osm"]),
+        licence: v.string(),
+        count: v.pipe(v.number(), v.integer()),
+        attribution: AttributionOutput,
+      }),
+    ),
+    files: v.pipe(v.array(v.looseObject({ file: v.string() })), v.description("The files the import read, with rows read and kept")),
+  }),
 });

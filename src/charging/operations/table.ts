@@ -26,6 +26,8 @@ import {
   StatusQuery,
 } from "./inputs.ts";
 import { RouteQuery, routeOfQuery, routeQueryOf, RouteSearchInput, SearchSitesRouteInput } from "./route-search.ts";
+import { datasetOf, DATASET_DESCRIPTION, NoQuery, REFERENCE_DESCRIPTION } from "./reference.ts";
+import { DatasetOutput, ReferenceOutput } from "./outputs.ts";
 import { FeatureCollectionOutput, SearchOutput, SiteAnswerOutput, SiteFeatureOutput, StatusOutput } from "./outputs.ts";
 import { CACHE_HEADERS, errorDoc, NOT_FOUND_DOC } from "./rest-doc.ts";
 
@@ -43,8 +45,6 @@ export interface RestFace extends RestFaceDoc {
   /** The operation's arguments from the parsed query and the raw path parameters. */
   toInput(query: Record<string, unknown>, params: Readonly<Record<string, string>>): unknown;
   keeping: Keeping;
-  /** The same operation as `POST <path>` with its input as a JSON body (routes too long for a URL). */
-  body?: AnyObjectSchema;
 }
 
 export interface Operation<S extends AnyObjectSchema = AnyObjectSchema, R = AnyResult> {
@@ -62,6 +62,8 @@ export interface Operation<S extends AnyObjectSchema = AnyObjectSchema, R = AnyR
   forAgents?(err: unknown): unknown;
   /** False: REST only, no MCP tool (the spec fixes the four tools; a route search is search_sites with a route). */
   tool?: false;
+  /** The URI agents read this operation's answer at, as an MCP resource (operations without input). */
+  resource?: string;
   rest?: RestFace;
 }
 
@@ -85,9 +87,9 @@ export interface SiteRun {
 export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 
-const searchAnswer = ({ data, total, attribution }: SearchResult, { limit, offset }: { limit: number; offset: number }) => ({
+const searchAnswer = ({ data, total, attribution, nextCursor }: SearchResult, { limit, offset }: { limit: number; offset: number }) => ({
   data,
-  page: { limit, offset, total },
+  page: { limit, offset, total, ...(nextCursor ? { nextCursor } : {}) },
   attribution,
 });
 
@@ -139,7 +141,13 @@ const SEARCH_ROUTE = defineOperation({
       "Sites within corridorKm (default 5, at most 50) either side of a route given as polyline (encoded, precision 5) or geojson (a LineString), ordered by alongKm, then offRouteKm, then id; a site near two parts of the route counts once, at its nearest. Every filter of /api/v1/sites applies (bbox as one more filter). For routes too long for a URL, POST the same arguments as a JSON body (route: a polyline string or a LineString object).",
     query: RouteQuery,
     toInput: (query) => routeOfQuery(query as v.InferOutput<typeof RouteQuery>),
-    body: RouteSearchInput,
+    post: {
+      operationId: "searchRoutePost",
+      description:
+        "The arguments as JSON, for routes too long for a URL (the body cap applies): route (an encoded polyline string or a GeoJSON LineString object), corridorKm, the filters (minPowerKw, bbox as an object, ...), limit, offset. Only format goes in the query string.",
+      body: RouteSearchInput,
+      query: SiteByIdQuery,
+    },
     keeping: "per-query",
     answer: {
       description: "A page of sites in route order with the total count and the credit lines to show",
@@ -225,5 +233,49 @@ const GET_SITE_STATUS = defineOperation({
   },
 });
 
+const GET_REFERENCE = defineOperation({
+  name: "get_reference",
+  title: "Reference data: the filters' vocabularies",
+  description: REFERENCE_DESCRIPTION,
+  input: NoQuery,
+  output: ReferenceOutput,
+  tool: false,
+  resource: "charging://reference",
+  run: async ({ store }) => store.reference(),
+  answer: (reference) => ({ data: reference }),
+  rest: {
+    path: "/api/v1/reference",
+    operationId: "getReference",
+    summary: "The values of the exact filters, each with its count of sites",
+    description: REFERENCE_DESCRIPTION,
+    query: NoQuery,
+    toInput: () => ({}),
+    keeping: "per-cut",
+    answer: { description: "Connector types, currents, operators, countries, access values and statuses with counts", headers: CACHE_HEADERS },
+  },
+});
+
+const GET_DATASET = defineOperation({
+  name: "get_dataset",
+  title: "The loaded data set",
+  description: DATASET_DESCRIPTION,
+  input: NoQuery,
+  output: DatasetOutput,
+  tool: false,
+  resource: "charging://dataset",
+  run: async ({ store }) => datasetOf(store),
+  answer: (dataset) => ({ data: dataset }),
+  rest: {
+    path: "/api/v1/dataset",
+    operationId: "getDataset",
+    summary: "The loaded data set: id, import time, sources with licences and counts",
+    description: DATASET_DESCRIPTION,
+    query: NoQuery,
+    toInput: () => ({}),
+    keeping: "per-cut",
+    answer: { description: "The snapshot's id, import time, partitions and files", headers: CACHE_HEADERS },
+  },
+});
+
 /** Every operation; the MCP listing keeps this order. */
-export const OPERATIONS: readonly Operation[] = [SEARCH_SITES, FIND_NEARBY_SITES, GET_SITE, GET_SITE_STATUS, SEARCH_ROUTE];
+export const OPERATIONS: readonly Operation[] = [SEARCH_SITES, FIND_NEARBY_SITES, GET_SITE, GET_SITE_STATUS, SEARCH_ROUTE, GET_REFERENCE, GET_DATASET];

@@ -13,37 +13,39 @@
  *
  * Order: nearest first from `near`, else from the centre of `bbox`, ties in id order;
  * without either, id order: source (`ocm` before `osm`), OSM element type (node, way,
- * relation), then the numeric id.
+ * relation), then the numeric id. A sync (`updatedSince` or `cursor`, see sync.ts) orders by
+ * (updatedAt, id) instead, with bbox and near as filters, and pages by cursor.
  * @module
  */
 import { ApiError } from "../../shared/errors.ts";
 import type { DatasetHeader } from "../data/dataset.ts";
 import { attributionForKey } from "../data/licence.ts";
 import type { Attribution, Site } from "../data/model.ts";
-import { createFilters } from "./filter.ts";
-import { boxCentre, kmOf } from "./geo.ts";
+import { createFilters, type FilterQuery } from "./filter.ts";
+import { boxCentre, haverDist, kmOf } from "./geo.ts";
 import { createPacer, type Pacer, type PaceOptions } from "./pacer.ts";
 import { box, both, circle, EVERYWHERE, type Region } from "./region.ts";
 import { searchAlongRoute, type RouteQuery } from "./corridor.ts";
 import { nearestIn } from "./nearest.ts";
+import { createVocabulary, type Reference, type Vocabulary } from "./reference.ts";
+import { createSyncOrder, cursorOf, positionAfterCursor, positionSince, type SyncOrder } from "./sync.ts";
 import { countIn, type RowFilter } from "./walk.ts";
 import { openSnapshot, type Snapshot } from "../snapshot/read.ts";
-import { createSiteReader, rowOf } from "../snapshot/sites.ts";
+import { createSiteReader, rowOf, stringAt } from "../snapshot/sites.ts";
 import { snapshotOf, type WriteOptions } from "../snapshot/write.ts";
 
-export interface SiteQuery {
+/** A search: a region, the filters (filter.ts says how each matches), one page. */
+export interface SiteQuery extends FilterQuery {
   /** minLon,minLat,maxLon,maxLat, edges inclusive; minLon > maxLon means the box crosses the antimeridian. */
   bbox?: [number, number, number, number];
-  /** Case-insensitive substring over each connector's type, vocabulary name, aliases and source label. */
-  connector?: string;
-  /** kW floor on the site's `maxPowerKw`; sites with unknown power do not match. */
-  minPower?: number;
-  /** Keep only sites whose (registry) status is AVAILABLE. */
-  openOnly?: boolean;
   /** Great-circle radius search, results nearest first and carrying `distanceKm`. */
   near?: { lat: number; lon: number; radiusKm: number };
   /** Sites within a corridor of a route, ordered along it, each with `alongKm` and `offRouteKm` (corridor.ts). */
   route?: RouteQuery;
+  /** ISO 8601: only sites updated at or after it, in (updatedAt, id) order. */
+  updatedSince?: string;
+  /** A sync page's `nextCursor`: the page starts after the site it names. */
+  cursor?: string;
   limit: number;
   offset: number;
 }
@@ -54,6 +56,8 @@ export interface SearchResult {
   total: number;
   /** One per data partition in `data` (first-appearance order), or every partition when `data` is empty. */
   attribution: Attribution[];
+  /** Syncs only, when more sites follow: where the next page starts. */
+  nextCursor?: string;
 }
 
 export interface Store {
@@ -69,6 +73,8 @@ export interface Store {
   attributions: Attribution[];
   /** Every site in id order (exports; decoded one at a time). */
   sites(): Iterable<Site>;
+  /** Every value the exact filters take, with its count of sites. */
+  reference(): Reference;
 }
 
 /** The NOT_FOUND of an id no open site has; each transport adds where to find an id. */
@@ -125,11 +131,31 @@ function regionOf(q: SiteQuery): { region: Region; origin?: { lng: number; lat: 
   return { region: EVERYWHERE };
 }
 
+const isSync = (q: SiteQuery) => q.updatedSince !== undefined || q.cursor !== undefined;
+
+/** The filter of a sync: the query's, the region's and the updatedAt floor in one. */
+function syncFilter(q: SiteQuery, snapshot: Snapshot, sync: SyncOrder, filter: RowFilter): RowFilter {
+  const region = q.near || q.bbox ? regionOf(q).region : undefined;
+  const since = q.updatedSince === undefined ? undefined : Date.parse(q.updatedSince);
+  if (!region && since === undefined) return filter;
+  const { lon, lat } = snapshot;
+  const { keys } = sync;
+  return (row) =>
+    (since === undefined || (keys[row] as number) >= since) &&
+    (!region || region.has(lon[row] as number, lat[row] as number)) &&
+    (!filter || filter(row));
+}
+
 /** The store over an opened snapshot. */
 export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
   const n = snapshot.size;
   const siteAt = createSiteReader(snapshot);
-  const filters = createFilters(snapshot);
+  const text = (id: number) => stringAt(snapshot, id);
+  let vocabulary: Vocabulary | undefined;
+  const vocabularyOf = () => (vocabulary ??= createVocabulary(snapshot, text));
+  let syncOrder: SyncOrder | undefined;
+  const syncOf = () => (syncOrder ??= createSyncOrder(snapshot, text));
+  const filters = createFilters(snapshot, vocabularyOf);
   const attributions = snapshot.header.partitions.map((p) => attributionForKey(p.key));
 
   const attributionOf = (data: readonly Site[]): Attribution[] => {
@@ -137,9 +163,57 @@ export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
     return [...new Set(data.map((s) => s.attributionKey))].map(attributionForKey);
   };
 
+  const withDistance = (q: SiteQuery, site: Site): Site => {
+    if (q.near) {
+      const { lat, lon } = q.near;
+      site.distanceKm = Math.round(kmOf(haverDist(lon, lat, Math.cos((lat * Math.PI) / 180), site.lon, site.lat)) * 1000) / 1000;
+    }
+    return site;
+  };
+
+  /** A sync page: sites after the cursor (or from updatedSince) in (updatedAt, id) order. */
+  const syncSearch = async (q: SiteQuery, base: RowFilter): Promise<SearchResult> => {
+    const sync = syncOf();
+    const filter = syncFilter(q, snapshot, sync, base);
+    const pacer = createPacer(pace);
+    let at = q.updatedSince === undefined ? 0 : positionSince(snapshot, sync, Date.parse(q.updatedSince));
+    if (q.cursor !== undefined) at = Math.max(at, positionAfterCursor(snapshot, sync, q.cursor));
+    const rows: number[] = [];
+    let skipped = 0;
+    // One row past the page says whether a next page exists.
+    for (; at < n && rows.length <= q.limit; at++) {
+      if (pacer.due()) await pacer.pause();
+      const row = sync.order[at] as number;
+      if (filter && !filter(row)) continue;
+      if (skipped < q.offset) skipped++;
+      else rows.push(row);
+    }
+    const more = rows.length > q.limit;
+    const page = rows.slice(0, q.limit);
+    const total = await countSync(q, sync, filter, pacer);
+    const data = page.map((row) => withDistance(q, siteAt(row)));
+    const last = page[page.length - 1];
+    const result: SearchResult = { data, total, attribution: attributionOf(data) };
+    if (more && last !== undefined) result.nextCursor = cursorOf(snapshot, sync, last);
+    return result;
+  };
+
+  const countSync = async (q: SiteQuery, sync: SyncOrder, filter: RowFilter, pacer: Pacer): Promise<number> => {
+    const from = q.updatedSince === undefined ? 0 : positionSince(snapshot, sync, Date.parse(q.updatedSince));
+    if (q.near || q.bbox) return countIn(snapshot.index, n, regionOf(q).region, filter, pacer);
+    if (!filter) return n - from;
+    let total = 0;
+    for (let at = from; at < n; at++) {
+      if (pacer.due()) await pacer.pause();
+      if (filter(sync.order[at] as number)) total++;
+    }
+    return total;
+  };
+
   const search = async (q: SiteQuery): Promise<SearchResult> => {
     const filter = filters(q);
     if (q.route) return searchAlongRoute({ sites: snapshot, siteAt, attributionOf, pacer: createPacer(pace) }, q, q.route, filter);
+    if (isSync(q)) return syncSearch(q, filter);
     const end = q.offset + Math.max(q.limit, 0);
     const pacer = createPacer(pace);
     const { region, origin } = regionOf(q);
@@ -172,6 +246,7 @@ export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
     *sites() {
       for (let row = 0; row < n; row++) yield siteAt(row);
     },
+    reference: () => vocabularyOf().reference,
   };
 }
 

@@ -38,10 +38,14 @@ export function idAt(s: Snapshot, row: number): string {
 
 const decoder = new TextDecoder();
 
+/** The text of one string id. */
+export function stringAt(s: Snapshot, id: number): string {
+  return decoder.decode(s.stringBytes.subarray(s.stringOffsets[id], s.stringOffsets[id + 1]));
+}
+
 function textAt(s: Snapshot, row: number, field: number): string | null {
   const id = s.text[row * WIDTH + field] as number;
-  if (id === NO_STRING) return null;
-  return decoder.decode(s.stringBytes.subarray(s.stringOffsets[id], s.stringOffsets[id + 1]));
+  return id === NO_STRING ? null : stringAt(s, id);
 }
 
 function addressAt(s: Snapshot, row: number): Address | null {

@@ -6,6 +6,7 @@
  */
 import { ApiError, isApiError } from "../../shared/errors.ts";
 import { jsonSchemaOf } from "../../shared/http/openapi.ts";
+import type { ReadResource, ResourceTemplate } from "../../shared/mcp/resource.ts";
 import { defineTool, type ToolDef } from "../../shared/mcp/tool.ts";
 import { ID_HELP } from "../operations/inputs.ts";
 import { type Operation, OPERATIONS, READ_ONLY } from "../operations/table.ts";
@@ -43,4 +44,23 @@ function toolOf(operation: Operation, services: ChargingServices): ToolDef {
 /** The tools over `services`, one per operation that is a tool. */
 export function chargingTools(services: ChargingServices): ToolDef[] {
   return OPERATIONS.filter((operation) => operation.tool !== false).map((operation) => toolOf(operation, services));
+}
+
+/** The operations read as resources (reference data, the data set): their templates and reader. */
+export function chargingResources(services: ChargingServices): { templates: ResourceTemplate[]; read: ReadResource } {
+  const readable = OPERATIONS.filter((operation) => operation.resource !== undefined);
+  const templates = readable.map(({ resource, name, title, description }) => ({
+    uriTemplate: resource as string,
+    name,
+    title,
+    description,
+    mimeType: "application/json",
+  }));
+  const read: ReadResource = async (uri) => {
+    const operation = readable.find((op) => op.resource === uri);
+    if (!operation) return undefined;
+    const answer = operation.answer(await operation.run(services, {}, AbortSignal.timeout(10_000)));
+    return { uri, mimeType: "application/json", text: JSON.stringify(answer) };
+  };
+  return { templates, read };
 }

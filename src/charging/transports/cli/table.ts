@@ -37,7 +37,7 @@ export const REGISTRY_NOTE =
 /** A page of sites as a table, with the page line and attribution. */
 export function renderSites(
   data: readonly Site[],
-  page: { limit: number; offset: number; total: number },
+  page: { limit: number; offset: number; total: number; nextCursor?: string },
   attribution: readonly { text: string; url: string }[],
 ): string {
   const near = data.some((s) => s.distanceKm !== undefined);
@@ -58,7 +58,8 @@ export function renderSites(
   const credits = attribution.map((a) => `data: ${a.text} (${a.url})`);
   // Registry AVAILABLE means "listed as working", and a table reader must not take it for "free now".
   const registry = data.some((s) => s.statusKind === "registry") ? [REGISTRY_NOTE] : [];
-  return [...(data.length > 0 ? [renderTable(header, rows)] : []), shown, ...registry, ...credits].join("\n");
+  const next = page.nextCursor ? [`next page: --cursor ${page.nextCursor}`] : [];
+  return [...(data.length > 0 ? [renderTable(header, rows)] : []), shown, ...next, ...registry, ...credits].join("\n");
 }
 
 /** Aligned `key  value` lines, skipping empty values. */

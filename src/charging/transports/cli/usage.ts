@@ -7,6 +7,15 @@
 const FILTERS = `  --bbox minLon,minLat,maxLon,maxLat   bounding box in degrees
   --near lat,lon [--radius km]         within a radius (default 10 km), nearest first
   --connector TEXT                     connector substring, e.g. ccs, type2, chademo
+  --connector-type T[,T]               exact connector types: type1 (J1772), type2, ccs1, ccs2,
+                                       chademo, nacs, tesla, schuko, ... (names such as "Type 1" work)
+  --current AC|DC                      a connector of this current (with --connector-type: the same one)
+  --country CC[,CC]                    ISO 3166-1 alpha-2 codes, e.g. DE,AT
+  --operator ID[,ID]                   operator ids or names (GET /api/v1/reference lists them)
+  --access A[,A]                       public, customers, membership, private, unknown
+  --status S[,S]                       AVAILABLE, OUTOFORDER, PLANNED, UNKNOWN, ...
+  --updated-since ISO                  only sites updated since, oldest change first (a sync)
+  --cursor C                           the next page of a sync (printed under the table)
   --min-power KW                       at least this power in kW
   --open-only                          only sites whose status is AVAILABLE
   --limit N                            1 to 100 (default 20)
@@ -41,6 +50,7 @@ Lists charging sites, best first (nearest first with --near).
 ${FILTERS}
 ${WHERE}
 Example: charging search --near 52.52,13.40 --connector ccs --min-power 50 --limit 5
+         charging search --connector-type ccs2 --current DC --country DE,AT --access public
 `;
 
 export const SITE_USAGE = `Usage: charging site <id> [--json] [--url URL]

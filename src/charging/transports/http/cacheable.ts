@@ -7,7 +7,7 @@
  * @module
  */
 import { chooseEncoding, compress, type Compressor, type Encoding, MIN_COMPRESS_BYTES } from "./compress.ts";
-import { fnv1a, noneMatch } from "./conditional.ts";
+import { fnv1a, httpDate, modified } from "./conditional.ts";
 import { Lru } from "../../../shared/lru.ts";
 import { type PreparedJson, preparedJson } from "../../../shared/http/respond.ts";
 
@@ -17,6 +17,8 @@ const COMPRESSED_KEPT = 256;
 export interface CacheableOptions {
   /** Names the data cut; a new cut changes every tag. */
   version: string;
+  /** When the data cut was imported (ISO 8601): `last-modified`, and what `if-modified-since` is compared with. */
+  lastModified?: string;
   cacheControl: string;
   encodings: readonly Encoding[];
   /** Default: `CompressionStream` at its defaults. */
@@ -40,6 +42,7 @@ export function createCacheable(options: CacheableOptions): Cacheable {
     return tag;
   };
   const vary = encodings.length > 0 ? "accept, accept-encoding" : "accept";
+  const date = options.lastModified === undefined ? undefined : httpDate(options.lastModified);
 
   const encoded = async (key: string, encoding: Encoding, bytes: Uint8Array): Promise<Uint8Array<ArrayBuffer>> => {
     const name = `${encoding}:${key}`;
@@ -56,7 +59,8 @@ export function createCacheable(options: CacheableOptions): Cacheable {
     const encoding = large ? chooseEncoding(request.headers.get("accept-encoding"), encodings) : undefined;
     const etag = `"${tagOf(key, prepared)}${encoding ? `-${encoding}` : ""}"`;
     const headers: Record<string, string> = { etag, "cache-control": cacheControl, vary };
-    if (!noneMatch(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
+    if (date) headers["last-modified"] = date.text;
+    if (!modified(request, etag, date?.seconds)) return new Response(null, { status: 304, headers });
     if (type) headers["content-type"] = type;
     if (!encoding) return preparedJson(prepared, { headers });
     headers["content-encoding"] = encoding;

@@ -16,11 +16,11 @@ import { ApiError, isApiError } from "../../../shared/errors.ts";
 import { parseQuery } from "../../../shared/http/query.ts";
 import { json, type PreparedJson, prepareJson, preparedJson } from "../../../shared/http/respond.ts";
 import type { Route } from "../../../shared/http/route-table.ts";
-import { type AnyObjectSchema, parseArguments } from "../../../shared/validate.ts";
+import { parseArguments } from "../../../shared/validate.ts";
 import { type Answers, createAnswers } from "./answers.ts";
 import { type Cacheable, createCacheable } from "./cacheable.ts";
 import { Lru } from "../../../shared/lru.ts";
-import { type AnswerFormat, SiteByIdQuery } from "../../operations/inputs.ts";
+import type { AnswerFormat } from "../../operations/inputs.ts";
 import { type Operation, OPERATIONS, type RestFace, type SearchRun, type SiteRun } from "../../operations/table.ts";
 import type { ChargingServices } from "../../services.ts";
 import { siteIdOf } from "../../data/site-id.ts";
@@ -76,7 +76,8 @@ class RestAnswers {
   constructor(services: ChargingServices, options: RouteOptions) {
     this.#services = services;
     this.#render = createAnswers(services.store);
-    this.cacheable = createCacheable({ ...options, version: services.store.version });
+    const { version, header } = services.store;
+    this.cacheable = createCacheable({ ...options, version, lastModified: header.importedAt });
   }
 
   /** The operation's result for this request: the query and path read, mapped and parsed. */
@@ -96,15 +97,17 @@ class RestAnswers {
    * parse, no search and no serialisation), a site rendered from its kept parts.
    */
   async cut(operation: Operation, rest: RestFace, request: Request, params: Params, url: URL): Promise<Response> {
-    const format = formatOf(url.searchParams.get("format"), request);
+    // Answers without a GeoJSON form (reference, dataset) are the operation's JSON answer as it is.
+    const plain = !rest.answer.alternatives;
+    const format = plain ? "json" : formatOf(url.searchParams.get("format"), request);
     const perQuery = rest.keeping === "per-query";
     let key = `${operation.name}:${format}:${url.search}`;
     let prepared = perQuery ? this.#kept.get(key) : undefined;
     if (!prepared) {
       const result = await this.#run(operation, rest, request, params, url);
-      prepared = this.#prepare(result as SearchRun | SiteRun, format);
+      prepared = plain ? prepareJson(operation.answer(result)) : this.#prepare(result as SearchRun | SiteRun, format);
       if (perQuery) this.#kept.set(key, prepared);
-      else key = `${operation.name}:${format}:${(result as SiteRun).site.id}`;
+      else key = `${operation.name}:${format}:${plain ? "" : (result as SiteRun).site.id}`;
     }
     return this.cacheable(request, key, prepared, format === "geojson" ? GEOJSON_TYPE : undefined);
   }
@@ -113,9 +116,10 @@ class RestAnswers {
    * `POST <path>`: the operation's input as a JSON body (the body cap has applied). Answers
    * are not kept: a body is no cache key, and a client posts a route once.
    */
-  async posted(operation: Operation, body: AnyObjectSchema, request: Request, url: URL): Promise<Response> {
-    const format = formatOf(parseQuery(SiteByIdQuery, url.searchParams).format, request);
-    const input = parseArguments(body, await jsonBodyOf(request));
+  async posted(operation: Operation, post: NonNullable<RestFace["post"]>, request: Request, url: URL): Promise<Response> {
+    const query = parseQuery(post.query, url.searchParams) as { format?: unknown };
+    const format = formatOf(query.format, request);
+    const input = parseArguments(post.body, await jsonBodyOf(request));
     const result = (await operation.run(this.#services, input, request.signal)) as SearchRun;
     const headers: Record<string, string> = { "cache-control": "no-store" };
     if (format === "geojson") headers["content-type"] = GEOJSON_TYPE;
@@ -131,7 +135,8 @@ class RestAnswers {
     const render = this.#render;
     if ("site" in run) return format === "geojson" ? render.siteGeo(run.site) : render.site(run.site);
     const { data, total, attribution } = run.result;
-    const page = { limit: run.input.limit, offset: run.input.offset, total };
+    const { nextCursor } = run.result;
+    const page = { limit: run.input.limit, offset: run.input.offset, total, ...(nextCursor ? { nextCursor } : {}) };
     return format === "geojson" ? render.sitesGeo(data, page, attribution) : render.sites(data, page, attribution);
   }
 }
@@ -145,8 +150,8 @@ function restRoutes(rest: RestAnswers): Route<URL>[] {
     const answer = face.keeping === "live" ? rest.live.bind(rest) : rest.cut.bind(rest);
     const route: Route<URL> = { method: "GET", path: face.path, handle: (r, p, url) => answer(operation, face, r, p, url) };
     const routes = [route];
-    const { body } = face;
-    if (body) routes.push({ method: "POST", path: face.path, handle: (r, _p, url) => rest.posted(operation, body, r, url) });
+    const { post } = face;
+    if (post) routes.push({ method: "POST", path: face.path, handle: (r, _p, url) => rest.posted(operation, post, r, url) });
     // The search is also found with a trailing slash (as it always was).
     if (face.path === "/api/v1/sites") routes.push({ ...route, path: `${face.path}/` });
     return routes;

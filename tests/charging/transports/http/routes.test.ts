@@ -68,6 +68,6 @@ test("the 404 message lists every route of the table", async () => {
   const { body } = await call(make(), "/nope");
   assert.equal(
     (body as Envelope).error.message,
-    "No such route; the API has GET /healthz, /api/v1/sites, /api/v1/sites/:id, /api/v1/status/:id, /api/v1/openapi.json and POST /mcp",
+    "No such route; the API has GET /healthz, /api/v1/sites, /api/v1/sites/:id, /api/v1/status/:id, /api/v1/route, /api/v1/reference, /api/v1/dataset, /api/v1/openapi.json and POST /api/v1/route, /mcp",
   );
 });

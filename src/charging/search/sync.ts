@@ -1,0 +1,102 @@
+/**
+ * Syncing the whole set, then only changes: `updatedSince` and a cursor. Sites are ordered by
+ * (updatedAt, id), where updatedAt is the source's `lastUpdated` or, for a row without one,
+ * the snapshot's import time (so such a row is never missed: it is sent again after each
+ * import). A cursor names the last site of a page by that pair, not by a row number, so it
+ * stays valid across pages, across the server's other requests and across a new snapshot:
+ * the next page starts strictly after it, and no site is sent twice or skipped.
+ *
+ * The order is built once per snapshot, the first time a sync asks: timestamps are parsed
+ * once per distinct string, and rows (already in id order) are counting-sorted by the rank of
+ * their timestamp, which keeps id order within one instant.
+ * @module
+ */
+import { ApiError } from "../../shared/errors.ts";
+import { ID_KINDS, NO_STRING, TEXT_FIELDS } from "../snapshot/format.ts";
+import type { Snapshot } from "../snapshot/read.ts";
+import { splitId } from "../snapshot/site-codes.ts";
+
+export interface SyncOrder {
+  /** updatedAt (epoch ms) per row. */
+  keys: Float64Array;
+  /** Rows by (updatedAt, id). */
+  order: Uint32Array;
+}
+
+const UPDATED = TEXT_FIELDS.indexOf("lastUpdated");
+const WIDTH = TEXT_FIELDS.length;
+
+export function createSyncOrder(s: Snapshot, text: (id: number) => string): SyncOrder {
+  const fallback = Date.parse(s.header.importedAt);
+  const msOf = new Map<number, number>();
+  const keys = new Float64Array(s.size);
+  for (let row = 0; row < s.size; row++) {
+    const id = s.text[row * WIDTH + UPDATED] as number;
+    let ms = msOf.get(id);
+    if (ms === undefined) {
+      ms = id === NO_STRING ? fallback : Date.parse(text(id));
+      if (Number.isNaN(ms)) ms = fallback;
+      msOf.set(id, ms);
+    }
+    keys[row] = ms;
+  }
+  const instants = [...new Set(msOf.values())].sort((a, b) => a - b);
+  const rank = new Map(instants.map((ms, i) => [ms, i]));
+  const starts = new Uint32Array(instants.length + 1);
+  const rankOf = (row: number) => rank.get(keys[row] as number) as number;
+  for (let row = 0; row < s.size; row++) starts[rankOf(row) + 1] = (starts[rankOf(row) + 1] as number) + 1;
+  for (let i = 1; i < starts.length; i++) starts[i] = (starts[i] as number) + (starts[i - 1] as number);
+  const order = new Uint32Array(s.size);
+  for (let row = 0; row < s.size; row++) {
+    const r = rankOf(row);
+    order[starts[r] as number] = row;
+    starts[r] = (starts[r] as number) + 1;
+  }
+  return { keys, order };
+}
+
+/** The first position of `order` whose site comes after (ms, kind, num), or at/after ms when `inclusive`. */
+function positionAfter(s: Snapshot, sync: SyncOrder, ms: number, kind: number, num: number): number {
+  let lo = 0;
+  let hi = sync.order.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const row = sync.order[mid] as number;
+    const diff = (sync.keys[row] as number) - ms || (s.idKind[row] as number) - kind || (s.idNum[row] as number) - num;
+    if (diff <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The first position updated at or after `ms`. */
+export const positionSince = (s: Snapshot, sync: SyncOrder, ms: number) => positionAfter(s, sync, ms, -1, 0);
+
+/** The first position after the site a cursor names. */
+export function positionAfterCursor(s: Snapshot, sync: SyncOrder, cursor: string): number {
+  const { ms, id } = readCursor(cursor);
+  const { kind, num } = splitId(id);
+  return positionAfter(s, sync, ms, kind, num);
+}
+
+const BAD_CURSOR = "cursor is not one this API gave; use page.nextCursor of the answer before, or start again without cursor";
+
+const toBase64Url = (text: string) => btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+
+/** The cursor after the site of `row`: its updatedAt and id, base64url. */
+export function cursorOf(s: Snapshot, sync: SyncOrder, row: number): string {
+  return toBase64Url(`${sync.keys[row]}~${ID_KINDS[s.idKind[row] as number]}${s.idNum[row]}`);
+}
+
+function readCursor(cursor: string): { ms: number; id: string } {
+  let text: string;
+  try {
+    text = atob(cursor.replace(/-/g, "+").replace(/_/g, "/"));
+  } catch {
+    throw new ApiError("INVALID_ARGUMENTS", BAD_CURSOR);
+  }
+  const match = /^(-?\d{1,16})~(.+)$/.exec(text);
+  const id = match?.[2] ?? "";
+  if (!match || !/^(ocm:|osm:(node|way|relation)\/)[1-9]\d{0,14}$/.test(id)) throw new ApiError("INVALID_ARGUMENTS", BAD_CURSOR);
+  return { ms: Number(match[1]), id };
+}
