@@ -16,6 +16,8 @@ import { mergeStatuses, type SourceStatus, statusOf } from "../providers/labels.
 import { type PageSpeedRun, runPageSpeed, type Strategy } from "../providers/pagespeed.ts";
 import { fail, type ProviderDeps, type ProviderResult } from "../providers/types.ts";
 import { isLocalHost } from "./local.ts";
+import { labFor } from "./lab.ts";
+import type { LabMetrics, RendererFactory } from "../render/renderer.ts";
 import { type FieldData, fromCrux, fromPsi, THRESHOLD_BASIS, type Verdict, verdicts } from "./vitals.ts";
 
 export interface PageReportRequest {
@@ -34,11 +36,13 @@ export interface PageReport {
     verdicts: Labelled<Record<string, Verdict>>;
   };
   sources: SourceStatus[];
+  /** Lab metrics measured in the local browser, when PageSpeed Insights cannot answer and a browser is there. */
+  lab?: Labelled<LabMetrics>;
   /** Set when the page could not be fetched at all (status 0). */
   fetchError?: string;
 }
 
-type Deps = { provider: ProviderDeps; config: SeoConfig };
+type Deps = { provider: ProviderDeps; config: SeoConfig; renderer?: RendererFactory | undefined };
 
 const label = <T>(r: ProviderResult<T>): Labelled<T> =>
   r.ok ? fromProvider(r.source, r.value, r.at) : unavailable<T>(r.reason, r.code);
@@ -70,7 +74,7 @@ export async function buildPageReport(
       `${target.hostname} is a local address that Google's services cannot reach`,
     );
   const at = deps.provider.now().toISOString();
-  const [page, runs, urlField, originField] = await Promise.all([
+  const [page, runs, urlField, originField, lab] = await Promise.all([
     fetchPage(request.url, { fetch: deps.provider.fetch, signal, userAgent: USER_AGENT }),
     Promise.all(
       request.strategies.map((s) =>
@@ -85,6 +89,7 @@ export async function buildPageReport(
     local
       ? unreachable("chrome-ux-report")
       : queryCrux(deps.provider, deps.config, "origin", target.origin, signal),
+    labFor(deps.renderer, request.url, !local && Boolean(deps.config.keys.psi), at),
   ]);
   const { facts, findings } = auditPage(page, at);
   const toField = (r: typeof urlField) => (r.ok ? { ...r, value: fromCrux(r.value) } : r);
@@ -111,6 +116,7 @@ export async function buildPageReport(
         : unavailable(best.provenance.reason ?? "no field data", best.provenance.code),
     },
     sources: mergeStatuses([...runs.map(statusOf), statusOf(urlField), statusOf(originField)]),
+    ...(lab ? { lab } : {}),
     ...(page.status === 0 ? { fetchError: page.error ?? "the page could not be fetched" } : {}),
   };
 }

@@ -4,6 +4,7 @@
  * PageSpeed Insights and Chrome UX Report field data when SEO_PSI_KEY / SEO_CRUX_KEY are set.
  * @module
  */
+import type { RendererFactory } from "../render/renderer.ts";
 import { v } from "../../../deps.ts";
 import { ApiError } from "../../shared/errors.ts";
 import { defineTool, type ToolDef } from "../../shared/mcp/tool.ts";
@@ -51,6 +52,7 @@ const OUTPUT = withProvenanceDefs({
       required: ["url", "origin", "verdicts"],
     },
     sources: SOURCES_SCHEMA,
+    lab: labelledSchema(),
   },
   required: ["url", "page", "findings", "totalFindings", "pageSpeed", "fieldData", "sources"],
 });
@@ -133,6 +135,7 @@ function shape(report: PageReport, detailed: boolean) {
           origin: withoutHistograms(report.fieldData.origin),
         },
     sources: report.sources,
+    ...(report.lab ? { lab: report.lab } : {}),
   };
 }
 
@@ -165,15 +168,24 @@ function headline(report: PageReport): string {
         .join(", "),
     )}`,
   );
+  if (report.lab)
+    lines.push(
+      `Lab (local browser): ${show(report.lab, (m) => `LCP ${m.lcpMs ?? "none"} ms, CLS ${m.cls}, TBT ${m.tbtMs} ms, ${m.requests} requests, ${m.transferBytes} bytes`)}`,
+    );
   return lines.join("\n");
 }
 
-export function createPageReportTool(deps: { provider: ProviderDeps; config: SeoConfig }): ToolDef {
+export function createPageReportTool(deps: {
+  provider: ProviderDeps;
+  config: SeoConfig;
+  /** The local browser for keyless lab metrics (the site audit's, where there is one). */
+  crawl?: { renderer?: RendererFactory };
+}): ToolDef {
   return defineTool({
     name: "seo_page_report",
     title: "Page report",
     description:
-      "Reports on a single page: fetches it from this machine (status, response time, redirects, title, meta description, canonical, robots directives incl. X-Robots-Tag, hreflang, headings, Open Graph, structured data, word count) and runs the site audit's page-level checks on it, with fixes. With SEO_PSI_KEY it adds PageSpeed Insights (mobile and desktop: performance and SEO scores, lab metrics, failed Lighthouse SEO audits); with SEO_CRUX_KEY Chrome UX Report field data (p75 LCP, INP, CLS, FCP, TTFB with good / needs-improvement / poor verdicts) for the URL and its origin. Local URLs (http://localhost:3000/) work; Google's services are skipped for them. Every value is labelled measured, provider, derived or unavailable (with the key that would help).",
+      "Reports on a single page: fetches it from this machine (status, response time, redirects, title, meta description, canonical, robots directives incl. X-Robots-Tag, hreflang, headings, Open Graph, structured data, word count) and runs the site audit's page-level checks on it, with fixes. With SEO_PSI_KEY it adds PageSpeed Insights (mobile and desktop: performance and SEO scores, lab metrics, failed Lighthouse SEO audits); with SEO_CRUX_KEY Chrome UX Report field data (p75 LCP, INP, CLS, FCP, TTFB with good / needs-improvement / poor verdicts) for the URL and its origin. Local URLs (http://localhost:3000/) work; Google's services are skipped for them. Without SEO_PSI_KEY, or for a local URL, lab metrics (LCP, CLS, TBT, transfer bytes, requests, render-blocking resources) are measured in a local headless Chromium when one is installed (throttling named in the label). Every value is labelled measured, provider, derived or unavailable (with the key that would help).",
     input: PageReportInput,
     output: OUTPUT,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
@@ -200,7 +212,11 @@ export function createPageReportTool(deps: { provider: ProviderDeps; config: Seo
       const strategies: Strategy[] = input.strategy === "both" ? ["mobile", "desktop"] : [input.strategy];
       // Loaded on first use: the fetch and audit engine stay out of the server's start-up.
       const { buildPageReport } = await import("../page-report/report.ts");
-      const report = await buildPageReport(deps, { url: url.href, strategies }, context.signal);
+      const report = await buildPageReport(
+        { provider: deps.provider, config: deps.config, renderer: deps.crawl?.renderer },
+        { url: url.href, strategies },
+        context.signal,
+      );
       if (report.fetchError && Object.values(report.pageSpeed).every((r) => r.value === null)) {
         const final = report.facts.finalUrl.value;
         const via = final && final !== url.href ? ` (it redirected to ${final}, which failed)` : "";

@@ -12,6 +12,8 @@ import { type AuditRequest, handleAuditRequest } from "../../../src/seo/audit/au
 import type { AuditReport } from "../../../src/seo/audit/report.ts";
 import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";
 import { presentReport } from "../../../src/seo/audit/present.ts";
+import { loadConfig } from "../../../src/seo/config.ts";
+import { buildPageReport } from "../../../src/seo/page-report/report.ts";
 import { isApiError } from "../../../src/shared/errors.ts";
 import { serveSite, type TestSite } from "../crawl/site-server.ts";
 import { serveSpaSite } from "../fakes/spa-site.ts";
@@ -121,4 +123,22 @@ test("without a browser the audit answers BROWSER_UNAVAILABLE saying how to inst
   });
   assert.deepEqual(site.paths(), []);
   assert.equal(await findBrowser(CHROMIUM), "/usr/bin/chromium");
+});
+
+test("seo_page_report without a PageSpeed key measures lab metrics in the local browser; without a browser it says why", async () => {
+  const config = loadConfig({ env: {} });
+  const deps = { provider: { fetch, now: () => new Date(), sleep: async () => {} }, config };
+  const url = `${spa.origin}/p/3`;
+  const report = await buildPageReport({ ...deps, renderer: browserRenderer({ env: CHROMIUM }) }, { url, strategies: ["mobile"] });
+  assert.equal(report.lab?.provenance.kind, "measured");
+  assert.match(report.lab?.provenance.basis ?? "", /throttling: Lighthouse mobile/);
+  assert.ok((report.lab?.value?.lcpMs ?? 0) > 0, JSON.stringify(report.lab));
+  const missing = await buildPageReport(
+    { ...deps, renderer: browserRenderer({ env: { CHROME_PATH: "/nonexistent/chrome" } }) },
+    { url, strategies: ["mobile"] },
+  );
+  assert.equal(missing.lab?.value, null);
+  assert.match(missing.lab?.provenance.reason ?? "", /apt-get install chromium/);
+  const gateway = await buildPageReport(deps, { url, strategies: ["mobile"] });
+  assert.equal(gateway.lab, undefined);
 });
