@@ -12,8 +12,10 @@ import {
   ERROR_ENVELOPE_SCHEMA,
   hoistDefs,
   JSON_RPC_ERROR_SCHEMA,
+  jsonSchemaOf,
   type JsonSchema,
 } from "./openapi-schemas.ts";
+import type { AnyObjectSchema } from "../validate.ts";
 
 export { ERROR_ENVELOPE_SCHEMA, ERROR_REF, jsonSchemaOf } from "./openapi-schemas.ts";
 export type { OpenApiOperation, OpenApiResponse } from "./openapi-operation.ts";
@@ -105,6 +107,8 @@ export interface RestFaceDoc
   answer: { description: string; headers?: Record<string, string>; alternatives?: Record<string, JsonSchema> };
   /** Failures this route can answer besides the guards' (status: response). */
   errors?: Record<string, OpenApiResponse>;
+  /** The same operation also as `POST <path>`: its input as a JSON body (`body` validates it), `query` what the URL may add. */
+  post?: { operationId: string; description: string; body: AnyObjectSchema; query: AnyObjectSchema };
 }
 
 /** An operation as the document sees it: its output schema and its REST face, if any. */
@@ -119,8 +123,24 @@ export interface ServiceDoc extends FixedDoc {
   info: OpenApiInfo;
 }
 
+/** The POST twin of a REST face: the same answers (not cacheable: no cache headers), the input as a JSON body. */
+function postOperation(get: OpenApiOperation, post: NonNullable<RestFaceDoc["post"]>) {
+  const { schema, defs } = hoistDefs(jsonSchemaOf(post.body));
+  const { query: _query, responses, ...rest } = get;
+  const { headers: _cacheHeaders, ...ok } = responses["200"] as OpenApiResponse;
+  const operation: OpenApiOperation = {
+    ...rest,
+    method: "post",
+    operationId: post.operationId,
+    query: post.query,
+    requestBody: { description: post.description, schema },
+    responses: { ...responses, "200": ok },
+  };
+  return { operation, defs };
+}
+
 function restOperation(op: DocumentedOperation & { rest: RestFaceDoc }) {
-  const { path, answer, errors, tags = ["rest"], ...described } = op.rest;
+  const { path, answer, errors, post: _post, tags = ["rest"], ...described } = op.rest;
   const { schema, defs } = hoistDefs(op.output ?? { type: "object" });
   const content = { "application/json": schema, ...answer.alternatives };
   const ok = { description: answer.description, content, ...(answer.headers ? { headers: answer.headers } : {}) };
@@ -138,7 +158,10 @@ function restOperation(op: DocumentedOperation & { rest: RestFaceDoc }) {
 export function serviceOpenApi(doc: ServiceDoc, operations: readonly DocumentedOperation[]): JsonSchema {
   const rest = operations
     .filter((op): op is DocumentedOperation & { rest: RestFaceDoc } => op.rest !== undefined)
-    .map((op) => restOperation(op));
+    .flatMap((op) => {
+      const get = restOperation(op);
+      return op.rest.post ? [get, postOperation(get.operation, op.rest.post)] : [get];
+    });
   const schemas = Object.assign({ JsonRpcError: JSON_RPC_ERROR_SCHEMA }, doc.info.schemas, ...rest.map((r) => r.defs));
   const gated = doc.info.security !== undefined;
   const all = [...fixedOperations(doc), ...rest.map((r) => r.operation)].map((op) => withRouteAnswers(op, doc, gated));

@@ -31,7 +31,8 @@ const SITES: Site[] = [
   fast("osm:node/6", 10.3, 50.0, 11),
 ];
 const store = storeOfSites(SITES);
-const handler = createChargingHandler({ store, status: createStatusService(store, {}) });
+const services = { store, status: createStatusService(store, { now: () => new Date("2026-01-01T00:00:00.000Z") }) };
+const handler = createChargingHandler(services);
 
 const LINE: LonLat[] = [
   [10, 50],
@@ -173,7 +174,7 @@ test("the route path answers GET, HEAD and POST; a body over the cap is 413", as
   assert.equal(put.response.headers.get("allow"), "GET, HEAD, POST");
   const head = await call(`/api/v1/route?polyline=${encodeURIComponent(polyline)}`, { method: "HEAD" });
   assert.equal(head.status, 200);
-  const small = createChargingHandler({ store, status: createStatusService(store, {}), maxBodyBytes: 1024 });
+  const small = createChargingHandler({ ...services, maxBodyBytes: 1024 });
   const big = await small(
     new Request("http://api.test/api/v1/route", { method: "POST", body: JSON.stringify({ route: "?".repeat(2000) }) }),
     { clientAddress: "127.0.0.1" },
@@ -190,4 +191,17 @@ test("corridorKm without a route is refused on search_sites", async () => {
   const result = (mcp.body as { result: { isError?: boolean; content: { text: string }[] } }).result;
   assert.equal(result.isError, true);
   assert.match(result.content[0]?.text ?? "", /INVALID_ARGUMENTS.*corridorKm needs route/);
+});
+
+test("the OpenAPI document has the route as GET (query) and POST (JSON body), answering like the search", async () => {
+  const doc = (await call("/api/v1/openapi.json")).body as {
+    paths: Record<string, Record<string, { operationId: string; parameters?: { name: string }[]; requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } }>>;
+  };
+  const { get: read, post: sent } = doc.paths["/api/v1/route"] ?? {};
+  assert.equal(read?.operationId, "searchRoute");
+  assert.ok(read?.parameters?.some((p) => p.name === "polyline") && read.parameters.some((p) => p.name === "corridorKm"));
+  assert.equal(sent?.operationId, "searchRoutePost");
+  assert.deepEqual(sent?.parameters?.map((p) => p.name), ["format"]);
+  const body = sent?.requestBody?.content["application/json"]?.schema.properties ?? {};
+  assert.ok("route" in body && "corridorKm" in body && "minPowerKw" in body, Object.keys(body).join());
 });
