@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
 import { crawlAndAudit } from "../../../src/seo/audit/crawl-and-audit.ts";
+import { presentReport, reportText } from "../../../src/seo/audit/present.ts";
 import type { AuditReport } from "../../../src/seo/audit/report.ts";
 import { defaultBounds } from "../../../src/seo/crawl/bounds.ts";
 import { bareSiteFetch, SHOP, shopFetch } from "../fakes/checks-site.ts";
@@ -133,4 +134,15 @@ test("security headers: reported once for a site that sends none, silent for one
     finding?.examples[0]?.evidence ?? "",
     /^missing Strict-Transport-Security, Content-Security-Policy, X-Content-Type-Options: nosniff, X-Frame-Options, Referrer-Policy$/,
   );
+});
+
+test("the concise answer stays within 1,500 tokens with every planted check firing; real problems rank first", () => {
+  const tokens = Math.round((JSON.stringify(presentReport(report, "concise")).length + reportText(report, "concise").length) / 4);
+  assert.ok(tokens <= 1500, `concise ${tokens} tokens`);
+  // The high-severity problems (a noindex page, canonicals ignored or contradicted, an invalid hreflang, broken JSON-LD)
+  // come before every medium and low check planted beside them.
+  const highs = report.fixes.filter((f) => f.severity === "high").map((f) => f.check_id);
+  assert.deepEqual(highs.sort(), ["canonical-outside-head", "canonical-to-noindex", "hreflang-invalid", "noindex-meta", "structured-data-invalid"]);
+  assert.deepEqual(report.fixes.slice(0, 4).map((f) => f.severity), ["high", "high", "high", "high"]);
+  assert.ok(!report.fixes.some((f) => f.severity === "info"), "info checks (H1 = title, URL parameters, ...) are notes, not fixes");
 });
