@@ -305,6 +305,19 @@ function truncationLine(report: AuditReport, words: ReportWords): string {
   return `TRUNCATED (${reasons}): a partial audit; ${words.bounds} to see more.`;
 }
 
+/** The rendering mode's counts and lab figures, in words. */
+function renderingLines(r: NonNullable<AuditReport["rendering"]>, rel: (text: string) => string): string[] {
+  const failed = r.render_failed > 0 ? `, ${r.render_failed} could not be` : "";
+  const lines = [
+    `Rendered ${r.pages_rendered} page(s) in a headless browser (${r.tabs} tabs${failed}); their own requests: ${r.requests} let through, ${r.requests_blocked} refused (off the site, robots.txt or after the crawl stopped) [measured].`,
+  ];
+  if (r.lab && r.lab.pages.length > 0) {
+    const shown = r.lab.pages.slice(0, 3).map((p) => `${rel(p.url)} LCP ${p.lcpMs ?? "none"} ms, CLS ${p.cls}, TBT ${p.tbtMs} ms, ${p.requests} requests`);
+    lines.push(`Lab metrics of ${r.lab.pages.length} page(s) [measured, ${r.lab.throttling.name}]: ${shown.join("; ")}${r.lab.pages.length > 3 ? "; …" : ""}.`);
+  }
+  return lines;
+}
+
 /** The readable report: what an agent reads first and what the CLI prints (in `words`). */
 export function reportText(
   report: AuditReport,
@@ -334,6 +347,7 @@ export function reportText(
     lines.push(
       `Production twin: ${report.twin.production} read as this site (${TWIN_VIA[report.twin.via]}); ${words.twinOff} to read it literally.`,
     );
+  if (report.rendering) lines.push(...renderingLines(report.rendering, relativeTo(report.target)));
   for (const cut of report.cuts)
     lines.push(`Cut (${cut.bound}): ${cut.detail}${cut.examples[0] ? `; commonest: ${cut.examples[0]}` : ""}.`);
   const byId = new Map(report.findings.map((f) => [f.id, f]));

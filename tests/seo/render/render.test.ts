@@ -11,7 +11,7 @@ import { browserRenderer, findBrowser } from "../../../shim/node/seo/render-brow
 import { type AuditRequest, handleAuditRequest } from "../../../src/seo/audit/audit-request.ts";
 import type { AuditReport } from "../../../src/seo/audit/report.ts";
 import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";
-import { presentReport } from "../../../src/seo/audit/present.ts";
+import { presentReport, reportText } from "../../../src/seo/audit/present.ts";
 import { loadConfig } from "../../../src/seo/config.ts";
 import { buildPageReport } from "../../../src/seo/page-report/report.ts";
 import { isApiError } from "../../../src/shared/errors.ts";
@@ -141,4 +141,10 @@ test("seo_page_report without a PageSpeed key measures lab metrics in the local 
   assert.match(missing.lab?.provenance.reason ?? "", /apt-get install chromium/);
   const gateway = await buildPageReport(deps, { url, strategies: ["mobile"] });
   assert.equal(gateway.lab, undefined);
+});
+
+test("the text report says what was rendered and refused, and the lab figures with their throttling", () => {
+  const text = reportText(spaReport, "concise");
+  assert.match(text, /Rendered \d+ page\(s\) in a headless browser \(2 tabs\); their own requests: \d+ let through, \d+ refused/);
+  assert.match(text, /Lab metrics of 2 page\(s\) \[measured, Lighthouse mobile[^\]]*\]: \/ LCP \d+ ms, CLS [\d.]+, TBT \d+ ms, \d+ requests/);
 });
