@@ -3,9 +3,11 @@
  * src/charging/transports/http/map-page.ts). Pan and zoom search the view with
  * `GET api/v1/sites` (the bbox and the filters the OpenAPI document lists for that route, as
  * form controls), clustered at low zoom; a result, in the list or on the map, opens the site
- * with its status and credit line. The base map's tile URL and credit come from the page's
- * data attributes; without tiles the sites still show on a plain background. Every string
- * from the data is inserted as text, and links only when they are http(s).
+ * with its status and credit line. A route, drawn on the map or pasted (an encoded polyline or
+ * a GeoJSON LineString), is searched with `GET api/v1/route` and its sites listed in order
+ * along it. The base map's tile URL and credit come from the page's data attributes; without
+ * tiles the sites still show on a plain background. Every string from the data is inserted as
+ * text, and links only when they are http(s).
  * @module
  */
 import { type GeoJSONSource, type MapLayerMouseEvent, MapLibreMap, type MapOptions, NavigationControl, setWorkerUrl } from "../../deps-map.ts";
@@ -40,6 +42,9 @@ interface Site {
   status: string;
   licence: string;
   sourceUrl: string;
+  /** On route searches: where along the route, and how far off it. */
+  alongKm?: number;
+  offRouteKm?: number;
 }
 
 interface SitesAnswer {
@@ -63,6 +68,20 @@ interface QueryParameter {
 const NOT_FILTERS = new Set(["bbox", "near", "radiusKm", "limit", "offset", "format", "cursor", "updatedSince"]);
 /** One page of the largest size the API gives: the clusters are made from it. */
 const PAGE = "100";
+/** Longer search URLs are not sent (Node refuses request heads over 16 KiB). */
+const MAX_URL = 12_000;
+
+type LonLat = [number, number];
+
+/** A route to search along: the query parameter carrying it, and its points when the page can read them. */
+interface RouteAsked {
+  param: "polyline" | "geojson";
+  value: string;
+  points: LonLat[];
+}
+
+/** What the list shows: the view's sites (searched on every move) or a route's. */
+const state: { route?: RouteAsked; drawing: boolean; drawn: LonLat[] } = { drawing: false, drawn: [] };
 
 const settings = document.body.dataset;
 const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -235,8 +254,13 @@ function showCredits(attribution: Attribution[]): void {
 
 function summaryLine(answer: SitesAnswer): string {
   const { total } = answer.page;
-  if (total === answer.data.length) return `${total} site${total === 1 ? "" : "s"} in view`;
-  return `The ${answer.data.length} nearest the centre of ${total} sites in view; zoom in for the others`;
+  const shown = answer.data.length;
+  if (state.route) {
+    const where = "within the corridor of the route, in order along it";
+    return total === shown ? `${total} site${total === 1 ? "" : "s"} ${where}` : `The first ${shown} of ${total} sites ${where}`;
+  }
+  if (total === shown) return `${total} site${total === 1 ? "" : "s"} in view`;
+  return `The ${shown} nearest the centre of ${total} sites in view; zoom in for the others`;
 }
 
 function listItem(site: Site, open: (site: Site) => void): HTMLLIElement {
@@ -246,7 +270,8 @@ function listItem(site: Site, open: (site: Site) => void): HTMLLIElement {
   button.type = "button";
   button.addEventListener("click", () => open(site));
   const power = site.maxPowerKw === null ? "power unknown" : `${site.maxPowerKw} kW`;
-  const facts = [site.operator, power, site.status].filter((fact): fact is string => Boolean(fact));
+  const along = site.alongKm === undefined ? null : `${site.alongKm.toFixed(1)} km along, ${site.offRouteKm?.toFixed(1)} km off`;
+  const facts = [along, site.operator, power, site.status].filter((fact): fact is string => Boolean(fact));
   item.append(button, element("span", facts.join(" · ")));
   return item;
 }
@@ -320,16 +345,107 @@ async function openSite(map: MapLibreMap, site: Site): Promise<void> {
   }
 }
 
+// --- a route: drawn or pasted, drawn on the map, searched along ---
+
+/** Google's encoded polyline (precision 5, latitude first) of `points`. */
+function encodePolyline(points: LonLat[]): string {
+  let text = "";
+  const push = (delta: number) => {
+    let rest = delta < 0 ? ~(delta << 1) : delta << 1;
+    for (; rest >= 0x20; rest >>= 5) text += String.fromCharCode((0x20 | (rest & 0x1f)) + 63);
+    text += String.fromCharCode(rest + 63);
+  };
+  let [lat, lon] = [0, 0];
+  for (const point of points) {
+    const [nextLon, nextLat] = point.map((n) => Math.round(n * 1e5)) as LonLat;
+    push(nextLat - lat);
+    push(nextLon - lon);
+    [lat, lon] = [nextLat, nextLon];
+  }
+  return text;
+}
+
+/** The points of an encoded polyline, to draw it (the API judges it; an unreadable one is not drawn). */
+function decodePolyline(text: string): LonLat[] {
+  const points: LonLat[] = [];
+  let at = 0;
+  const next = () => {
+    let [value, shift, byte] = [0, 0, 0x20];
+    for (; byte >= 0x20 && at < text.length && shift < 35; shift += 5) {
+      byte = text.charCodeAt(at++) - 63;
+      value += (byte & 0x1f) * 2 ** shift;
+    }
+    return value % 2 ? -(value + 1) / 2 : value / 2;
+  };
+  let [lat, lon] = [0, 0];
+  while (at < text.length) {
+    lat += next();
+    lon += next();
+    points.push([lon / 1e5, lat / 1e5]);
+  }
+  return points.every(([x, y]) => Math.abs(x) <= 180 && Math.abs(y) <= 90) ? points : [];
+}
+
+/** JSON text's value, or undefined (an encoded polyline may well start with "{"). */
+function jsonOf(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The route in the text box: GeoJSON (a LineString, or a Feature holding one) or an encoded polyline. */
+function routeOf(text: string): RouteAsked | undefined {
+  const trimmed = text.trim();
+  if (trimmed === "") return undefined;
+  const parsed = jsonOf(trimmed) as { type?: string; geometry?: unknown; coordinates?: unknown } | undefined;
+  if (parsed === null || typeof parsed !== "object") {
+    const polyline = trimmed.replace(/\s+/g, "");
+    return { param: "polyline", value: polyline, points: decodePolyline(polyline) };
+  }
+  const line = (parsed.type === "Feature" ? parsed.geometry : parsed) as { type?: string; coordinates?: unknown };
+  const points = line?.type === "LineString" && Array.isArray(line.coordinates) ? (line.coordinates as LonLat[]) : [];
+  return { param: "geojson", value: JSON.stringify(line), points };
+}
+
+function addRouteLayer(map: MapLibreMap): void {
+  map.addSource("route", { type: "geojson", data: { type: "FeatureCollection", features: [] } });
+  map.addLayer({ id: "route", type: "line", source: "route", paint: { "line-color": "#d9480f", "line-width": 4, "line-opacity": 0.8 } }, "clusters");
+}
+
+function showRoute(map: MapLibreMap, points: LonLat[]): void {
+  const features = points.length > 1 ? [{ type: "Feature" as const, properties: {}, geometry: { type: "LineString" as const, coordinates: points } }] : [];
+  (map.getSource("route") as GeoJSONSource).setData({ type: "FeatureCollection", features });
+}
+
+function fitRoute(map: MapLibreMap, points: LonLat[]): void {
+  if (points.length < 2) return;
+  const lons = points.map(([lon]) => lon);
+  const lats = points.map(([, lat]) => lat);
+  map.fitBounds([Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)], { padding: 40, duration: 0, maxZoom: 14 });
+}
+
 // --- wiring ---
 
-function searchOnMoves(map: MapLibreMap, sites: Map<string, Site>): () => void {
+/** The search the list shows: the route's when there is one, else the view's. */
+function searchPath(map: MapLibreMap): string {
+  const filters = filterValues();
+  if (!state.route) return `api/v1/sites?${new URLSearchParams({ bbox: bboxOf(map), limit: PAGE, ...filters })}`;
+  const corridorKm = byId<HTMLInputElement>("corridor").value.trim();
+  const query = { [state.route.param]: state.route.value, ...(corridorKm ? { corridorKm } : {}), limit: PAGE, ...filters };
+  return `api/v1/route?${new URLSearchParams(query)}`;
+}
+
+function searcher(map: MapLibreMap, sites: Map<string, Site>): () => Promise<void> {
   let inFlight: AbortController | undefined;
-  const search = async () => {
+  return async () => {
     inFlight?.abort();
     inFlight = new AbortController();
-    const query = new URLSearchParams({ bbox: bboxOf(map), limit: PAGE, ...filterValues() });
+    const path = searchPath(map);
+    if (path.length > MAX_URL) return void (summary.textContent = `This route makes a ${path.length}-character URL, too long to send; POST /api/v1/route takes routes of up to 10,000 points`);
     try {
-      const answer = await getJson<SitesAnswer>(`api/v1/sites?${query}`, { signal: inFlight.signal });
+      const answer = await getJson<SitesAnswer>(path, { signal: inFlight.signal });
       sites.clear();
       for (const site of answer.data) sites.set(site.id, site);
       showSites(map, answer, (site) => void openSite(map, site));
@@ -337,20 +453,18 @@ function searchOnMoves(map: MapLibreMap, sites: Map<string, Site>): () => void {
       if ((err as Error).name !== "AbortError") summary.textContent = (err as Error).message;
     }
   };
-  map.on("moveend", search);
-  return search;
 }
 
 function openOnClick(map: MapLibreMap, sites: Map<string, Site>): void {
   map.on("click", "sites", (event: MapLayerMouseEvent) => {
     const site = sites.get(String(event.features?.[0]?.properties.id));
-    if (site) void openSite(map, site);
+    if (site && !state.drawing) void openSite(map, site);
   });
   map.on("click", "clusters", async (event: MapLayerMouseEvent) => {
     const feature = event.features?.[0];
-    if (!feature || feature.geometry.type !== "Point") return;
+    if (!feature || feature.geometry.type !== "Point" || state.drawing) return;
     const zoom = await (map.getSource("sites") as GeoJSONSource).getClusterExpansionZoom(Number(feature.properties.cluster_id));
-    map.easeTo({ center: feature.geometry.coordinates as [number, number], zoom });
+    map.easeTo({ center: feature.geometry.coordinates as LonLat, zoom });
   });
   for (const layer of ["sites", "clusters"]) {
     map.on("mouseenter", layer, () => (map.getCanvas().style.cursor = "pointer"));
@@ -358,7 +472,7 @@ function openOnClick(map: MapLibreMap, sites: Map<string, Site>): void {
   }
 }
 
-/** Filters re-search at once when chosen, typed ones after a pause. */
+/** Filters search again at once when chosen, typed ones after a pause. */
 function searchOnFilters(search: () => void): void {
   let timer: ReturnType<typeof setTimeout> | undefined;
   form.addEventListener("change", () => search());
@@ -370,6 +484,41 @@ function searchOnFilters(search: () => void): void {
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     search();
+  });
+}
+
+function setDrawing(on: boolean): void {
+  state.drawing = on;
+  byId("route").toggleAttribute("data-drawing", on);
+  byId("route-draw").textContent = on ? "Stop drawing" : "Draw";
+}
+
+/** Draw (clicks on the map add points), search along the route, clear it. */
+function routeControls(map: MapLibreMap, search: () => Promise<void>): void {
+  const text = byId<HTMLTextAreaElement>("route-text");
+  map.on("click", (event) => {
+    if (!state.drawing) return;
+    state.drawn.push([event.lngLat.lng, event.lngLat.lat]);
+    text.value = encodePolyline(state.drawn);
+    showRoute(map, state.drawn);
+  });
+  byId("route-draw").addEventListener("click", () => {
+    if (!state.drawing) state.drawn = [];
+    setDrawing(!state.drawing);
+  });
+  byId("route-search").addEventListener("click", () => {
+    setDrawing(false);
+    state.route = routeOf(text.value);
+    if (!state.route) return void (summary.textContent = "Draw or paste a route first");
+    showRoute(map, state.route.points);
+    fitRoute(map, state.route.points);
+    void search();
+  });
+  byId("route-clear").addEventListener("click", () => {
+    setDrawing(false);
+    [state.route, state.drawn, text.value] = [undefined, [], ""];
+    showRoute(map, []);
+    void search();
   });
 }
 
@@ -385,11 +534,15 @@ async function start(): Promise<void> {
   const sites = new Map<string, Site>();
   map.on("load", async () => {
     addSiteLayers(map);
+    addRouteLayer(map);
     openOnClick(map, sites);
     await filtersBuilt;
-    const search = searchOnMoves(map, sites);
-    searchOnFilters(search);
-    search();
+    const search = searcher(map, sites);
+    // A route's list stays while the map moves; the view's follows it.
+    map.on("moveend", () => void (state.route ? undefined : search()));
+    searchOnFilters(() => void search());
+    routeControls(map, search);
+    void search();
   });
 }
 

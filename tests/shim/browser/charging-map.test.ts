@@ -4,8 +4,10 @@
  * console error and requests nothing beyond 127.0.0.1 (the tiles come from a loopback fake);
  * a bbox search's sites appear as list items; a filter change searches again; a result opens
  * the site with its status and credit line; the credits of the data and of the tiles show; and
- * with the tile host unreachable the sites still show. `UPDATE_MAP_SCREENSHOT=1` writes the
- * screenshot of Austin that API.md shows (src/charging/map.png).
+ * with the tile host unreachable the sites still show; a route pasted (GeoJSON) or drawn (clicks
+ * on the map, sent as an encoded polyline) lists its sites in order along it, as the API
+ * answers them. `UPDATE_MAP_SCREENSHOT=1` writes the screenshot of Austin that API.md shows
+ * (src/charging/map.png).
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -18,6 +20,7 @@ import { crc32, deflateSync } from "node:zlib";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { startChargingServer } from "../../../shim/node/charging/app.ts";
 import type { Serving } from "../../../shim/node/serve.ts";
+import { decodePolyline } from "../../../src/charging/operations/polyline.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const AUSTIN = "#12/30.2672/-97.7431";
@@ -99,6 +102,8 @@ after(async () => {
 
 interface Opened {
   page: Page;
+  /** The route searches answered so far. */
+  routes: { query: URLSearchParams; status: number }[];
   /** Every URL the page asked for. */
   requests: string[];
   /** The searches answered so far: their query and status. */
@@ -111,10 +116,11 @@ interface Opened {
 async function open(url: string): Promise<Opened> {
   const page = await browser.newPage();
   await page.setViewport({ width: 1100, height: 700 });
-  const opened: Opened = { page, requests: [], searches: [], offMachine: [], errors: [] };
+  const opened: Opened = { page, requests: [], searches: [], routes: [], offMachine: [], errors: [] };
   page.on("response", (response) => {
     const url = new URL(response.url());
     if (url.pathname === "/api/v1/sites") opened.searches.push({ query: url.searchParams, status: response.status() });
+    if (url.pathname === "/api/v1/route") opened.routes.push({ query: url.searchParams, status: response.status() });
   });
   await page.setRequestInterception(true);
   page.on("request", (request) => {
@@ -133,8 +139,9 @@ async function open(url: string): Promise<Opened> {
 }
 
 /** The first search answered (already, or from now on) whose query passes `wanted`; its list drawn. */
-async function waitForSearch(opened: Opened, wanted: (query: URLSearchParams) => boolean): Promise<URLSearchParams> {
-  const { page, searches } = opened;
+async function waitForSearch(opened: Opened, wanted: (query: URLSearchParams) => boolean, kind: "searches" | "routes" = "searches"): Promise<URLSearchParams> {
+  const { page } = opened;
+  const searches = opened[kind];
   let found = searches.find((s) => wanted(s.query));
   for (let waited = 0; !found && waited < 20_000; waited += 50) {
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -202,15 +209,24 @@ test("the map page searches the view, filters, opens a site with its status and 
   }
 });
 
-/** The picture API.md shows: Austin at zoom 12 with every site, first one opened. */
+/** The picture API.md shows: Austin, a route across it searched, its first site opened. */
 async function screenshotAustin(origin: string): Promise<void> {
   const opened = await open(`${origin}/${AUSTIN}`);
+  const { page } = opened;
+  await page.setViewport({ width: 1100, height: 820 });
   await waitForSearch(opened, (q) => q.has("bbox"));
-  await opened.page.click("#results li button");
-  await opened.page.waitForSelector("#detail:not([hidden]) dl");
+  await page.click("#route summary");
+  const line = { type: "LineString", coordinates: [[-97.79, 30.21], [-97.743, 30.267], [-97.69, 30.33]] };
+  await page.$eval("#route-text", (e, text) => void ((e as HTMLTextAreaElement).value = text), JSON.stringify(line));
+  await page.$eval("#corridor", (e) => void ((e as HTMLInputElement).value = "1"));
+  await page.click("#route-search");
+  await waitForSearch(opened, (q) => q.has("geojson"), "routes");
+  await page.waitForSelector("#results li");
+  await page.click("#results li button");
+  await page.waitForSelector("#detail:not([hidden]) dl");
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  writeFileSync(SCREENSHOT, await opened.page.screenshot({ type: "png" }));
-  await opened.page.close();
+  writeFileSync(SCREENSHOT, await page.screenshot({ type: "png" }));
+  await page.close();
 }
 
 test("with the tile host unreachable the sites still show, and the page says why the map is blank", async () => {
@@ -228,5 +244,52 @@ test("with the tile host unreachable the sites still show, and the page says why
     assert.deepEqual(opened.offMachine, []);
   } finally {
     await opened.page.close();
+  }
+});
+
+type Loose = { data: { id: string; alongKm: number; offRouteKm: number }[]; page: { total: number } };
+
+/** The list shown for a route search, against the API's own answer to the same query. */
+async function assertRouteListed(opened: Opened, origin: string, query: URLSearchParams): Promise<void> {
+  const expected = (await (await fetch(`${origin}/api/v1/route?${query}`)).json()) as Loose;
+  assert.ok(expected.data.length > 0, "the route passes sites");
+  await opened.page.waitForFunction((first) => document.querySelector("#results li")?.getAttribute("data-id") === first, {}, expected.data[0]?.id);
+  const shown = await listed(opened.page);
+  assert.deepEqual(shown.map((s) => s.id), expected.data.map((s) => s.id), "the list is the API's answer, in order along the route");
+  const along = shown.map((s) => Number(/([\d.]+) km along/.exec(s.facts)?.[1]));
+  assert.ok(along.every((km, i) => i === 0 || km >= (along[i - 1] as number)), `in order along the route: ${along.join(", ")}`);
+  assert.match(await opened.page.$eval("#summary", (e) => e.textContent ?? ""), /along it/);
+}
+
+test("a route pasted as GeoJSON or drawn on the map lists its sites in order along it", async () => {
+  const origin = await startServer("off");
+  const opened = await open(`${origin}/${AUSTIN}`);
+  const { page } = opened;
+  try {
+    await waitForSearch(opened, (q) => q.has("bbox"));
+    await page.click("#route summary");
+    const line = { type: "LineString", coordinates: [[-97.78, 30.2], [-97.743, 30.267], [-97.7, 30.35]] };
+    await page.$eval("#route-text", (e, text) => void ((e as HTMLTextAreaElement).value = text), JSON.stringify(line));
+    await page.$eval("#corridor", (e) => void ((e as HTMLInputElement).value = "1.5"));
+    await page.click("#route-search");
+    const pasted = await waitForSearch(opened, (q) => q.has("geojson"), "routes");
+    assert.deepEqual([JSON.parse(pasted.get("geojson") ?? ""), pasted.get("corridorKm"), pasted.get("limit")], [line, "1.5", "100"]);
+    await assertRouteListed(opened, origin, pasted);
+
+    // Drawn: three clicks on the map make an encoded polyline of three points.
+    await page.click("#route-clear");
+    await page.click("#route-draw");
+    const box = (await (await page.$("#map"))?.boundingBox()) as { x: number; y: number; width: number; height: number };
+    for (const [fx, fy] of [[0.3, 0.8], [0.5, 0.5], [0.7, 0.2]] as const) await page.mouse.click(box.x + box.width * fx, box.y + box.height * fy);
+    const polyline = await page.$eval("#route-text", (e) => (e as HTMLTextAreaElement).value);
+    const decoded = decodePolyline(polyline, 10);
+    assert.ok("points" in decoded && decoded.points.length === 3, `three points drawn: ${polyline}`);
+    await page.click("#route-search");
+    const drawn = await waitForSearch(opened, (q) => q.get("polyline") === polyline, "routes");
+    await assertRouteListed(opened, origin, drawn);
+    assert.deepEqual(opened.offMachine, []);
+    assert.deepEqual(opened.errors, []);
+  } finally {
+    await page.close();
   }
 });

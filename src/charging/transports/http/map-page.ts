@@ -90,6 +90,12 @@ export function mapPageHtml(assets: MapAssets, tiles: MapTiles | null): string {
 <main>
 <aside id="panel">
 <form id="filters" aria-label="Filters"></form>
+<details id="route"><summary>Along a route</summary>
+<p>Draw a route (click the map point by point) or paste an encoded polyline or a GeoJSON LineString.</p>
+<textarea id="route-text" rows="3" aria-label="Route: an encoded polyline or a GeoJSON LineString"></textarea>
+<label>Corridor (km either side) <input id="corridor" type="number" min="0.1" max="50" step="any" value="5"></label>
+<p><button type="button" id="route-draw">Draw</button> <button type="button" id="route-search">Search along the route</button> <button type="button" id="route-clear">Clear</button></p>
+</details>
 <p id="summary" role="status">Loading…</p>
 <section id="detail" aria-live="polite" hidden></section>
 <ol id="results"></ol>
