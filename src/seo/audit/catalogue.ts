@@ -152,6 +152,7 @@ const ROWS = [
   ["url-multiple-slashes", "content", "low", "URL with repeated slashes (//) in its path", "Fix the links that build the double slash; redirect the variant to the single-slash URL"],
   ["broken-internal-link", "links", "high", "Internal link to a page that answers 4xx", "Fix or remove the link, or redirect the target"],
   ["broken-resource", "links", "medium", "Broken internal resource (image, script, stylesheet)", "Fix the resource URL or restore the file"],
+  ["resource-blocked-by-robots", "links", "medium", "Resource (script, stylesheet, image) blocked by robots.txt", "Allow the resource in robots.txt: Google renders pages with their scripts and styles and cannot use what it may not fetch"],
   ["link-to-redirect", "links", "low", "Internal link points at a redirect", "Link straight to the final URL"],
   ["uncrawlable-link", "links", "medium", "Link without a crawlable href (missing or javascript:)", 'Use <a href="/path"> so crawlers can follow the link'],
   ["url-session-id", "links", "medium", "URLs carry a session id (every visit makes new URLs)", "Keep sessions in cookies, not in URLs; crawlers see endless copies of each page"],

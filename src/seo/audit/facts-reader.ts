@@ -6,6 +6,7 @@
 import { HtmlParser } from "../../../deps-html.ts";
 import { jsonLdItem, readBlankTarget, readForm, readLink, readMeta } from "./element-facts.ts";
 import { type HtmlFacts, LIMIT } from "./html-facts.ts";
+import { ItemReader } from "./microdata.ts";
 import { SimHasher } from "./simhash.ts";
 
 const SKIP_TEXT = new Set(["script", "style", "noscript", "template", "svg"]);
@@ -95,6 +96,7 @@ export class FactsReader {
   readonly #lineAt: (offset: number) => number;
   #jsonLdLine = 1;
   #inBody = false;
+  readonly #items = new ItemReader();
 
   constructor(facts: HtmlFacts, lineAt: (offset: number) => number = () => 1) {
     this.#facts = facts;
@@ -137,6 +139,7 @@ export class FactsReader {
   }
 
   #end(): void {
+    this.#facts.microdata = this.#items.items;
     const useMain = this.#main.words > 0;
     const hasher = useMain ? this.#main : this.#rest;
     this.#facts.wordCount = hasher.words;
@@ -147,6 +150,7 @@ export class FactsReader {
 
   #open(name: string, attrs: Record<string, string>): void {
     if (this.#fed) this.#endWord();
+    this.#items.open(attrs);
     this.#enterRegion(name, (attrs.role ?? "").trim().toLowerCase());
     if (SKIP_TEXT.has(name)) this.#openSkipped(name, attrs);
     else if (CODE.has(name) && this.#inBoiler === 0) this.#facts.codeBlocks++;
@@ -246,6 +250,7 @@ export class FactsReader {
 
   #close(name: string): void {
     if (this.#fed) this.#endWord();
+    this.#items.close();
     const facts = this.#facts;
     const capture = this.#capture;
     if (SKIP_TEXT.has(name)) {

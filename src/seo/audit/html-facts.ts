@@ -11,6 +11,8 @@ export interface JsonLdItem {
   /** Rich-result properties missing, as "Type: property" (Google's required ones, then recommended). */
   missing?: string[];
   recommended?: string[];
+  /** Set on items read from Microdata or RDFa attributes rather than a JSON-LD block. */
+  format?: "microdata" | "rdfa";
 }
 
 export interface HtmlFacts {
@@ -36,6 +38,8 @@ export interface HtmlFacts {
   openGraph: Record<string, string>;
   twitter: Record<string, string>;
   jsonLd: JsonLdItem[];
+  /** Top-level Microdata and RDFa items (property names only), judged like JSON-LD. */
+  microdata: JsonLdItem[];
   /**
    * Words of the main content: inside `<main>`, `<article>` or `[role=main]` when the page has
    * one, else the whole body; navigation, header, footer, aside (and their ARIA roles) and
@@ -102,6 +106,7 @@ export function emptyFacts(): HtmlFacts {
     openGraph: {},
     twitter: {},
     jsonLd: [],
+    microdata: [],
     wordCount: 0,
     linkWords: 0,
     linkCount: 0,

@@ -12,7 +12,13 @@ import type { Finding } from "./finding.ts";
 import type { LinkPool } from "./link-pool.ts";
 
 /** Checks whose URLs are link or resource targets: the pages carrying them are the referrers. */
-const TARGET_CHECKS = new Set<CheckId>(["broken-internal-link", "broken-resource", "link-to-redirect", "robots-blocked-linked"]);
+const TARGET_CHECKS = new Set<CheckId>([
+  "broken-internal-link",
+  "broken-resource",
+  "link-to-redirect",
+  "robots-blocked-linked",
+  "resource-blocked-by-robots",
+]);
 /** Categories judged from a page's own markup, where the same evidence on most pages means one template. */
 const MARKUP = new Set(["indexability", "content", "links", "international", "structured-data", "social", "accessibility"]);
 /** A template problem is on at least half the HTML pages, and on at least this many. */

@@ -178,7 +178,7 @@ function markupHits(s: PageSignals, html: HtmlFacts, hit: (id: CheckId, evidence
   if (badLang) hit("hreflang-invalid", `hreflang="${badLang.lang}" href="${short(badLang.href)}"`);
   if (html.hreflang.length > 0 && !html.hreflang.some((h) => h.lang.toLowerCase() === "x-default"))
     hit("hreflang-missing-x-default", `languages: ${html.hreflang.map((h) => h.lang).join(", ")}`);
-  structuredDataHits(html.jsonLd, hit);
+  structuredDataHits(html.microdata.length > 0 ? [...html.jsonLd, ...html.microdata] : html.jsonLd, hit);
   securityHits(html, s.page.finalUrl, s.base, hit);
   internalNofollowHit(s, html, hit);
   const missingOg = ["og:title", "og:description", "og:image"].filter((key) => !html.openGraph[key]);

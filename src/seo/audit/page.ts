@@ -207,7 +207,7 @@ function factsOf(a: PageAnalysis, at: string): PageFacts {
     headings: m({ h1: html?.h1 ?? [], levels: html?.headings ?? [] }),
     openGraph: m(html?.openGraph ?? {}),
     twitter: m(html?.twitter ?? {}),
-    structuredData: m(html?.jsonLd ?? []),
+    structuredData: m(html ? [...html.jsonLd, ...html.microdata] : []),
     wordCount: m(html?.wordCount ?? 0),
     lang: m(html?.lang ?? null),
     viewport: m(html?.viewport ?? null),

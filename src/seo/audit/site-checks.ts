@@ -37,6 +37,8 @@ function linkChecks(crawl: CrawlResult, pages: Map<string, PageSummary>, add: Ad
           url: e.url,
           evidence: `${statusText(e)}; used on ${e.referrer ?? "a crawled page"}`,
         });
+      if (e.state === "blocked")
+        add({ id: "resource-blocked-by-robots", url: e.url, evidence: `disallowed by robots.txt; used on ${e.referrer ?? "a crawled page"}` });
       continue;
     }
     // Server errors, failed fetches, loops and redirects to errors have findings of their own.

@@ -27,7 +27,7 @@ const VARIANTS = ["/dup/shoes/", "/dup/shoes/index.html", "/dup/Hats", "/dup/hat
 /** Every check that fires on the shop and exactly where. */
 const EXPECTED: Record<string, string[]> = {
   // structured data
-  "structured-data-missing-required": ["/sd/product-missing", "/sd/offer-missing", "/sd/event-missing"],
+  "structured-data-missing-required": ["/sd/product-missing", "/sd/offer-missing", "/sd/event-missing", "/sd/microdata-missing"],
   "structured-data-missing-recommended": ["/sd/recipe-partial"],
   "structured-data-invalid": ["/sd/jsonld-broken"],
   // canonicals
@@ -56,6 +56,7 @@ const EXPECTED: Record<string, string[]> = {
   "protocol-relative-resource": ["/misc/protocol-relative"],
   "target-blank-unsafe": ["/misc/blank"],
   "internal-nofollow-link": ["/misc/nofollow"],
+  "resource-blocked-by-robots": ["/assets/private/app.js"],
   "url-uppercase": ["/misc/Upper-Case", "/dup/Hats"],
   "url-underscores": ["/misc/under_score"],
   "url-parameters": ["/dup/bags?sort=price"],
@@ -92,6 +93,7 @@ test("clean twins get no finding at all", () => {
     "/sd/video-good",
     "/sd/job-good",
     "/sd/review-good",
+    "/sd/rdfa-good",
     "/canon/clean",
     "/intl/en",
     "/intl/de",
@@ -118,6 +120,7 @@ test("evidence names the line of broken JSON-LD, the missing properties and the 
   assert.match(evidence("structured-data-missing-required", "/sd/product-missing"), /Product: offers\|review\|aggregateRating/);
   assert.match(evidence("structured-data-missing-required", "/sd/offer-missing"), /Offer: price\|priceSpecification/);
   assert.match(evidence("structured-data-missing-required", "/sd/event-missing"), /Event: startDate, Event: location/);
+  assert.match(evidence("structured-data-missing-required", "/sd/microdata-missing"), /^missing Product: offers\|review\|aggregateRating$/);
   assert.match(evidence("duplicate-url-variant", "/dup/shoes/index.html"), /same page as .*\/dup\/shoes\/: URL variants by index file/);
   assert.match(evidence("duplicate-url-variant", "/dup/Hats"), /by case/);
   assert.match(evidence("duplicate-url-variant", "/dup/bags"), /by parameters/);

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { jsonLdItem } from "../../../src/seo/audit/element-facts.ts";
-import { HtmlExtractor } from "../../../src/seo/audit/extract.ts";
+import { extractHtml, HtmlExtractor } from "../../../src/seo/audit/extract.ts";
 import { DocumentHash, LineCounter } from "../../../src/seo/audit/page-stream.ts";
 import { missingSecurityHeaders, securityHeaderHit } from "../../../src/seo/audit/security-checks.ts";
 import { richResultGaps } from "../../../src/seo/audit/structured-data.ts";
@@ -81,4 +81,24 @@ test("security headers: frame-ancestors stands for X-Frame-Options; an unsafe Re
   );
   assert.equal(securityHeaderHit("http://localhost:3000/", headers({})), undefined);
   assert.equal(securityHeaderHit("https://a.example/", headers({}))?.id, "security-headers-missing");
+});
+
+test("Microdata and RDFa: nested items judged inside their holder, independent items apart, however the text is cut", () => {
+  const page = `<html><body><div itemscope itemtype="https://schema.org/Product"><span itemprop="name">Hat</span>
+<div itemprop="offers" itemscope itemtype="https://schema.org/Offer"><meta itemprop="priceCurrency" content="EUR"></div>
+<div itemscope itemtype="https://schema.org/Thing"></div></div>
+<div vocab="https://schema.org/" typeof="Event"><span property="name">Fair</span><span property="location" typeof="Place"></span></div></body></html>`;
+  const whole = extractHtml(page).microdata;
+  assert.deepEqual(
+    whole.map((item) => [item.format, item.types, item.missing]),
+    [
+      ["microdata", ["Thing"], undefined],
+      ["microdata", ["Product"], ["Offer: price|priceSpecification"]],
+      ["rdfa", ["Event"], ["Event: startDate"]],
+    ],
+  );
+  const extractor = new HtmlExtractor();
+  for (let i = 0; i < page.length; i += 5) extractor.write(page.slice(i, i + 5));
+  extractor.end();
+  assert.deepEqual(extractor.facts.microdata, whole);
 });

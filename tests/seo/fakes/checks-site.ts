@@ -113,7 +113,17 @@ const PAGES: Record<string, Spec> = {
   "/sd/event-missing": { head: ld(EVENT) },
   "/sd/jsonld-broken": { head: BROKEN },
   "/sd/recipe-partial": { head: ld(RECIPE) },
+  "/sd/microdata-missing": {
+    body: '<div itemscope itemtype="https://schema.org/Product"><span itemprop="name">Hat</span><img itemprop="image" src="/img/logo.png" alt="Hat"><p itemprop="description">Warm</p><span itemprop="brand">Shop</span><span itemprop="sku">H3</span></div>',
+  },
   // Structured data: clean twins, one per type
+  "/sd/rdfa-good": {
+    body: `<div vocab="https://schema.org/" typeof="Event"><span property="name">Fair</span><time property="startDate">2027-04-01</time>
+<span property="location" typeof="Place"><span property="name">Hall</span></span><p property="description">Stalls</p><time property="endDate">2027-04-02</time>
+<span property="eventStatus">Scheduled</span><img property="image" src="/img/logo.png" alt="Fair"><span property="offers" typeof="Offer"><span property="price">0</span>
+<span property="priceCurrency">EUR</span><span property="availability">InStock</span><a property="url" href="/sd/rdfa-good">Tickets</a></span>
+<span property="organizer">The Shop</span><span property="performer">A band</span></div>`,
+  },
   "/sd/product-good": { head: ld({ ...PRODUCT, offers: OFFER, aggregateRating: RATING }) },
   "/sd/event-good": { head: ld({ ...EVENT, startDate: "2027-04-01", location: { "@type": "Place", name: "Hall", address: ADDRESS } }) },
   "/sd/recipe-good": {
@@ -252,13 +262,14 @@ const PAGES: Record<string, Spec> = {
   "/misc/protocol-relative": { body: '<script src="//cdn.example.net/app.js"></script>' },
   "/misc/blank": { body: '<a href="https://other.example/" target="_blank">Our supplier</a>' },
   "/misc/nofollow": { body: '<a href="/canon/clean" rel="nofollow">Canonical guide</a>' },
+  "/misc/blocked-script": { body: '<script src="/assets/private/app.js"></script>' },
   "/misc/Upper-Case": {},
   "/misc/under_score": {},
   "/misc/double//slash": {},
   "/misc/caf%C3%A9": {},
   // Page hygiene: clean twins (a form posting over https, links that open safely, an external nofollow)
   "/misc/clean": {
-    body: '<form action="/subscribe" method="post"><input name="email"></form><a href="https://other.example/" target="_blank" rel="noopener nofollow">Supplier</a> <a href="/canon/clean" target="_blank">Canonical guide</a>',
+    body: '<script src="/assets/app.js"></script><form action="/subscribe" method="post"><input name="email"></form><a href="https://other.example/" target="_blank" rel="noopener nofollow">Supplier</a> <a href="/canon/clean" target="_blank">Canonical guide</a>',
   },
   // Pagination: a clean series, and one whose page 2 is canonicalised to page 1 and whose page 3 names the wrong prev
   "/blog/page/1": { head: '<link rel="next" href="/blog/page/2">' },
@@ -306,9 +317,11 @@ type Route = { status: number; type: string; body: string };
 function route(pathAndQuery: string): Route {
   const text = (body: string, type = "text/html; charset=utf-8") => ({ status: 200, type, body });
   if (pathAndQuery === "/") return text(home());
-  if (pathAndQuery === "/robots.txt") return text(`User-agent: *\nAllow: /\nSitemap: ${SHOP}/sitemap.xml\n`, "text/plain");
+  if (pathAndQuery === "/robots.txt")
+    return text(`User-agent: *\nAllow: /\nDisallow: /assets/private/\nSitemap: ${SHOP}/sitemap.xml\n`, "text/plain");
   if (pathAndQuery === "/sitemap.xml") return text(sitemap(), "application/xml");
   if (pathAndQuery.startsWith("/img/")) return text("PNG", "image/png");
+  if (pathAndQuery.startsWith("/assets/")) return text("console.log(1)", "text/javascript");
   const spec = PAGES[pathAndQuery];
   if (!spec) return { status: 404, type: "text/html", body: "<html><title>Not found</title></html>" };
   return { status: spec.status ?? 200, type: "text/html; charset=utf-8", body: html(pathAndQuery.split("?")[0] as string, spec) };
