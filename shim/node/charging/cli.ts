@@ -8,6 +8,7 @@ import { createChargingHandler, exitCodeOf, failureLine, parseChargingEnv, runCl
 import { loadStore, servicesFor, startChargingServer } from "./app.ts";
 import { nodeImportIo } from "./import-io.ts";
 import { nodeRefreshIo } from "./refresh-io.ts";
+import { readFile } from "node:fs/promises";
 
 const stderr = (text: string) => process.stderr.write(text);
 const log = (line: string) => stderr(`${line}\n`);
@@ -30,6 +31,7 @@ try {
     },
     runImport: (args) => runImport([...args], nodeImportIo()),
     runRefresh: (args) => runRefresh(args, nodeRefreshIo(process.env)),
+    readText: (path) => readFile(path, "utf8"),
   });
 } catch (err) {
   // Only what runCli does not report itself reaches here: a failure nobody planned for.

@@ -29,16 +29,24 @@ export const PARAM: Readonly<Record<string, string>> = {
 
 /** What the user asked: the command, its site id, and the server when --url was given. */
 export interface Asked {
-  command: "search" | "site" | "status";
+  command: "search" | "site" | "status" | "route";
   id?: string;
   url?: string;
 }
 
 const FIND_AN_ID = "find one with charging search (e.g. charging search --near 52.52,13.40 --limit 5)";
 
+/** Route flags, and the names a POSTed route search's refusals use. */
+const ROUTE_FLAGS: Readonly<Record<string, string>> = {
+  polyline: "polyline",
+  geojson: "geojson",
+  "corridor-km": "corridorKm",
+  "min-power": "minPowerKw",
+};
+
 /** The handler's message with every query parameter replaced by the flag that sets it. */
 function inFlags(message: string): string {
-  return Object.entries(PARAM).reduce(
+  return [...Object.entries(PARAM), ...Object.entries(ROUTE_FLAGS)].reduce(
     (text, [flag, param]) => text.replace(new RegExp(`\\b${param}\\b`, "g"), `--${flag}`),
     message,
   );

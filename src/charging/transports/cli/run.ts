@@ -1,5 +1,5 @@
 /**
- * The `charging` command line: `search`, `site`, `status` through the very same Fetch
+ * The `charging` command line: `search`, `route`, `site`, `status` through the very same Fetch
  * handler as the server (in-process on the local dataset, or over HTTP with `--url`), plus
  * `serve` and `import`, which the runtime shim provides. Data goes to stdout; every failure is
  * one stderr line, `CODE: what happened; what to do`, naming this command's flags. Exit codes:
@@ -13,6 +13,7 @@ import { ApiError, isApiError } from "../../../shared/errors.ts";
 import type { FetchHandler } from "../../../shared/http/respond.ts";
 import type { Site } from "../../data/model.ts";
 import { answerError, type Asked, PARAM } from "./answer-error.ts";
+import { ROUTE_OPTIONS, routeRequest } from "./route.ts";
 import { renderFields, renderSite, renderSites } from "./table.ts";
 import { COMMAND_USAGE, USAGE } from "./usage.ts";
 
@@ -29,6 +30,8 @@ export interface CliDeps {
   serve(overrides: Record<string, string>): Promise<number>;
   runImport(args: readonly string[]): Promise<number>;
   runRefresh(args: readonly string[]): Promise<number>;
+  /** A file's text (`charging route --geojson FILE`); without it, files cannot be read. */
+  readText?(path: string): Promise<string>;
 }
 
 const COMMON: Record<string, OptionSpec> = {
@@ -49,8 +52,12 @@ const SERVE: Record<string, OptionSpec> = {
 
 const usage = (message: string) => new ApiError("INVALID_USAGE", message);
 
+const noFiles = (path: string) => Promise.reject(new Error(`no file access here to read ${path}`));
+
 interface Target extends Asked {
   path: string;
+  /** A request other than a plain GET (the route search's POST). */
+  init?: RequestInit;
 }
 
 function searchTarget(positionals: string[], options: Record<string, string | true>): Target {
@@ -72,7 +79,7 @@ function targetOf(command: string, positionals: string[], options: Record<string
     const base = command === "site" ? "/api/v1/sites/" : "/api/v1/status/";
     return { command, id, path: base + encodeURIComponent(id) };
   }
-  throw usage(`unknown command "${command}"; the commands are search, site, status, serve, import and refresh (see charging --help)`);
+  throw usage(`unknown command "${command}"; the commands are search, route, site, status, serve, import and refresh (see charging --help)`);
 }
 
 function baseUrl(url: string): URL {
@@ -93,12 +100,13 @@ function networkReason(err: unknown): string {
 }
 
 async function ask(deps: CliDeps, target: Target): Promise<Response> {
-  if (target.url === undefined) return (await deps.local())(new Request(`http://localhost${target.path}`));
+  const { init = {} } = target;
+  if (target.url === undefined) return (await deps.local())(new Request(`http://localhost${target.path}`, init));
   const base = baseUrl(target.url);
   const key = deps.env.CHARGING_API_KEY;
-  const headers: Record<string, string> = key ? { "x-api-key": key } : {};
+  const headers: Record<string, string> = { ...(init.headers as Record<string, string> | undefined), ...(key ? { "x-api-key": key } : {}) };
   try {
-    return await deps.fetch(new URL(target.path, base), { headers });
+    return await deps.fetch(new URL(target.path, base), { ...init, headers });
   } catch (err) {
     const why = networkReason(err);
     throw new ApiError("UNREACHABLE", `cannot reach ${target.url}: ${why}; check --url and that the server is running (charging serve)`);
@@ -106,7 +114,7 @@ async function ask(deps: CliDeps, target: Target): Promise<Response> {
 }
 
 function render(target: Target, body: Record<string, unknown>): string {
-  if (target.command === "search") {
+  if (target.command === "search" || target.command === "route") {
     const { data, page, attribution } = body as {
       data: Site[];
       page: { limit: number; offset: number; total: number };
@@ -145,8 +153,9 @@ async function bodyOf(target: Target, response: Response): Promise<Record<string
 }
 
 async function query(deps: CliDeps, command: string, argv: readonly string[]): Promise<number> {
-  const { positionals, options } = parseArgs(argv, command === "search" ? SEARCH : COMMON);
-  const target = targetOf(command, positionals, options);
+  const specs = command === "search" ? SEARCH : command === "route" ? { ...COMMON, ...ROUTE_OPTIONS } : COMMON;
+  const { positionals, options } = parseArgs(argv, specs);
+  const target: Target = command === "route" ? await routeRequest(positionals, options, deps.readText ?? noFiles) : targetOf(command, positionals, options);
   if (typeof options.url === "string") target.url = options.url;
   const response = await ask(deps, target);
   const body = await bodyOf(target, response);
@@ -204,7 +213,7 @@ async function dispatch(argv: readonly string[], deps: CliDeps): Promise<number>
   // import and refresh have a --help of their own; their --version is the program's.
   const meta = metaFlagOf(argv);
   if (meta && !((first === "import" || first === "refresh") && meta === "help")) return answerMeta(deps, first, meta);
-  if (first === undefined) throw usage("a command is required: search, site, status, serve, import or refresh");
+  if (first === undefined) throw usage("a command is required: search, route, site, status, serve, import or refresh");
   if (first === "import") return deps.runImport(rest);
   if (first === "refresh") return deps.runRefresh(rest);
   if (first === "serve") return serveCommand(deps, rest);

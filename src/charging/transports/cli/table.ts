@@ -41,14 +41,17 @@ export function renderSites(
   attribution: readonly { text: string; url: string }[],
 ): string {
   const near = data.some((s) => s.distanceKm !== undefined);
-  const header = ["ID", "NAME", "KW", "CONNECTORS", "STATUS", ...(near ? ["KM"] : []), "PLACE"];
+  const along = data.some((s) => s.alongKm !== undefined);
+  const km = (value: number | undefined) => (value === undefined ? "-" : value.toFixed(2));
+  const header = ["ID", "NAME", "KW", "CONNECTORS", "STATUS", ...(near ? ["KM"] : []), ...(along ? ["ALONG KM", "OFF KM"] : []), "PLACE"];
   const rows = data.map((s) => [
     s.id,
     clip(s.name ?? "-", 36),
     kw(s.maxPowerKw),
     clip(connectorsText(s.connectors), 28),
     s.status,
-    ...(near ? [s.distanceKm === undefined ? "-" : s.distanceKm.toFixed(2)] : []),
+    ...(near ? [km(s.distanceKm)] : []),
+    ...(along ? [km(s.alongKm), km(s.offRouteKm)] : []),
     clip(placeOf(s.address), 30),
   ]);
   const shown =

@@ -25,6 +25,7 @@ export const USAGE = `charging: open-data EV charging sites (Open Charge Map, Op
 
 Usage:
   charging search [filters] [--json] [--url URL]   list sites (table, or JSON with --json)
+  charging route --polyline P | --geojson FILE [--corridor-km N] [filters]   sites along a route
   charging site <id> [--json] [--url URL]          one site, e.g. ocm:123 or osm:node/123
   charging status <id> [--json] [--url URL]        a site's status (stale after 60 minutes)
   charging serve [--port N] [--host H] [--data FILE]   run the HTTP API (same as dist/charging.js)
@@ -51,6 +52,22 @@ ${FILTERS}
 ${WHERE}
 Example: charging search --near 52.52,13.40 --connector ccs --min-power 50 --limit 5
          charging search --connector-type ccs2 --current DC --country DE,AT --access public
+`;
+
+export const ROUTE_USAGE = `Usage: charging route (--polyline TEXT | --geojson FILE) [--corridor-km N] [filters] [--json] [--url URL]
+
+Lists the sites within N km either side of a route, in order along it, with how far along
+(ALONG KM) and how far off it (OFF KM) each one is; a site near two parts of the route counts
+once, at its nearest.
+  --polyline TEXT      the route as an encoded polyline (Google's algorithm, precision 5);
+                       quote it for the shell: it holds characters such as \\ | ~ \` ^
+  --geojson FILE       a file holding a GeoJSON LineString ([lon, lat] positions)
+  --corridor-km N      corridor half-width in km, more than 0, at most 50 (default 5)
+  (2 to 10,000 points, at most 20,000 km; each segment is the shorter great-circle arc)
+The search's filters apply (--near, --radius, --updated-since and --cursor do not):
+${FILTERS.split("\n").filter((line) => !/^ {2}--(near|updated-since|cursor)\b/.test(line)).join("\n")}
+${WHERE}
+Example: charging route --polyline '_p~iF~ps|U_ulLnnqC_mqNvxq\`@' --corridor-km 10 --min-power 50
 `;
 
 export const SITE_USAGE = `Usage: charging site <id> [--json] [--url URL]
@@ -81,6 +98,7 @@ Other settings come from the environment (CHARGING_API_KEYS, ...): see the API d
 /** Each command's own help text; `import` has its own (IMPORT_USAGE). */
 export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   search: SEARCH_USAGE,
+  route: ROUTE_USAGE,
   site: SITE_USAGE,
   status: STATUS_USAGE,
   serve: SERVE_USAGE,

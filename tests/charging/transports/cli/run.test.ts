@@ -51,7 +51,7 @@ test("runCli() prints help on --help (each command its own), the version on --ve
   assert.equal(await h.run("--help"), 0);
   assert.equal(h.text(), USAGE);
   assert.equal(await h.run(), 2);
-  assert.equal(h.errors(), "INVALID_USAGE: a command is required: search, site, status, serve, import or refresh; see charging --help\n");
+  assert.equal(h.errors(), "INVALID_USAGE: a command is required: search, route, site, status, serve, import or refresh; see charging --help\n");
   for (const [command, usage] of Object.entries(COMMAND_USAGE)) {
     const each = harness();
     assert.equal(await each.run(command, "--bogus", "--help"), 0, "--help wins over a bad flag");
