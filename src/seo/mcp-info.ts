@@ -53,9 +53,19 @@ export const serverInfo = (audits: boolean): ServerInfo => (audits ? { ...SERVER
 
 type Schema = Record<string, unknown>;
 
+/**
+ * A labelled value's outline: an object with value and provenance, both listed (a required
+ * property that is not listed fails strict JSON Schema compilers, such as Ajv's strict mode).
+ */
+const LABELLED_OUTLINE = {
+  type: "object",
+  properties: { value: {}, provenance: { type: "object" } },
+  required: ["value", "provenance"],
+};
+
 /** A property reduced to what it is: its type (a labelled value is an object with value and provenance). */
 function outlineProperty(property: Schema): Schema {
-  if (typeof property.$ref === "string") return { type: "object", required: ["value", "provenance"] };
+  if (typeof property.$ref === "string") return LABELLED_OUTLINE;
   const { type, enum: values, description } = property;
   return {
     ...(type !== undefined ? { type } : {}),

@@ -43,7 +43,14 @@ const OUTPUT = withProvenanceDefs({
     url: { type: "string" },
     fetchedAt: { type: "string", description: "when the page was fetched (concise: once, not per fact)" },
     page: { type: "object" },
-    findings: { type: "array", items: { type: "object", required: ["id", "severity", "title"] } },
+    findings: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: { id: { type: "string" }, severity: { type: "string" }, title: { type: "string" } },
+        required: ["id", "severity", "title"],
+      },
+    },
     totalFindings: labelledSchema("number"),
     pageSpeed: { type: "object", additionalProperties: labelledSchema() },
     fieldData: {

@@ -2,7 +2,8 @@
  * What every service's document holds beyond its REST faces: the fixed routes (liveness,
  * POST /mcp, the document itself), the answers the pipeline and the Node transport give on
  * any route (a malformed query's 400, the request deadline's 408), and the rate limit's quota
- * headers on every metered answer. POST /mcp fails as JSON-RPC errors, not the envelope.
+ * headers on every metered answer. POST /mcp refuses a batch or a body that is no JSON as a
+ * JSON-RPC error; its guards' failures are JSON-RPC errors too when its row says so (`failure`).
  * @module
  */
 import type { OpenApiOperation, OpenApiResponse } from "./openapi-operation.ts";
@@ -17,10 +18,13 @@ export interface FixedDoc {
     responses?: Record<string, OpenApiResponse>;
   };
   /** The route rows: a fixed route is documented without security when its row is `open`. */
-  routes: readonly { path: string; open?: boolean | undefined; unmetered?: boolean | undefined }[];
+  routes: readonly { path: string; open?: boolean | undefined; unmetered?: boolean | undefined; failure?: unknown }[];
   /** Headers of the document's own answer (entity tags on a static cut). */
   documentHeaders?: Record<string, string>;
 }
+
+/** The OpenAPI template of a route pattern: `/sites/:id+` is `/sites/{id}`. */
+export const templateOf = (path: string) => path.replace(/:(\w+)\+?/g, "{$1}");
 
 /** The quota headers the rate limit puts on every metered answer (IETF draft httpapi-ratelimit-headers). */
 export const QUOTA_HEADERS: Record<string, string> = {
@@ -52,7 +56,15 @@ function withQuotaHeaders(op: OpenApiOperation): OpenApiOperation {
 
 const asJsonRpc = (response: OpenApiResponse): OpenApiResponse => ({ ...response, schema: JSON_RPC_ERROR_REF });
 
+/** How a row's guard and body-cap failures answer: JSON-RPC errors when it has its own `failure`, else the envelope. */
+const failureShape = (row: FixedDoc["routes"][number] | undefined) =>
+  row?.failure !== undefined ? asJsonRpc : (response: OpenApiResponse) => response;
+
+const rowOf = (doc: FixedDoc, path: string) => doc.routes.find((route) => templateOf(route.path) === path);
+
 function mcpOperation(doc: FixedDoc): OpenApiOperation {
+  const shaped = failureShape(rowOf(doc, "/mcp"));
+  const malformedQuery = shaped({ description: "", schema: ERROR_REF }).schema;
   return {
     method: "post",
     path: "/mcp",
@@ -63,11 +75,12 @@ function mcpOperation(doc: FixedDoc): OpenApiOperation {
     responses: {
       "200": { description: "The JSON-RPC answer", schema: { type: "object" } },
       ...doc.mcp.responses,
-      "400": asJsonRpc({
+      "400": {
         description:
-          "A JSON-RPC batch (-32600: MCP 2025-06-18 and later have none; send one message per POST), a body that is no JSON (-32700), or a malformed query (-32000)",
-      }),
-      "413": asJsonRpc({ description: "PAYLOAD_TOO_LARGE (-32000): the body is over the cap" }),
+          "A JSON-RPC batch (-32600: MCP 2025-06-18 and later have none; send one message per POST) or a body that is no JSON (-32700); or a malformed query string (INVALID_ARGUMENTS)",
+        schema: malformedQuery === JSON_RPC_ERROR_REF ? JSON_RPC_ERROR_REF : { anyOf: [JSON_RPC_ERROR_REF, ERROR_REF] },
+      },
+      "413": shaped({ description: "PAYLOAD_TOO_LARGE: the body is over the cap", schema: ERROR_REF }),
     },
   };
 }
@@ -106,17 +119,14 @@ export function fixedOperations(doc: FixedDoc): OpenApiOperation[] {
   ];
 }
 
-/** The OpenAPI template of a route pattern: `/sites/:id+` is `/sites/{id}`. */
-export const templateOf = (path: string) => path.replace(/:(\w+)\+?/g, "{$1}");
-
 /**
  * `op` with the answers its guards and the transport can give: 401 when it is gated, 429 and
  * the quota headers when it is metered (as JSON-RPC errors on POST /mcp), 400 and 408.
  */
 export function withRouteAnswers(op: OpenApiOperation, doc: FixedDoc, gated: boolean): OpenApiOperation {
-  const row = doc.routes.find((route) => templateOf(route.path) === op.path);
+  const row = rowOf(doc, op.path);
   const metered = row?.unmetered !== true;
-  const shaped = op.path === "/mcp" ? asJsonRpc : (response: OpenApiResponse) => response;
+  const shaped = failureShape(row);
   const failures: Record<string, OpenApiResponse> = {};
   const { "401": unauthorized, "429": limited } = doc.guarded;
   if (gated && op.secured !== false && unauthorized) failures["401"] = shaped(unauthorized);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { validate } from "@readme/openapi-parser";
+import { redoclyLint } from "../../shared/http/openapi-contract.ts";
 import { configFor } from "../fakes/setup.ts";
 import { gatewayHandler, inProcess, mcpClient, refusedUrls, startWorld, type World } from "./harness.ts";
 
@@ -298,6 +299,9 @@ test("/api/v1/openapi.json is a valid OpenAPI 3.1 document generated from the ro
     assert.equal(page.responses["200"].content["application/json"].schema.required.includes("pageSpeed"), true);
     assert.ok(doc.components.schemas.provenance, "the tools' $defs are hoisted");
     assert.equal(Boolean(page.responses["401"]), Boolean(authToken));
+    const lint = redoclyLint(doc);
+    assert.equal(lint.code, 0, lint.output);
+    assert.doesNotMatch(lint.output, /warning|NETWORK ATTEMPT/i, "Redocly's recommended lint passes without a warning, offline");
     assert.deepEqual(doc.paths["/healthz"].get.security ?? undefined, authToken ? [] : undefined);
   }
 });
