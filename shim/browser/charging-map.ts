@@ -2,7 +2,8 @@
  * The browser module of the map page at `/` (the page and its headers:
  * src/charging/transports/http/map-page.ts). Pan and zoom search the view with
  * `GET api/v1/sites` (the bbox and the filters the OpenAPI document lists for that route, as
- * form controls), clustered at low zoom; a result, in the list or on the map, opens the site
+ * form controls, with the values of `GET api/v1/reference` where it has them), clustered at
+ * low zoom; a result, in the list or on the map, opens the site
  * with its status and credit line. A route, drawn on the map or pasted (an encoded polyline or
  * a GeoJSON LineString), is searched with `GET api/v1/route` and its sites listed in order
  * along it. The base map's tile URL and credit come from the page's data attributes; without
@@ -121,16 +122,12 @@ async function getJson<T>(path: string, init?: RequestInit): Promise<T> {
 const isYesNo = (schema: QueryParameter["schema"]) =>
   schema?.type === "boolean" || (schema?.enum?.length === 2 && schema.enum.includes("true") && schema.enum.includes("false"));
 
-/** The parameter's input: a checkbox for a yes/no, a list for an enumeration, a number or a text field. */
+/** The parameter's input: a checkbox for a yes/no, a number or a text field (lists: `controlOf`). */
 function inputOf(schema: QueryParameter["schema"] = {}): HTMLInputElement | HTMLSelectElement {
   const input = element("input");
   if (isYesNo(schema)) {
     input.type = "checkbox";
     input.value = "true";
-  } else if (schema.enum) {
-    const select = element("select");
-    select.append(new Option("any", ""), ...schema.enum.map((value) => new Option(value, value)));
-    return select;
   } else if (schema.type === "number" || schema.type === "integer") {
     input.type = "number";
     input.step = "any";
@@ -140,19 +137,53 @@ function inputOf(schema: QueryParameter["schema"] = {}): HTMLInputElement | HTML
   return input;
 }
 
-function controlOf(parameter: QueryParameter): HTMLLabelElement {
+/** A choice of value and its label. */
+type Choice = [value: string, label: string];
+
+/** Which list of `GET /api/v1/reference` offers a filter's values, and how to read one entry. */
+const REFERENCE: Record<string, [list: string, choice: (entry: Record<string, unknown>) => Choice]> = {
+  connectorType: ["connectorTypes", (e) => [String(e.type), `${e.name} (${e.count})`]],
+  current: ["currentTypes", (e) => [String(e.current), `${e.current} (${e.count})`]],
+  country: ["countries", (e) => [String(e.code), `${e.code} (${e.count})`]],
+  operator: ["operators", (e) => [String(e.id), `${e.name} (${e.count})`]],
+  access: ["access", (e) => [String(e.value), `${e.value} (${e.count})`]],
+  status: ["statuses", (e) => [String(e.value), `${e.value} (${e.count})`]],
+};
+
+/** The reference data's values for each filter that has them (none when the API has no reference route). */
+async function referenceChoices(): Promise<Record<string, Choice[]>> {
+  const reference = await getJson<{ data: Record<string, Record<string, unknown>[]> }>("api/v1/reference").catch(() => ({ data: {} }));
+  const choices: Record<string, Choice[]> = {};
+  for (const [name, [list, choice]] of Object.entries(REFERENCE)) {
+    const entries = reference.data[list];
+    if (Array.isArray(entries) && entries.length > 0) choices[name] = entries.map(choice);
+  }
+  return choices;
+}
+
+function controlOf(parameter: QueryParameter, choices: Choice[] | undefined): HTMLLabelElement {
   const label = element("label", parameter.name);
   label.title = parameter.description ?? "";
-  const control = inputOf(parameter.schema);
+  const enumerated = parameter.schema?.enum?.map((value): Choice => [value, value]);
+  const listed = choices ?? (isYesNo(parameter.schema) ? undefined : enumerated);
+  let control = inputOf(parameter.schema);
+  if (listed) {
+    control = element("select");
+    control.append(new Option("any", ""), ...listed.map(([value, text]) => new Option(text, value)));
+  }
   control.name = parameter.name;
   label.append(control);
   return label;
 }
 
 async function buildFilters(): Promise<void> {
-  const document = await getJson<{ paths: Record<string, { get?: { parameters?: QueryParameter[] } }> }>("api/v1/openapi.json");
+  const [document, choices] = await Promise.all([
+    getJson<{ paths: Record<string, { get?: { parameters?: QueryParameter[] } }> }>("api/v1/openapi.json"),
+    referenceChoices(),
+  ]);
   const parameters = document.paths["/api/v1/sites"]?.get?.parameters ?? [];
-  form.replaceChildren(...parameters.filter((p) => p.in === "query" && !NOT_FILTERS.has(p.name)).map(controlOf));
+  const filters = parameters.filter((p) => p.in === "query" && !NOT_FILTERS.has(p.name));
+  form.replaceChildren(...filters.map((p) => controlOf(p, choices[p.name])));
 }
 
 /** The filters set in the form, as query parameters (an empty control sets none). */

@@ -179,7 +179,12 @@ test("the map page searches the view, filters, opens a site with its status and 
     const fast = await listed(page);
     assert.ok(fast.length > 0 && fast.length < sites.length, `fewer sites at 50 kW or more (${fast.length} of ${sites.length})`);
     await page.click("#filters input[name=openOnly]");
-    const last = await waitForSearch(opened, (q) => q.get("openOnly") === "true" && q.get("minPower") === "50");
+    await waitForSearch(opened, (q) => q.get("openOnly") === "true" && q.get("minPower") === "50");
+    // The exact filters offer the reference data's values.
+    const currents = await page.$$eval("#filters select[name=current] option", (options) => options.map((o) => (o as HTMLOptionElement).value));
+    assert.deepEqual(currents, ["", "AC", "DC"]);
+    await page.select("#filters select[name=current]", "DC");
+    const last = await waitForSearch(opened, (q) => q.get("current") === "DC" && q.get("openOnly") === "true");
     const answer = (await (await fetch(`${origin}/api/v1/sites?${last}`)).json()) as { attribution: { text: string }[] };
 
     // A result opens the site: its status record and its credit line.
