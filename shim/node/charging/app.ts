@@ -6,7 +6,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { crc32 } from "node:zlib";
-import { ApiError, type ChargingConfig, type ChargingServices, createChargingHandler, createChargingServices, createGuardedLookup, createOcpiFeed, createRateLimiter, createSharedRateLimiter, createStore, createSwappableHandler, isApiError, isSnapshot, type LiveFeed, openSnapshot, parseChargingEnv, parseDatasetFile, type RateLimiter, type Store, storeOfSites } from "../../../src/charging/mod.ts";
+import { ApiError, type ChargingConfig, type ChargingServices, createChargingHandler, createChargingServices, createGuardedLookup, createOcpiFeed, createRateLimiter, createSharedRateLimiter, createStore, createSwappableHandler, isApiError, isSnapshot, type LiveFeed, openSnapshot, openSnapshotPaced, parseChargingEnv, parseDatasetFile, type RateLimiter, type Store, storeOfSites } from "../../../src/charging/mod.ts";
 import { pinnedFetch, resolveAll } from "../pinned-fetch.ts";
 import { embeddedSnapshot } from "../../embedded/charging-snapshot.ts";
 import { createRedisRateStore } from "../redis-rate-store.ts";
@@ -22,6 +22,12 @@ const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Opens snapshot bytes with Node's native CRC-32; searches pause with setImmediate. */
 export function storeOfSnapshot(bytes: Uint8Array): Store {
   return createStore(openSnapshot(bytes, { crc32: (b) => crc32(b) }), { yieldNow });
+}
+
+/** `storeOfSnapshot`, its checks paced: the server keeps answering while a new data set opens. */
+async function storeOfSnapshotPaced(bytes: Uint8Array): Promise<Store> {
+  const snapshot = await openSnapshotPaced(bytes, { crc32: (b, previous) => crc32(b, previous ?? 0), yieldNow });
+  return createStore(snapshot, { yieldNow });
 }
 
 async function readDataFile(path: string): Promise<Uint8Array> {
@@ -52,7 +58,7 @@ export async function loadStore(path?: string): Promise<Store> {
   if (path === undefined) return storeOfSnapshot(embeddedSnapshot());
   const bytes = await readDataFile(path);
   try {
-    return isSnapshot(bytes) ? storeOfSnapshot(bytes) : storeOfJson(path, bytes);
+    return isSnapshot(bytes) ? await storeOfSnapshotPaced(bytes) : storeOfJson(path, bytes);
   } catch (err) {
     if (isApiError(err, "INVALID_CONFIG")) throw err;
     throw new ApiError("INVALID_CONFIG", `CHARGING_DATA: ${path}: ${(err as Error).message}`, { cause: err });

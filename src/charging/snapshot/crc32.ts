@@ -5,7 +5,8 @@
  * @module
  */
 
-export type Crc32 = (bytes: Uint8Array) => number;
+/** The CRC-32 of `bytes`; with `previous`, of the bytes that gave `previous` followed by `bytes`. */
+export type Crc32 = (bytes: Uint8Array, previous?: number) => number;
 
 const TABLE = (() => {
   const table = new Uint32Array(256);
@@ -17,8 +18,8 @@ const TABLE = (() => {
   return table;
 })();
 
-export const crc32: Crc32 = (bytes) => {
-  let c = 0xffffffff;
+export const crc32: Crc32 = (bytes, previous = 0) => {
+  let c = (previous ^ 0xffffffff) >>> 0;
   for (let i = 0; i < bytes.length; i++) c = (TABLE[(c ^ (bytes[i] as number)) & 0xff] as number) ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
 };

@@ -67,7 +67,13 @@ const fail = (message: string): never => {
 
 type Located = { offset: number; length: number };
 
-function directory(bytes: Uint8Array, crc32: Crc32): Map<SectionTag, Located> {
+/** Elements checked between two pauses of a paced open (`openSnapshotPaced`): a few ms. */
+const SLICE = 16_384;
+/** Bytes checksummed between two pauses of a paced open. */
+const CRC_SLICE = 4 * 1048576;
+
+/** Where each section is, and the CRC-32 its directory entry records. */
+function directory(bytes: Uint8Array): Map<SectionTag, Located & { crc: number }> {
   if (!isSnapshot(bytes)) fail(`it does not start with the ${JSON.stringify(SNAPSHOT_MAGIC)} magic`);
   if (bytes.byteLength < PREAMBLE_BYTES) fail("it is truncated before the section directory");
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -76,7 +82,7 @@ function directory(bytes: Uint8Array, crc32: Crc32): Map<SectionTag, Located> {
   const count = view.getUint32(12, true);
   if (count > 64 || PREAMBLE_BYTES + count * DIRECTORY_ENTRY_BYTES > bytes.byteLength)
     fail("it is truncated inside the section directory");
-  const found = new Map<SectionTag, Located>();
+  const found = new Map<SectionTag, Located & { crc: number }>();
   for (let i = 0; i < count; i++) {
     const entry = PREAMBLE_BYTES + i * DIRECTORY_ENTRY_BYTES;
     const tag = String.fromCharCode(...bytes.subarray(entry, entry + 4)) as SectionTag;
@@ -85,12 +91,27 @@ function directory(bytes: Uint8Array, crc32: Crc32): Map<SectionTag, Located> {
     if (!SECTION_TAGS.includes(tag)) fail(`unknown section ${JSON.stringify(tag)}`);
     if (offset % 8 !== 0) fail(`section ${tag} is not 8-byte aligned`);
     if (offset + length > bytes.byteLength) fail(`it is truncated: section ${tag} ends past the end of the file`);
-    if (crc32(bytes.subarray(offset, offset + length)) !== view.getUint32(entry + 12, true))
-      fail(`section ${tag} fails its CRC-32 check (the file is corrupt)`);
-    found.set(tag, { offset, length });
+    found.set(tag, { offset, length, crc: view.getUint32(entry + 12, true) });
   }
   for (const tag of SECTION_TAGS) if (!found.has(tag)) fail(`section ${tag} is missing`);
   return found;
+}
+
+/**
+ * Each section against its CRC-32, pausing after each one; with `slice`, also every `slice`
+ * bytes (the CRC carried on from one piece to the next).
+ */
+function* checkCrcs(bytes: Uint8Array, found: Map<SectionTag, Located & { crc: number }>, crc32: Crc32, slice?: number): Generator<void> {
+  for (const [tag, { offset, length, crc }] of found) {
+    const end = offset + length;
+    let sum = crc32(bytes.subarray(offset, slice ? Math.min(end, offset + slice) : end));
+    for (let at = offset + (slice ?? length); at < end; at += slice as number) {
+      yield;
+      sum = crc32(bytes.subarray(at, Math.min(end, at + (slice as number))), sum);
+    }
+    if (sum !== crc) fail(`section ${tag} fails its CRC-32 check (the file is corrupt)`);
+    yield;
+  }
 }
 
 const HeadSchema = v.object({
@@ -135,23 +156,27 @@ function viewer(bytes: Uint8Array, found: Map<SectionTag, Located>, head: Snapsh
   };
 }
 
-function checkRange(name: string, values: ArrayLike<number>, max: number, allow?: number): void {
+function* checkRange(name: string, values: ArrayLike<number>, max: number, allow?: number): Generator<void> {
   for (let i = 0; i < values.length; i++) {
+    if (i % SLICE === SLICE - 1) yield;
     const value = values[i] as number;
     if (value > max && value !== allow) fail(`${name}[${i}] = ${value} is out of range`);
   }
 }
 
-function checkMonotonic(name: string, offsets: Uint32Array, end: number): void {
+function* checkMonotonic(name: string, offsets: Uint32Array, end: number): Generator<void> {
   if (offsets[0] !== 0) fail(`${name} does not start at 0`);
-  for (let i = 1; i < offsets.length; i++)
+  for (let i = 1; i < offsets.length; i++) {
+    if (i % SLICE === 0) yield;
     if ((offsets[i] as number) < (offsets[i - 1] as number)) fail(`${name}[${i}] goes backwards`);
+  }
   if (offsets[offsets.length - 1] !== end) fail(`${name} does not end at ${end}`);
 }
 
-function checkSites(s: Snapshot): void {
+function* checkSites(s: Snapshot): Generator<void> {
   const partitions = s.header.partitions;
   for (let i = 0; i < s.size; i++) {
+    if (i % SLICE === SLICE - 1) yield;
     const kind = s.idKind[i] as number;
     if (kind >= ID_KINDS.length) fail(`KIND[${i}] = ${kind} is out of range`);
     const num = s.idNum[i] as number;
@@ -169,12 +194,13 @@ function checkSites(s: Snapshot): void {
   }
 }
 
-function checkIndex(s: Snapshot): void {
+function* checkIndex(s: Snapshot): Generator<void> {
   const { index } = s;
   if (index.numItems !== Math.max(s.size, 1)) fail("the spatial index does not hold one point per site");
   const ids = index.ids as ArrayLike<number>;
   const coords = index.coords as Float64Array;
   for (let k = 0; k < s.size; k++) {
+    if (k % SLICE === SLICE - 1) yield;
     const id = ids[k] as number;
     if (id >= s.size || coords[2 * k] !== s.lon[id] || coords[2 * k + 1] !== s.lat[id])
       fail("the spatial index does not match the site coordinates");
@@ -192,20 +218,18 @@ function openIndex(bytes: Uint8Array, at: Located): KDBush {
   }
 }
 
-/**
- * Opens `bytes` as a snapshot. Views share the bytes' buffer (copied once when it is not
- * 8-byte aligned, as a pooled Node Buffer may be). `crc32` may be a faster native one.
- */
-export function openSnapshot(input: Uint8Array, options: { crc32?: Crc32 } = {}): Snapshot {
+/** Opening, as steps: the caller may pause between two (after each section's CRC, every SLICE elements). */
+function* opening(input: Uint8Array, crc32: Crc32, crcSlice?: number): Generator<void, Snapshot> {
   const bytes = input.byteOffset % 8 === 0 ? input : new Uint8Array(input);
-  const found = directory(bytes, options.crc32 ?? jsCrc32);
+  const found = directory(bytes);
+  yield* checkCrcs(bytes, found, crc32, crcSlice);
   const headAt = found.get("HEAD") as Located;
   const head = readHead(bytes.subarray(headAt.offset, headAt.offset + headAt.length));
   const view = viewer(bytes, found, head);
   const directoryEnd = PREAMBLE_BYTES + found.size * DIRECTORY_ENTRY_BYTES;
   const s: Snapshot = {
     header: head.dataset,
-    version: (options.crc32 ?? jsCrc32)(bytes.subarray(0, directoryEnd)).toString(16).padStart(8, "0"),
+    version: crc32(bytes.subarray(0, directoryEnd)).toString(16).padStart(8, "0"),
     kinds: head.kinds,
     size: head.sites,
     idKind: view("KIND", Uint8Array),
@@ -228,17 +252,43 @@ export function openSnapshot(input: Uint8Array, options: { crc32?: Crc32 } = {})
     stringBytes: view("STRB", Uint8Array),
     index: openIndex(bytes, found.get("KDBX") as Located),
   };
-  checkMonotonic("STRO", s.stringOffsets, s.stringBytes.length);
-  checkMonotonic("CONO", s.connectorOffsets, head.connectors);
-  checkRange("TEXT", s.text, head.strings - 1, NO_STRING);
-  checkRange("STAT", s.status, STATUS_VALUES.length - 1);
-  checkRange("ACCS", s.access, ACCESS_VALUES.length);
-  checkRange("FEES", s.fee, 2);
-  checkRange("CKND", s.connectorKind, head.kinds.length - 1);
-  checkRange("CCUR", s.connectorCurrent, 2);
-  checkSites(s);
-  checkIndex(s);
+  yield* checkMonotonic("STRO", s.stringOffsets, s.stringBytes.length);
+  yield* checkMonotonic("CONO", s.connectorOffsets, head.connectors);
+  yield* checkRange("TEXT", s.text, head.strings - 1, NO_STRING);
+  yield* checkRange("STAT", s.status, STATUS_VALUES.length - 1);
+  yield* checkRange("ACCS", s.access, ACCESS_VALUES.length);
+  yield* checkRange("FEES", s.fee, 2);
+  yield* checkRange("CKND", s.connectorKind, head.kinds.length - 1);
+  yield* checkRange("CCUR", s.connectorCurrent, 2);
+  yield* checkSites(s);
+  yield* checkIndex(s);
   return s;
+}
+
+/**
+ * Opens `bytes` as a snapshot. Views share the bytes' buffer (copied once when it is not
+ * 8-byte aligned, as a pooled Node Buffer may be). `crc32` may be a faster native one.
+ */
+export function openSnapshot(input: Uint8Array, options: { crc32?: Crc32 } = {}): Snapshot {
+  const steps = opening(input, options.crc32 ?? jsCrc32);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * `openSnapshot`, pausing with `yieldNow` every few milliseconds of checks: a server opening a
+ * new data set (1,000,000 sites: about a second of checks) keeps answering meanwhile. A
+ * `crc32` given here must carry on from `previous` (zlib's does).
+ */
+export async function openSnapshotPaced(input: Uint8Array, options: { crc32?: Crc32; yieldNow: () => Promise<void> }): Promise<Snapshot> {
+  const steps = opening(input, options.crc32 ?? jsCrc32, CRC_SLICE);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await options.yieldNow();
+  }
 }
 
 export { TEXT_FIELDS };
