@@ -30,10 +30,13 @@ export class ItemReader {
     this.#depth++;
     const microdata = attrs.itemscope !== undefined;
     const rdfa = !microdata && attrs.typeof !== undefined;
-    const props = names((microdata || attrs.itemprop !== undefined ? attrs.itemprop : attrs.property) ?? "");
+    const prop = attrs.itemprop ?? attrs.property;
     const parent = this.#open.at(-1)?.node;
+    // Most elements start no item and name no property of one: this runs for every element.
+    if (!microdata && !rdfa && (prop === undefined || parent === undefined)) return;
+    const props = prop === undefined ? [] : names(prop);
     if (!microdata && !rdfa) {
-      if (parent) for (const name of props) parent[name] ??= true;
+      for (const name of props) (parent as Record<string, unknown>)[name] ??= true;
       return;
     }
     if (this.items.length >= ITEMS_KEPT) return;
