@@ -1,9 +1,10 @@
 /**
  * Fresh data without a restart, through a real socket: a client sends requests without pause
  * while `CHARGING_DATA` is renamed over (good files, a broken one) and SIGHUP arrives; not one
- * request fails and every answer comes whole from one snapshot (its entity tag names the cut
- * its body is from). Broken files (truncated, bad CRC, not a snapshot) are refused with one
- * line while the old data keeps serving.
+ * request fails, every answer comes whole from one snapshot (its entity tag names the cut its
+ * body is from), and `/api/v1/dataset` names the new import after each swap. Broken files
+ * (truncated, bad CRC, not a snapshot) are refused with one line while the old data keeps
+ * serving.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -29,7 +30,8 @@ function cutOf(cut: string, count: number, importedAt: string): Uint8Array {
   return snapshotOf(sites, { importedAt, sources: [] });
 }
 
-const CUTS = { A: cutOf("A", 3000, "2026-01-01T00:00:00.000Z"), B: cutOf("B", 2000, "2026-02-01T00:00:00.000Z") };
+const IMPORTED = { A: "2026-01-01T00:00:00.000Z", B: "2026-02-01T00:00:00.000Z" };
+const CUTS = { A: cutOf("A", 3000, IMPORTED.A), B: cutOf("B", 2000, IMPORTED.B) };
 const versionOf = (bytes: Uint8Array) => openSnapshot(bytes).version;
 const VERSIONS = new Map(Object.entries(CUTS).map(([cut, bytes]) => [versionOf(bytes), cut]));
 
@@ -111,6 +113,8 @@ test("swaps under continuous requests: zero failed, every answer from one cut, a
       const before = reloads();
       await replaceFile(path, CUTS[cut]);
       await until(`the swap to ${cut}`, () => reloads() > before && load.last === cut);
+      const dataset = (await (await fetch(`${serving.url}/api/v1/dataset`)).json()) as { data: Record<string, unknown> };
+      assert.deepEqual([dataset.data.id, dataset.data.importedAt, dataset.data.sites], [versionOf(CUTS[cut]), IMPORTED[cut], cut === "A" ? 3000 : 2000]);
     }
     await replaceFile(path, BROKEN.truncated);
     await until("the refusal", () => lines.some((l) => l.includes("refused")));
