@@ -1,8 +1,9 @@
 /**
  * The inputs of a search along a route. The route is one more argument of a search, so every
  * filter of `GET /api/v1/sites` (and of `search_sites`) combines with it: the schemas below
- * are the search's own, with `near` and `radiusKm` left out (a route orders by distance along
- * it; a bbox stays, as one more filter) and the route and corridor added.
+ * are the search's own, with `near`, `radiusKm` and the sync's `updatedSince` and `cursor`
+ * left out (a route orders by distance along it and pages by offset; a bbox stays, as one
+ * more filter) and the route and corridor added.
  *
  * - MCP: `search_sites` takes `route` and `corridorKm` (the spec fixes four tools);
  * - REST: `GET /api/v1/route?polyline=...` or `?geojson=...` for short routes (the URL must fit
@@ -36,13 +37,16 @@ export function routeQueryOf(input: SearchSitesRouteInput): SiteQuery {
   const { route, corridorKm, ...search } = input;
   if (corridorKm !== undefined && route === undefined) throw new ApiError("INVALID_ARGUMENTS", "corridorKm needs route");
   const query = siteQueryOf(search as SearchInput);
+  if (route && (query.updatedSince !== undefined || query.cursor !== undefined)) {
+    throw new ApiError("INVALID_ARGUMENTS", "a route search takes neither updatedSince nor cursor: it is ordered along the route and paged by offset");
+  }
   if (route) query.route = { points: route, corridorKm: corridorKm ?? CORRIDOR_DEFAULT_KM };
   return query;
 }
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
-const searchEntries = v.omit(SitesQuery, ["near", "radiusKm"]).entries;
+const searchEntries = v.omit(SitesQuery, ["near", "radiusKm", "updatedSince", "cursor"]).entries;
 
 /** The query of `GET /api/v1/route`: the search's parameters, a route (polyline or geojson) and corridorKm. */
 export const RouteQuery = v.object({

@@ -166,6 +166,8 @@ test("bad routes and arguments answer INVALID_ARGUMENTS naming what is wrong", a
   assert.match(refusal(await post({ polyline })), /route/);
   assert.match(refusal(await post({ route: polyline, near: { lat: 50, lon: 10 } })), /near: unknown argument/);
   assert.match(refusal(await post({ route: polyline }, "?limit=5")), /Unknown query parameter "limit"/);
+  assert.match(refusal(await get({ polyline, updatedSince: "2020-01-01T00:00:00Z" })), /Unknown query parameter "updatedSince"/);
+  assert.match(refusal(await post({ route: polyline, updatedSince: "2020-01-01T00:00:00Z" })), /a route search takes neither updatedSince nor cursor/);
 });
 
 test("the route path answers GET, HEAD and POST; a body over the cap is 413", async () => {
