@@ -152,7 +152,8 @@ const REFERENCE: Record<string, [list: string, choice: (entry: Record<string, un
 
 /** The reference data's values for each filter that has them (none when the API has no reference route). */
 async function referenceChoices(): Promise<Record<string, Choice[]>> {
-  const reference = await getJson<{ data: Record<string, Record<string, unknown>[]> }>("api/v1/reference").catch(() => ({ data: {} }));
+  type Reference = { data: Record<string, Record<string, unknown>[] | undefined> };
+  const reference = await getJson<Reference>("api/v1/reference").catch((): Reference => ({ data: {} }));
   const choices: Record<string, Choice[]> = {};
   for (const [name, [list, choice]] of Object.entries(REFERENCE)) {
     const entries = reference.data[list];
