@@ -11,13 +11,17 @@
  *    store answered, and the longest stretch of CPU time a search ran between two pauses
  *    (which other processes on the machine cannot inflate);
  * 3. times the 500 km radius query through the server's socket;
- * 4. with `--import-mb N`, writes an OCM export of about N MB (streamed to disk) and times
+ * 4. searches along routes (scripts/bench-charging-route.ts): 1,000 km of 500 (and 10,000)
+ *    points over the data set, in the store, totals checked against a brute-force scan
+ *    (`--route-queries` per row; `--route-only` prints only these, reusing the data set when
+ *    it exists);
+ * 5. with `--import-mb N`, writes an OCM export of about N MB (streamed to disk) and times
  *    `dist/charging-cli.js import` on it, with the importer's peak resident memory: files
  *    larger than V8's longest string (512 MB) import because nothing reads them whole.
  *
  * Progress on stderr, the table on stdout. Not part of `npm test`.
  *
- * Usage: node scripts/bench-charging-scale.ts [--sites 1000000] [--queries 200] [--baseline 20] [--import-mb 0]
+ * Usage: node scripts/bench-charging-scale.ts [--sites 1000000] [--queries 200] [--baseline 20] [--import-mb 0] [--route-queries 100] [--route-only]
  * @module
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -32,6 +36,7 @@ import { boxCentre, haverDist, haverOfKm } from "../src/charging/search/geo.ts";
 import { openSnapshot, type Snapshot } from "../src/charging/snapshot/read.ts";
 import { SnapshotBuilder } from "../src/charging/snapshot/write.ts";
 import { createStore, type SiteQuery } from "../src/charging/search/store.ts";
+import { routeFigures } from "./bench-charging-route.ts";
 import { startBuilt, stop } from "./smoke.ts";
 
 const { values } = parseArgs({
@@ -41,6 +46,8 @@ const { values } = parseArgs({
     baseline: { type: "string", default: "20" },
     "generate-only": { type: "boolean", default: false },
     "import-mb": { type: "string", default: "0" },
+    "route-queries": { type: "string", default: "100" },
+    "route-only": { type: "boolean", default: false },
   },
 });
 const SITES = Number(values.sites);
@@ -358,7 +365,9 @@ async function main(): Promise<void> {
   if (!existsSync("dist/charging.js")) throw new Error("dist/charging.js is missing; run npm run build first");
   mkdirSync(".bench", { recursive: true });
   const path = `.bench/charging-${SITES}.snapshot`;
-  const places = generateApart();
+  const routeOnly = values["route-only"];
+  const places = routeOnly && existsSync(path) ? towns(random(20_260_101)) : generateApart();
+  if (routeOnly) return routeMain(path, places);
   say("starting dist/charging.js on it");
   const server = await serverFigures(path, places);
   const bytes = readFileSync(path);
@@ -383,9 +392,19 @@ async function main(): Promise<void> {
       `| ${kind.name} | ${ms(percentile(fast.times, 0.5))} | ${ms(percentile(fast.times, 0.99))} | ${ms(fast.stallMs)} | ${ms(fast.sliceCpuMs)} | ${ms(percentile(slow, 0.5))} | ${ms(percentile(slow, 0.99))} | ${ratio.toFixed(0)}× |`,
     );
   }
+  const routeQueries = Number(values["route-queries"]);
+  if (routeQueries > 0) out.push("", ...(await routeFigures({ snapshot, store, places, random, timeStore, queries: routeQueries, checked: 5, say })));
   const importMb = Number(values["import-mb"]);
   if (importMb > 0) out.push("", await importFigures(importMb, places));
   process.stdout.write(`${out.join("\n")}\n`);
+}
+
+/** `--route-only`: the route rows alone. */
+async function routeMain(path: string, places: Town[]): Promise<void> {
+  const snapshot = openSnapshot(readFileSync(path), { crc32: (b) => crc32(b) });
+  const store = createStore(snapshot, { yieldNow: measuredYield });
+  const rows = await routeFigures({ snapshot, store, places, random, timeStore, queries: Number(values["route-queries"]), checked: 5, say });
+  process.stdout.write(`charging route bench: ${SITES} sites, Node ${process.versions.node}\n\n${rows.join("\n")}\n`);
 }
 
 if (values["generate-only"]) generate(`.bench/charging-${SITES}.snapshot`);
