@@ -11,17 +11,21 @@
  * - linkinator: linkinator 7.6.1 --recurse --concurrency 16;
  * - bare:       a bare fetch-and-parse loop (node:http keep-alive, htmlparser2, a Set), at our
  *               default concurrency: the limit of what any crawler can do here.
+ * - rendered:   `node dist/seo.js audit <url> --json --render --max-pages 1000 --lab-sample 0`, the
+ *               rendering mode in the local headless Chromium (CHROME_PATH or /usr/bin/chromium):
+ *               1,000 pages, each fetched and rendered; its peak memory is the whole process
+ *               tree's (Node and every browser process), summed as PSS from /proc, sampled every 100 ms.
  * Then the CLI alone on a 100,000-page site (`--max-pages 100000`, its only flag).
  * Whole-process wall time and peak RSS come from /usr/bin/time -v (for mcp: the server's);
  * the site server counts each crawl's requests. Ratios are printed against Crawlee and bare.
  *
  * Usage: node scripts/bench-seo-crawl.ts [--runs N] [--pages N] [--large N (0: skip)]
- *        [--only cli,mcp,crawlee,linkinator,bare]
+ *        [--only cli,mcp,crawlee,linkinator,bare,rendered] [--help]
  * Benchmark-only deps (crawlee, linkinator) go to .bench/ (gitignored) on first use.
  * @module
  */
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -31,7 +35,19 @@ import { DEFAULTS } from "../src/seo/crawl/bounds.ts";
 
 const BENCH = resolve(".bench");
 const SEO = resolve("dist/seo.js");
-const CRAWLERS = ["cli", "mcp", "crawlee", "linkinator", "bare"] as const;
+const CRAWLERS = ["cli", "mcp", "crawlee", "linkinator", "bare", "rendered"] as const;
+/** Pages of the rendered crawl (`--rendered-pages`): a browser renders each, so a tenth of the others' site. */
+const RENDERED_PAGES = Number(arg("rendered-pages", "1000"));
+const USAGE = `Usage: node scripts/bench-seo-crawl.ts [--runs N] [--pages N] [--large N] [--only LIST]
+  --runs N    counted runs per crawler after one warm-up, in interleaved rounds (default 3)
+  --pages N   pages of the generated site (default 10000)
+  --large N   then the CLI alone on an N-page site (default 100000; 0 skips)
+  --only LIST crawlers to run, of ${CRAWLERS.join(",")} (default all; rendered crawls ${RENDERED_PAGES} pages
+              in the local headless Chromium, peak memory summed over its process tree)
+  --rendered-pages N  pages of the rendered crawl (default 1000)
+  --help      this text
+Builds nothing: run npm run build first (dist/seo.js).
+`;
 type Crawler = (typeof CRAWLERS)[number];
 const log = (line: string) => process.stderr.write(`bench-seo-crawl: ${line}\n`);
 
@@ -189,20 +205,30 @@ interface Run {
   served: Served;
 }
 
-function timed(command: string[], env: NodeJS.ProcessEnv): Promise<{ wallS: number; rssMiB: number; stdout: string }> {
+function timed(
+  command: string[],
+  env: NodeJS.ProcessEnv,
+  wholeTree = false,
+): Promise<{ wallS: number; rssMiB: number; stdout: string }> {
   return new Promise((done, fail) => {
     const child = spawn("/usr/bin/time", ["-v", ...command], { stdio: ["ignore", "pipe", "pipe"], env });
+    // /usr/bin/time reports the largest single process; a browser is many: sum the tree instead.
+    let peakPss = 0;
+    const sampler = wholeTree
+      ? setInterval(() => void (peakPss = Math.max(peakPss, treePssKiB(child.pid ?? 0))), 100)
+      : undefined;
     let err = "";
     let out = "";
     child.stderr.on("data", (chunk: Buffer) => void (err += chunk.toString()));
     child.stdout.on("data", (chunk: Buffer) => void (out.length < 4096 && (out += chunk.toString())));
     child.on("error", fail);
     child.on("close", (code) => {
+      clearInterval(sampler);
       const wall = /Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)/.exec(err);
       const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(err);
       if (code !== 0 || !wall || !rss) return fail(new Error(`${command.join(" ")} failed (${code}): ${err.slice(-800)}`));
       const wallS = Number(wall[1] ?? 0) * 3600 + Number(wall[2]) * 60 + Number(wall[3]);
-      done({ wallS, rssMiB: Number(rss[1]) / 1024, stdout: out });
+      done({ wallS, rssMiB: (wholeTree ? peakPss : Number(rss[1])) / 1024, stdout: out });
     });
   });
 }
@@ -220,7 +246,44 @@ function command(name: Crawler, url: string, extra: string[]): string[] {
       return [node, join(BENCH, "node_modules/linkinator/build/src/cli.js"), url, "--recurse", "--concurrency", "16"];
     case "bare":
       return [node, join(BENCH, "bare.mjs"), url, String(DEFAULTS.cli["own-machine"].concurrency)];
+    case "rendered":
+      return [node, SEO, "audit", url, "--json", "--render", "--max-pages", String(RENDERED_PAGES), "--lab-sample", "0", ...extra];
   }
+}
+
+/** Process ids under `root` (itself included), from /proc's parent links. */
+function tree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(name)]);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const out: number[] = [];
+  const walk = (pid: number) => {
+    out.push(pid);
+    for (const child of children.get(pid) ?? []) walk(child);
+  };
+  walk(root);
+  return out;
+}
+
+/** PSS of every process under `root` in KiB: shared pages counted once across the tree. */
+function treePssKiB(root: number): number {
+  let sum = 0;
+  for (const pid of tree(root)) {
+    try {
+      sum += Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"))?.[1] ?? 0);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return sum;
 }
 
 async function runOnce(name: Crawler, origin: string, extra: string[] = []): Promise<Run> {
@@ -228,7 +291,7 @@ async function runOnce(name: Crawler, origin: string, extra: string[] = []): Pro
   const cache = mkdtempSync(join(tmpdir(), "seo-bench-"));
   const env = { ...process.env, CRAWLEE_STORAGE_DIR: cache, SEO_CACHE_DIR: cache };
   try {
-    const measured = await timed(command(name, `${origin}/`, extra), env);
+    const measured = await timed(command(name, `${origin}/`, extra), env, name === "rendered");
     const served = (await (await fetch(`${origin}/__stats`)).json()) as Served;
     if (name !== "mcp") return { wallS: measured.wallS, rssMiB: measured.rssMiB, pages: served.uniquePages, served };
     // the client's wall time from spawn to result; the server's own peak RSS
@@ -279,7 +342,7 @@ function verdicts(rows: Row[]): string[] {
   const cli = by("cli");
   const out: string[] = [];
   if (!cli) return out;
-  for (const other of rows.filter((r) => r.name !== "cli" && !r.name.startsWith("cli ")))
+  for (const other of rows.filter((r) => r.name !== "cli" && r.name !== "rendered" && !r.name.startsWith("cli ")))
     out.push(`cli vs ${other.name}: ${(cli.pps / other.pps).toFixed(2)}x pages/s, ${(cli.rss / other.rss).toFixed(2)}x peak RSS`);
   const crawlee = by("crawlee");
   const bare = by("bare");
@@ -302,7 +365,8 @@ async function rounds(names: Crawler[], origin: string, pages: number, runs: num
       log(
         `${name} ${round === 0 ? "warm-up" : `run ${round}`}: ${run.wallS.toFixed(2)} s, ${run.rssMiB.toFixed(1)} MiB, ${run.pages} pages; served ${run.served.uniquePages} unique pages in ${run.served.requests} requests`,
       );
-      const expected = name === "mcp" ? DEFAULTS.tool["own-machine"].maxPages : pages;
+      const expected =
+        name === "mcp" ? DEFAULTS.tool["own-machine"].maxPages : name === "rendered" ? RENDERED_PAGES : pages;
       if (run.served.uniquePages !== Math.min(pages, expected))
         log(`WARNING: ${name} fetched ${run.served.uniquePages} of ${Math.min(pages, expected)} pages`);
       if (round > 0) results.get(name)?.push(run);
@@ -324,6 +388,10 @@ async function large(count: number): Promise<Row> {
 }
 
 async function main(): Promise<void> {
+  if (process.argv.includes("--help") || process.argv.includes("-h")) {
+    process.stdout.write(USAGE);
+    return;
+  }
   const runs = Number(arg("runs", "3"));
   const pages = Number(arg("pages", "10000"));
   const largePages = Number(arg("large", "100000"));
@@ -333,7 +401,7 @@ async function main(): Promise<void> {
     log(`usage: --runs N (>= 1) --pages N (>= 2) --large N (0 skips) --only ${CRAWLERS.join(",")} (unknown: ${unknown.join(", ") || "none"})`);
     process.exit(2);
   }
-  await prepare();
+  if (only.some((name) => name === "crawlee" || name === "linkinator" || name === "bare" || name === "mcp")) await prepare();
   const site = await startSite(pages);
   log(`site of ${pages} pages at ${site.origin}; ${runs} runs after 1 warm-up per crawler, in rounds`);
   let results: Map<string, Run[]>;
@@ -344,7 +412,10 @@ async function main(): Promise<void> {
   }
   const rows = [...results].map(([name, list]) => rowOf(name, list));
   if (largePages > 0 && only.includes("cli")) rows.push(await large(largePages));
-  process.stdout.write(`${[...table(rows), ...verdicts(rows)].join("\n")}\n`);
+  const note = rows.some((r) => r.name === "rendered")
+    ? ["rendered: every page fetched and rendered in headless Chromium; its memory is the PSS of Node and every browser process, summed"]
+    : [];
+  process.stdout.write(`${[...table(rows), ...verdicts(rows), ...note].join("\n")}\n`);
 }
 
 if (process.argv[2] === "--serve") serve(Number(process.argv[3] ?? 10000));

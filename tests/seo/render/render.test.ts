@@ -148,3 +148,17 @@ test("the text report says what was rendered and refused, and the lab figures wi
   assert.match(text, /Rendered \d+ page\(s\) in a headless browser \(2 tabs\); their own requests: \d+ let through, \d+ refused/);
   assert.match(text, /Lab metrics of 2 page\(s\) \[measured, Lighthouse mobile[^\]]*\]: \/ LCP \d+ ms, CLS [\d.]+, TBT \d+ ms, \d+ requests/);
 });
+
+test("a page that does not load within the timeout is render-failed and audited from its raw HTML", async () => {
+  const site = await serve(
+    serveSite((req, res) => {
+      if (req.url === "/robots.txt") return void res.writeHead(404).end();
+      if (req.url === "/never") return; // never answers: the load event never fires
+      res.writeHead(200, { "content-type": "text/html" }).end(`<html><head><title>Slow</title></head><body><img src="/never" alt=""><p>raw text</p></body></html>`);
+    }),
+  );
+  const report = await audit(site, { max_pages: 1, timeout_ms: 1000, check_resources: false });
+  assert.match(evidence(report, "render-failed"), /not loaded within 1000 ms/);
+  assert.equal(report.rendering?.render_failed, 1);
+  assert.ok(ids(report).includes("title-too-short"), "the raw HTML was audited");
+});
