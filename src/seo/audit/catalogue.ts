@@ -171,6 +171,7 @@ const ROWS = [
   ["sitemap-url-mismatch", "sitemaps", "medium", "Sitemap lists URLs on another host or outside the path the site is served under", "List the URLs the site really serves: check the site URL and base path your sitemap generator is configured with"],
   ["sitemap-invalid", "sitemaps", "high", "Sitemap could not be used (status, XML, format or size)", "Serve a valid <urlset> or <sitemapindex> (≤50,000 URLs, ≤50 MB) with status 200"],
   ["sitemap-lastmod-invalid", "sitemaps", "low", "Sitemap <lastmod> values that are not W3C Datetime or lie in the future", "Write lastmod as W3C Datetime (e.g. 2026-01-31 or 2026-01-31T10:00:00Z) with the page's real last change"],
+  ["sitemap-hreflang-invalid", "sitemaps", "medium", "Sitemap hreflang annotations that are invalid (codes, or alternates that do not list the entry back)", "In each <url>, list every language version (itself included) as <xhtml:link rel=\"alternate\" hreflang=\"…\" href=\"…\">, with ISO 639-1 language and ISO 3166-1 region codes"],
   ["sitemap-non-200", "sitemaps", "medium", "Sitemap lists URLs that are not 200", "List only live, final URLs"],
   ["sitemap-noindex", "sitemaps", "medium", "Sitemap lists noindex pages", "Remove noindex pages from the sitemap, or drop the noindex"],
   ["sitemap-non-canonical", "sitemaps", "low", "Sitemap lists pages that canonicalise elsewhere", "List the canonical URLs only"],

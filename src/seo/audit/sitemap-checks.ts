@@ -5,6 +5,7 @@
  */
 import type { CrawlResult } from "../crawl/crawler.ts";
 import type { SitemapFile } from "../sitemap/discover.ts";
+import { isValidHreflang } from "./directives.ts";
 import type { Hit } from "./finding.ts";
 import { isIndexable, type PageSummary } from "./page-summary.ts";
 import { statusText } from "./entry-status.ts";
@@ -20,6 +21,22 @@ function fileChecks(file: SitemapFile, add: Add): void {
     });
   if (file.kind === "invalid")
     add({ id: "sitemap-invalid", url: file.url, evidence: `${file.error ?? "invalid"} (found via ${file.via})` });
+  hreflangFileCheck(file, add);
+}
+
+/** A file's hreflang annotations: codes that are not valid, alternates that do not list an entry back. */
+function hreflangFileCheck(file: SitemapFile, add: Add): void {
+  const hreflang = file.hreflang;
+  if (!hreflang) return;
+  const invalid = hreflang.codes.filter((code) => !isValidHreflang(code));
+  const problems = [
+    ...(invalid.length > 0 ? [`invalid codes ${invalid.slice(0, 3).join(", ")}`] : []),
+    ...(hreflang.missingReturn.count > 0
+      ? [`${hreflang.missingReturn.count} entry(ies) whose alternate does not list it back, e.g. ${hreflang.missingReturn.examples[0]}`]
+      : []),
+  ];
+  if (problems.length > 0)
+    add({ id: "sitemap-hreflang-invalid", url: file.url, evidence: `${hreflang.entries} annotated entries: ${problems.join("; ")}` });
 }
 
 /** The directory every page reached by links shares: "/docs/" when the site lives under /docs/. */

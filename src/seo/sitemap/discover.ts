@@ -7,7 +7,7 @@
  */
 import type { FetchedBytes } from "../fetch/fetch-page.ts";
 import { normaliseUrl } from "../fetch/url.ts";
-import { parseSitemap } from "./sitemap.ts";
+import { parseSitemap, type SitemapHreflang } from "./sitemap.ts";
 
 export interface SitemapFile {
   url: string;
@@ -25,6 +25,8 @@ export interface SitemapFile {
   badLastmod?: string[];
   /** Entries on other hosts (neither this site nor its production twin): count and up to 3 examples. */
   foreign?: { count: number; examples: string[] };
+  /** hreflang annotations of its entries, when it has any. */
+  hreflang?: SitemapHreflang;
 }
 
 export interface SitemapResult {
@@ -179,6 +181,7 @@ async function readFile(url: string, via: SitemapFile["via"], options: DiscoverO
   }
   const file: SitemapFile = { ...base, gzip: parsed.gzip, kind: "urlset", urls: parsed.urls.length };
   if (parsed.badLastmod.length > 0) file.badLastmod = parsed.badLastmod;
+  if (parsed.hreflang) file.hreflang = parsed.hreflang;
   if (parsed.overLimit) {
     file.kind = "invalid";
     file.error = "more than 50,000 URLs (only the first 50,000 were read)";

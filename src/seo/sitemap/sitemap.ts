@@ -9,16 +9,29 @@ import { gunzip, isGzip } from "../../shared/stream/bytes.ts";
 export const SITEMAP_URL_LIMIT = 50_000;
 export const SITEMAP_BYTE_LIMIT = 50 * 1024 * 1024;
 
+/**
+ * A urlset's hreflang annotations (`<xhtml:link rel="alternate" hreflang href>` in a `<url>`):
+ * how many entries carry them, the distinct codes written (up to 50, judged by the audit), and
+ * entries whose alternate, listed in the same file, does not list them back.
+ */
+export interface SitemapHreflang {
+  entries: number;
+  codes: string[];
+  missingReturn: { count: number; examples: string[] };
+}
+
 export type ParsedSitemap =
-  | { kind: "urlset"; urls: string[]; overLimit: boolean; badLastmod: string[] }
+  | { kind: "urlset"; urls: string[]; overLimit: boolean; badLastmod: string[]; hreflang?: SitemapHreflang }
   | { kind: "index"; sitemaps: string[] }
   | { kind: "invalid"; error: string };
 
 const parser = new XMLParser({
-  ignoreAttributes: true,
+  // Attributes are read for hreflang links only; every other element's are dropped.
+  ignoreAttributes: (_name, path) => !/\.url\.(?:[\w-]+:)?link$/.test(String(path)),
+  attributeNamePrefix: "",
   removeNSPrefix: true,
   parseTagValue: false,
-  isArray: (name) => name === "url" || name === "sitemap",
+  isArray: (name) => name === "url" || name === "sitemap" || name === "link",
 });
 
 const fieldsOf = (node: unknown): Record<string, unknown> =>
@@ -44,6 +57,34 @@ function badLastmods(items: unknown, now: number | undefined): string[] {
     if ((!W3C_DATETIME.test(text) || future) && bad.length < 5) bad.push(text);
   }
   return bad;
+}
+
+const CODES_KEPT = 50;
+
+/** The alternates of each annotated entry, then what the file's entries say of each other. */
+function hreflangOf(items: unknown): SitemapHreflang | undefined {
+  const alternates = new Map<string, Set<string>>();
+  const codes = new Set<string>();
+  for (const item of Array.isArray(items) ? items : []) {
+    const { loc, link } = fieldsOf(item);
+    if (typeof loc !== "string" || !Array.isArray(link)) continue;
+    const hrefs = new Set<string>();
+    for (const attrs of link.map(fieldsOf)) {
+      if (typeof attrs.hreflang !== "string" || typeof attrs.href !== "string") continue;
+      if (codes.size < CODES_KEPT) codes.add(attrs.hreflang.trim());
+      hrefs.add(attrs.href.trim());
+    }
+    if (hrefs.size > 0) alternates.set(loc.trim(), hrefs);
+  }
+  if (alternates.size === 0) return undefined;
+  const missingReturn = { count: 0, examples: [] as string[] };
+  for (const [loc, hrefs] of alternates) {
+    const silent = [...hrefs].find((href) => href !== loc && alternates.get(href)?.has(loc) === false);
+    if (silent === undefined) continue;
+    missingReturn.count++;
+    if (missingReturn.examples.length < 3) missingReturn.examples.push(`${loc} → ${silent}`);
+  }
+  return { entries: alternates.size, codes: [...codes], missingReturn };
 }
 
 /** Parses a sitemap file's bytes (gzip or plain XML); `now` (ms) enables the future-lastmod check. */
@@ -76,11 +117,13 @@ export async function parseSitemap(
   const urlset = doc.urlset;
   if (urlset !== undefined) {
     const urls = locs(fieldsOf(urlset).url);
+    const hreflang = hreflangOf(fieldsOf(urlset).url);
     return {
       kind: "urlset",
       badLastmod: badLastmods(fieldsOf(urlset).url, now),
       urls: urls.slice(0, SITEMAP_URL_LIMIT),
       overLimit: urls.length > SITEMAP_URL_LIMIT,
+      ...(hreflang ? { hreflang } : {}),
       gzip,
     };
   }

@@ -42,6 +42,7 @@ const EXPECTED: Record<string, string[]> = {
   "hreflang-to-non-canonical": ["/intl/fr", "/intl/pt"],
   "hreflang-to-noindex": ["/intl/fr", "/intl/it"],
   "hreflang-invalid": ["/intl/nl"],
+  "sitemap-hreflang-invalid": ["/sitemap-intl.xml"],
   // duplicates: URL variants named as such, the unrelated copies as exact duplicates
   "duplicate-url-variant": VARIANTS,
   "duplicate-content-exact": ["/dup/copy-a", "/dup/copy-b"],
@@ -127,6 +128,10 @@ test("evidence names the line of broken JSON-LD, the missing properties and the 
   assert.match(evidence("duplicate-url-variant", "/dup/socks/"), /by trailing slash/);
   assert.match(evidence("hreflang-to-non-200", "/intl/fr"), /\/intl\/es \(es\) status 404/);
   assert.match(evidence("pagination-sequence-error", "/list/page/2"), /names .*\/list\/page\/1 as its prev/);
+  assert.equal(
+    evidence("sitemap-hreflang-invalid", "/sitemap-intl.xml"),
+    `2 annotated entries: invalid codes nl-XX; 1 entry(ies) whose alternate does not list it back, e.g. ${SHOP}/intl/nl → ${SHOP}/intl/en`,
+  );
 });
 
 test("security headers: reported once for a site that sends none, silent for one that sends them all", () => {

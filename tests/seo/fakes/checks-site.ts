@@ -305,11 +305,27 @@ function home(): string {
   return html("/", { title: "The shop: wool, linen and things for the home", h1: "Welcome to the shop", body: `<ul>${links}</ul>` });
 }
 
+/** A sitemap `<url>`, with its hreflang alternates (language → path) when given. */
+function entry(path: string, alternates: Record<string, string> = {}): string {
+  const links = Object.entries(alternates)
+    .map(([lang, href]) => `<xhtml:link rel="alternate" hreflang="${lang}" href="${SHOP}${href}"/>`)
+    .join("");
+  return `<url><loc>${SHOP}${path}</loc>${links}</url>`;
+}
+
+const urlset = (entries: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">${entries}</urlset>`;
+
+/** The site's sitemap: its English and German pages annotated with each other (clean). */
 function sitemap(): string {
   const listed = ["/", ...Object.entries(PAGES).filter(([, spec]) => !spec.unlisted).map(([path]) => path)];
-  return `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${listed
-    .map((path) => `<url><loc>${SHOP}${path}</loc></url>`)
-    .join("")}</urlset>`;
+  const pair = { en: "/intl/en", de: "/intl/de" };
+  return urlset(listed.map((path) => entry(path, path === "/intl/en" || path === "/intl/de" ? pair : {})).join(""));
+}
+
+/** A second sitemap whose hreflang annotations are planted wrong: a user-assigned region, no return link. */
+function intlSitemap(): string {
+  return urlset(entry("/intl/nl", { "nl-XX": "/intl/nl", en: "/intl/en" }) + entry("/intl/en", { en: "/intl/en", de: "/intl/de" }));
 }
 
 type Route = { status: number; type: string; body: string };
@@ -318,8 +334,9 @@ function route(pathAndQuery: string): Route {
   const text = (body: string, type = "text/html; charset=utf-8") => ({ status: 200, type, body });
   if (pathAndQuery === "/") return text(home());
   if (pathAndQuery === "/robots.txt")
-    return text(`User-agent: *\nAllow: /\nDisallow: /assets/private/\nSitemap: ${SHOP}/sitemap.xml\n`, "text/plain");
+    return text(`User-agent: *\nAllow: /\nDisallow: /assets/private/\nSitemap: ${SHOP}/sitemap.xml\nSitemap: ${SHOP}/sitemap-intl.xml\n`, "text/plain");
   if (pathAndQuery === "/sitemap.xml") return text(sitemap(), "application/xml");
+  if (pathAndQuery === "/sitemap-intl.xml") return text(intlSitemap(), "application/xml");
   if (pathAndQuery.startsWith("/img/")) return text("PNG", "image/png");
   if (pathAndQuery.startsWith("/assets/")) return text("console.log(1)", "text/javascript");
   const spec = PAGES[pathAndQuery];
