@@ -31,9 +31,12 @@ test("the table CRC-32 carries on from a previous piece, as zlib's does", () => 
   assert.equal(zlib(bytes.subarray(50_000, 100_000), zlib(bytes.subarray(0, 50_000))), whole);
 });
 
-test("a paced open gives the snapshot openSnapshot gives, in many short steps", async () => {
+test("a paced open gives the snapshot openSnapshot gives, pausing between short steps once its slice is used", async () => {
   let steps = 0;
-  const paced = await openSnapshotPaced(bytes, { crc32: zlib, yieldNow: async () => void steps++ });
+  let now = 0;
+  // A clock past the slice at every look: a pause after every step.
+  const clock = () => (now += 10);
+  const paced = await openSnapshotPaced(bytes, { crc32: zlib, yieldNow: async () => void steps++, clock });
   const direct = openSnapshot(bytes);
   assert.equal(paced.version, direct.version);
   assert.equal(paced.size, 90_000);
@@ -41,6 +44,12 @@ test("a paced open gives the snapshot openSnapshot gives, in many short steps", 
   assert.deepEqual(paced.text, direct.text);
   assert.ok(section("TEXT").length > 4 * 1048576);
   assert.ok(steps > 40, `${steps} steps: every section, every 4 MB of a section, every 16,384 elements of a check`);
+});
+
+test("a paced open within its slice does not pause", async () => {
+  let pauses = 0;
+  await openSnapshotPaced(bytes, { yieldNow: async () => void pauses++, clock: () => 0 });
+  assert.equal(pauses, 0);
 });
 
 test("a paced open refuses what openSnapshot refuses: a flipped byte in the second CRC piece, a truncated file", async () => {
