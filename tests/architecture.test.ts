@@ -17,7 +17,7 @@ import ts from "typescript";
 const MAX_FUNCTION_LINES = 60;
 
 /** Where npm packages may enter (deps.ts, its lazily or Node-only loaded siblings, and the map page's browser one). */
-const DEPS_FILES = new Set(["deps.ts", "deps-html.ts", "deps-mcp-server.ts", "deps-node.ts", "deps-map.ts"]);
+const DEPS_FILES = new Set(["deps.ts", "deps-html.ts", "deps-mcp-server.ts", "deps-node.ts", "deps-map.ts", "deps-browser.ts"]);
 const SERVICES = ["src/seo/", "src/charging/"] as const;
 const BUILTIN = new Set(builtinModules);
 /** The one error class, in the registry's module. */
@@ -103,7 +103,7 @@ function npmOutsideDeps(source: Source): string[] {
   if (DEPS_FILES.has(source.file)) return [];
   return specifiersOf(source)
     .filter((spec) => !isRelative(spec) && !isNodeBuiltin(spec))
-    .map((spec) => `${source.file} imports the package ${spec} (only deps.ts, deps-html.ts, deps-mcp-server.ts, deps-node.ts and deps-map.ts may)`);
+    .map((spec) => `${source.file} imports the package ${spec} (only deps.ts, deps-html.ts, deps-mcp-server.ts, deps-node.ts, deps-map.ts and deps-browser.ts may)`);
 }
 
 function crossServiceImports(source: Source): string[] {

@@ -6,7 +6,7 @@
  * @module
  */
 import { access, constants } from "node:fs/promises";
-import type { Browser, HTTPRequest, Page } from "puppeteer-core";
+import type { Browser, BrowserContext, HTTPRequest, Page } from "../../../deps-browser.ts";
 import { ApiError, ERRORS } from "../../../src/shared/errors.ts";
 import type {
   LabMetrics,
@@ -149,7 +149,7 @@ class BrowserRenderer implements Renderer {
     }
   }
 
-  async #newTab(owner: Browser | Awaited<ReturnType<Browser["createBrowserContext"]>>): Promise<Page> {
+  async #newTab(owner: Browser | BrowserContext): Promise<Page> {
     const page = await owner.newPage();
     await page.setUserAgent({ userAgent: this.#userAgent });
     await page.setRequestInterception(true);
@@ -227,7 +227,7 @@ async function throttle(page: Page, t: Throttling): Promise<void> {
 export function browserRenderer(options: { tabs?: number; env?: Record<string, string | undefined> } = {}): RendererFactory {
   return async () => {
     const executablePath = await findBrowser(options.env);
-    const { default: puppeteer } = await import("puppeteer-core");
+    const { puppeteer } = await import("../../../deps-browser.ts");
     let browser: Browser;
     try {
       browser = await puppeteer.launch({ executablePath, headless: true, args: LAUNCH_ARGS });

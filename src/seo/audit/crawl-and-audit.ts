@@ -4,7 +4,7 @@
  * @module
  */
 import type { CrawlBounds } from "../crawl/bounds.ts";
-import { type CrawlProgress, type CrawlResult, crawlSite, type Visitor } from "../crawl/crawler.ts";
+import { type CrawlDeps, type CrawlProgress, type CrawlResult, crawlSite, type Visitor } from "../crawl/crawler.ts";
 import { LAB_SAMPLE, LabSampler, type LabReport } from "../render/lab-sample.ts";
 import type { Renderer, SubRequestGate } from "../render/renderer.ts";
 import { type RenderStats, renderingVisitor } from "../render/rendering-visitor.ts";
@@ -107,6 +107,23 @@ function reportMissingPagesOnce(collector: Collector, crawl: CrawlResult): void 
   collector.remove("http-4xx", covered);
 }
 
+/** The crawler's dependencies from the audit's options. */
+function crawlDepsOf(options: AuditOptions, textSink: CrawlDeps["textSink"], afterPages: CrawlDeps["afterPages"]): CrawlDeps {
+  return {
+    fetch: options.fetch,
+    ...(options.request ? { request: options.request } : {}),
+    userAgent: options.userAgent ?? USER_AGENT,
+    now: options.now,
+    productToken: PRODUCT_TOKEN,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.politenessOff ? { politenessOff: true } : {}),
+    ...(options.twin !== undefined ? { twin: options.twin } : {}),
+    ...(textSink ? { textSink } : {}),
+    ...(afterPages ? { afterPages } : {}),
+  };
+}
+
 /** Crawls `url` within `bounds` and audits what it finds. Throws `ApiError` (UNREACHABLE, ROBOTS_DISALLOWED) when it cannot start. */
 export async function crawlAndAudit(url: string, options: AuditOptions): Promise<AuditReport> {
   const startedAt = options.now().toISOString();
@@ -116,19 +133,7 @@ export async function crawlAndAudit(url: string, options: AuditOptions): Promise
   const crawl = await crawlSite(
     url,
     options.bounds,
-    {
-      fetch: options.fetch,
-      ...(options.request ? { request: options.request } : {}),
-      userAgent: options.userAgent ?? USER_AGENT,
-      now: options.now,
-      productToken: PRODUCT_TOKEN,
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-      ...(options.politenessOff ? { politenessOff: true } : {}),
-      ...(options.twin !== undefined ? { twin: options.twin } : {}),
-      textSink: htmlSinks(parsing?.sink),
-      ...(rendering ? { afterPages: rendering.afterPages } : {}),
-    },
+    crawlDepsOf(options, htmlSinks(parsing?.sink), rendering?.afterPages),
     rendering?.visit ?? collector.visit,
   ).finally(() => parsing?.close());
   const twin = twinOf(crawl, collector.summaries, options.twin !== null);
