@@ -53,13 +53,16 @@ export const serverInfo = (audits: boolean): ServerInfo => (audits ? { ...SERVER
 
 type Schema = Record<string, unknown>;
 
+/** Any JSON value, spelled so that every client reads a constraint (MCP Inspector flags a bare `{}`). */
+const ANY_VALUE = { anyOf: ["string", "number", "boolean", "object", "array", "null"].map((type) => ({ type })) };
+
 /**
  * A labelled value's outline: an object with value and provenance, both listed (a required
  * property that is not listed fails strict JSON Schema compilers, such as Ajv's strict mode).
  */
 const LABELLED_OUTLINE = {
   type: "object",
-  properties: { value: {}, provenance: { type: "object" } },
+  properties: { value: ANY_VALUE, provenance: { type: "object" } },
   required: ["value", "provenance"],
 };
 
@@ -70,6 +73,7 @@ function outlineProperty(property: Schema): Schema {
   return {
     ...(type !== undefined ? { type } : {}),
     ...(values !== undefined ? { enum: values } : {}),
+    ...(type === undefined && values === undefined ? ANY_VALUE : {}),
     ...(typeof description === "string" ? { description } : {}),
   };
 }
