@@ -66,7 +66,8 @@ test("MCP in-process: five tools, a keyless tool call against the fake providers
     const ideas = await session.call("seo_keyword_ideas", { query: "ev charging", expand: false });
     assert.equal(ideas.isError, undefined, ideas.text);
     assert.ok((ideas.structured.totalIdeas as { value: number }).value >= 4);
-    for (const args of [{ url: "https://example.com/" }, {}, { url: 42 }]) {
+    // rendering (render: true) is local-only like the crawl it rides on
+    for (const args of [{ url: "https://example.com/" }, { url: "https://example.com/", render: true }, {}, { url: 42 }]) {
       const audit = await session.call("seo_audit_site", args);
       assert.equal(audit.isError, true);
       assert.match(audit.text, /^LOCAL_ONLY: .*seo-audit-mcp mcp.*seo-audit-mcp audit <url>.*npm run pack:npm/);
