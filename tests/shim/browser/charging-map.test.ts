@@ -138,19 +138,33 @@ async function open(url: string): Promise<Opened> {
   return opened;
 }
 
-/** The first search answered (already, or from now on) whose query passes `wanted`; its list drawn. */
+/**
+ * The query of the latest search answered (already, or from now on) whose query passes
+ * `wanted`, once the list shows its answer (the API's, asked again): the map may search more
+ * than once while it settles, and an answer read is not yet drawn.
+ */
 async function waitForSearch(opened: Opened, wanted: (query: URLSearchParams) => boolean, kind: "searches" | "routes" = "searches"): Promise<URLSearchParams> {
   const { page } = opened;
-  const searches = opened[kind];
-  let found = searches.find((s) => wanted(s.query));
-  for (let waited = 0; !found && waited < 20_000; waited += 50) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    found = searches.find((s) => wanted(s.query));
+  const path = kind === "searches" ? "/api/v1/sites" : "/api/v1/route";
+  const answers = new Map<string, string>();
+  const idsOf = async (query: URLSearchParams) => {
+    const key = query.toString();
+    if (!answers.has(key)) {
+      const answer = (await (await fetch(`${new URL(page.url()).origin}${path}?${key}`)).json()) as { data: { id: string }[] };
+      answers.set(key, answer.data.map((site) => site.id).join(" "));
+    }
+    return answers.get(key);
+  };
+  for (let waited = 0; waited < 20_000; waited += 100) {
+    const last = opened[kind].filter((s) => wanted(s.query)).at(-1);
+    if (last) {
+      assert.equal(last.status, 200);
+      const shown = await page.$$eval("#results li", (items) => items.map((li) => li.getAttribute("data-id")).join(" "));
+      if (shown === (await idsOf(last.query))) return last.query;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  assert.ok(found, `a search matching ${wanted.toString()}; seen: ${searches.map((s) => s.query.toString()).join(" | ")}`);
-  assert.equal(found.status, 200);
-  await page.waitForFunction(() => !document.querySelector("#summary")?.textContent?.startsWith("Loading"));
-  return found.query;
+  assert.fail(`no list drawn from a search matching ${wanted.toString()}; seen: ${opened[kind].map((s) => s.query.toString()).join(" | ")}`);
 }
 
 const listed = (page: Page) =>
