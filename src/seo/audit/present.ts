@@ -84,14 +84,14 @@ function summaryOf(report: AuditReport, detailed: boolean) {
       MEASURED,
     ),
     ...(report.twin ? { production_twin: label(report.twin, basis("twin")) } : {}),
-    ...(report.rendering ? { rendering: renderingOf(report.rendering) } : {}),
+    ...(report.rendering ? renderingOf(report.rendering) : {}),
   };
 }
 
-/** The rendering counts, measured; lab figures measured in the browser under the throttling they name. */
+/** The rendering counts, measured; the lab figures (a sibling) measured in the browser under the throttling they name. */
 function renderingOf({ lab, ...counts }: NonNullable<AuditReport["rendering"]>) {
   return {
-    ...label(counts, MEASURED),
+    rendering: label(counts, MEASURED),
     ...(lab
       ? {
           lab: label(lab.pages, {
