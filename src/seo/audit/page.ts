@@ -89,6 +89,35 @@ function hreflangOf(html: HtmlFacts | undefined, base: string): PageSummary["hre
   });
 }
 
+/** What the crawl keeps of the page (see `PageSummary`). */
+function summaryOf(signals: PageSignals, isHtml: boolean): PageSummary {
+  const { page, html, base } = signals;
+  const canonicals = new Set(resolveAll(signals.canonicalHrefs, base));
+  // Every field from the start: one object shape for the thousands of summaries a crawl keeps.
+  return {
+    url: page.url,
+    finalUrl: page.finalUrl,
+    status: page.status,
+    redirectHops: page.redirects.length,
+    error: page.error,
+    isHtml,
+    noindex: signals.headerNoindex || signals.metaNoindex,
+    canonical: canonicals.size === 1 ? (canonicals.values().next().value as string) : undefined,
+    title: html?.titles[0] || undefined,
+    description: html?.metaDescriptions[0] || undefined,
+    simhash: html?.simhash,
+    documentHash: html?.documentHash,
+    h1: html?.h1[0] || undefined,
+    next: html?.relNext !== undefined ? normaliseUrl(html.relNext, base) : undefined,
+    prev: html?.relPrev !== undefined ? normaliseUrl(html.relPrev, base) : undefined,
+    hreflang: hreflangOf(html, base),
+    words: html?.wordCount ?? 0,
+    pageType: signals.pageType,
+    clientRedirect: signals.clientRedirect,
+    linksFound: html && html.linksFound > html.links.length ? html.linksFound : undefined,
+  };
+}
+
 /** Analyses a fetched page: signals, page-level hits, and the URLs it leads to. */
 export function analysePage(page: FetchedPage): PageAnalysis {
   // An empty 200 HTML page is audited (a blank page is a problem); a body that failed mid-read is not.
@@ -118,30 +147,7 @@ export function analysePage(page: FetchedPage): PageAnalysis {
     if (redirect) signals.clientRedirect = redirect;
     signals.pageType = pageTypeOf(html, redirect);
   }
-  const canonicals = new Set(resolveAll(signals.canonicalHrefs, base));
-  // Every field from the start: one object shape for the thousands of summaries a crawl keeps.
-  const summary: PageSummary = {
-    url: page.url,
-    finalUrl: page.finalUrl,
-    status: page.status,
-    redirectHops: page.redirects.length,
-    error: page.error,
-    isHtml,
-    noindex: signals.headerNoindex || signals.metaNoindex,
-    canonical: canonicals.size === 1 ? (canonicals.values().next().value as string) : undefined,
-    title: html?.titles[0] || undefined,
-    description: html?.metaDescriptions[0] || undefined,
-    simhash: html?.simhash,
-    documentHash: html?.documentHash,
-    h1: html?.h1[0] || undefined,
-    next: html?.relNext !== undefined ? normaliseUrl(html.relNext, base) : undefined,
-    prev: html?.relPrev !== undefined ? normaliseUrl(html.relPrev, base) : undefined,
-    hreflang: hreflangOf(html, base),
-    words: html?.wordCount ?? 0,
-    pageType: signals.pageType,
-    clientRedirect: signals.clientRedirect,
-    linksFound: html && html.linksFound > html.links.length ? html.linksFound : undefined,
-  };
+  const summary = summaryOf(signals, isHtml);
   return {
     summary,
     hits: pageHits(signals),
