@@ -9,7 +9,7 @@
  */
 import type { Snapshot } from "../src/charging/snapshot/read.ts";
 import type { createStore, SiteQuery } from "../src/charging/search/store.ts";
-import { type LonLat, projectOnRoute, routeOf } from "../src/charging/search/route.ts";
+import { keyOfKm, type LonLat, nearestOnRoute, routeOf, vecOf } from "../src/charging/search/route.ts";
 
 type Store = ReturnType<typeof createStore>;
 type Timed = { times: number[]; stallMs: number; sliceCpuMs: number };
@@ -52,6 +52,7 @@ function windingRoute(rand: () => number, start: { lat: number; lon: number }, p
 /** The total of a route query by the brute-force scan (a row's filter is not applied: rows checked have none). */
 function scanTotal(snapshot: Snapshot, points: readonly LonLat[], corridorKm: number): number {
   const route = routeOf(points);
+  const limit = keyOfKm(corridorKm);
   const pad = corridorKm / KM_PER_DEGREE + 0.01;
   const lats = points.map((p) => p[1]);
   const lons = points.map((p) => p[0]);
@@ -65,7 +66,7 @@ function scanTotal(snapshot: Snapshot, points: readonly LonLat[], corridorKm: nu
     const lon = snapshot.lon[row] as number;
     const lat = snapshot.lat[row] as number;
     if (lat < south || lat > north || lon < west || lon > east) continue;
-    if (projectOnRoute(route, lon, lat).offKm <= corridorKm) total++;
+    if (nearestOnRoute(route, vecOf(lon, lat)).key <= limit) total++;
   }
   return total;
 }

@@ -1,9 +1,10 @@
 /**
- * The sites within a corridor of a route, ordered along it. Each segment is asked of the KD
- * index piece by piece (route.ts: a box per stretch of at most 20 km, widened by the
- * corridor), so the work follows the corridor's area, not the data set's size; a site found
- * by several segments (a route that crosses or doubles back on itself) keeps its nearest
- * projection. The walk pauses through the pacer between pieces and every few hundred sites.
+ * The sites within a corridor of a route, ordered along it. The KD index is asked box by box
+ * (route.ts: about 20 km of route per box, widened by the corridor), so the work follows the
+ * corridor's area, not the data set's size; each site found is measured against the box's
+ * segments only, and keeps its nearest segment over all boxes (a route that crosses or
+ * doubles back on itself finds a site more than once). The walk pauses through the pacer
+ * between boxes and every few hundred sites.
  *
  * Order: distance along the route, then off it, then id order (rows are in id order).
  * @module
@@ -12,7 +13,7 @@ import type { KDBush } from "../../../deps.ts";
 import type { Attribution, Site } from "../data/model.ts";
 import { type Box, boxHas } from "./geo.ts";
 import type { Pacer } from "./pacer.ts";
-import { type LonLat, nearer, pieceBoxes, type Projection, projectOnSegment, type Route, routeOf } from "./route.ts";
+import { keyOfKm, type LonLat, offKey, type Projection, projectionOn, type Route, routeOf, searchBoxes, vecOf } from "./route.ts";
 import type { RowFilter } from "./walk.ts";
 
 /** A route search's route: `[lon, lat]` points (at least one) and the corridor's half-width. */
@@ -40,23 +41,49 @@ function rowsIn(index: KDBush, [w, s, e, n]: Box): number[] {
   return [...index.range(w, s, 180, n), ...index.range(-180, s, e, n)];
 }
 
-/** Every row within `corridorKm` of `route` with its nearest projection (not yet filtered or ordered). */
-async function nearestProjections(sites: Located, route: Route, corridorKm: number, pacer: Pacer): Promise<Map<number, Projection>> {
-  const best = new Map<number, Projection>();
-  if (sites.size === 0) return best;
-  for (let segment = 0; segment < route.segments.length; segment++) {
-    for (const box of pieceBoxes(route, segment, corridorKm)) {
-      if (pacer.due()) await pacer.pause();
-      for (const row of rowsIn(sites.index, box)) {
-        if (pacer.due()) await pacer.pause();
-        const here = projectOnSegment(route, segment, sites.lon[row] as number, sites.lat[row] as number);
-        if (here.offKm > corridorKm) continue;
-        const known = best.get(row);
-        if (known === undefined || nearer(here, known)) best.set(row, here);
-      }
+/** Each row within the corridor and its nearest segment (by key, the first on a tie). */
+class Nearest {
+  readonly slot = new Map<number, number>();
+  readonly keys: number[] = [];
+  readonly segments: number[] = [];
+
+  /** Boxes come in route order, so a later segment replaces only a strictly nearer one. */
+  offer(row: number, key: number, segment: number): void {
+    const at = this.slot.get(row);
+    if (at === undefined) {
+      this.slot.set(row, this.keys.length);
+      this.keys.push(key);
+      this.segments.push(segment);
+    } else if (key < (this.keys[at] as number)) {
+      this.keys[at] = key;
+      this.segments[at] = segment;
     }
   }
-  return best;
+}
+
+/** Every row within `corridorKm` of `route` with its nearest segment (not yet filtered or ordered). */
+async function nearestSegments(sites: Located, route: Route, corridorKm: number, pacer: Pacer): Promise<Nearest> {
+  const nearest = new Nearest();
+  if (sites.size === 0) return nearest;
+  const limit = keyOfKm(corridorKm);
+  for (const { box, first, last } of searchBoxes(route, corridorKm)) {
+    if (pacer.due()) await pacer.pause();
+    for (const row of rowsIn(sites.index, box)) {
+      if (pacer.due()) await pacer.pause();
+      const p = vecOf(sites.lon[row] as number, sites.lat[row] as number);
+      let best = first;
+      let key = Infinity;
+      for (let segment = first; segment <= last; segment++) {
+        const here = offKey(route, segment, p);
+        if (here < key) {
+          key = here;
+          best = segment;
+        }
+      }
+      if (key <= limit) nearest.offer(row, key, best);
+    }
+  }
+  return nearest;
 }
 
 /** The rows within `corridorKm` of `route` that `accept` keeps, in route order (see the module note). */
@@ -67,11 +94,13 @@ export async function alongRoute(
   accept: (row: number) => boolean,
   pacer: Pacer,
 ): Promise<AlongRoute> {
-  const best = await nearestProjections(sites, route, corridorKm, pacer);
+  const nearest = await nearestSegments(sites, route, corridorKm, pacer);
   const kept: { row: number; at: Projection }[] = [];
-  for (const [row, at] of best) {
+  for (const [row, at] of nearest.slot) {
     if (pacer.due()) await pacer.pause();
-    if (accept(row)) kept.push({ row, at });
+    if (!accept(row)) continue;
+    const p = vecOf(sites.lon[row] as number, sites.lat[row] as number);
+    kept.push({ row, at: projectionOn(route, nearest.segments[at] as number, p) });
   }
   kept.sort((x, y) => x.at.alongKm - y.at.alongKm || x.at.offKm - y.at.offKm || x.row - y.row);
   return { rows: kept.map((k) => k.row), projections: kept.map((k) => k.at) };

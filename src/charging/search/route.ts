@@ -5,10 +5,15 @@
  * nearest point of the nearest segment and the distance along the route to that point.
  * Vectors on the unit sphere need no special case at the antimeridian or the poles.
  *
+ * Distances are compared as keys, sin²(d / 2) of the off-route distance (d the angle): a few
+ * dot products per site and segment, no trigonometry; the distance in km and the place along
+ * the route are computed once per site, for its nearest segment. The brute-force scan
+ * (`nearestOnRoute`) and the index walk use these same functions.
+ *
  * `pieceBoxes` gives, per stretch of at most PIECE_KM of a segment, a lon/lat box holding
- * every point within the corridor of that stretch, so the KD index is asked only around the
- * route; the property test (tests/charging/search/route.test.ts) checks the boxes lose
- * nothing against a scan of every site.
+ * every point within the corridor of that stretch; `searchBoxes` merges the boxes of runs of
+ * short segments, so the KD index is asked once per 20 km or so of route; the property test
+ * (tests/charging/search/route.test.ts) checks the boxes lose nothing against a scan of every site.
  * @module
  */
 import { EARTH_RADIUS_KM } from "./geo.ts";
@@ -22,9 +27,10 @@ export const PIECE_KM = 20;
 /** A point as `[lon, lat]` in WGS84 degrees (GeoJSON's order). */
 export type LonLat = readonly [number, number];
 
-type Vec = [number, number, number];
+export type Vec = [number, number, number];
 
-const vecOf = (lon: number, lat: number): Vec => {
+/** The unit vector of a point. */
+export const vecOf = (lon: number, lat: number): Vec => {
   const c = Math.cos(lat * RAD);
   return [c * Math.cos(lon * RAD), c * Math.sin(lon * RAD), Math.sin(lat * RAD)];
 };
@@ -33,6 +39,8 @@ const cross = (a: Vec, b: Vec): Vec => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] -
 const norm = (a: Vec) => Math.hypot(a[0], a[1], a[2]);
 /** The angle between two unit vectors, accurate for small and large angles alike. */
 const angle = (a: Vec, b: Vec) => Math.atan2(norm(cross(a, b)), dot(a, b));
+/** The squared chord between two unit vectors: 4 sin²(angle / 2), exact for small angles. */
+const chord2 = (a: Vec, b: Vec) => (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 + (a[2] - b[2]) ** 2;
 
 /** One segment: its ends, the basis of its great circle (a, then `toward` b), its length and where it starts. */
 interface Segment {
@@ -40,8 +48,10 @@ interface Segment {
   b: Vec;
   /** Unit normal of the great circle; undefined when the ends coincide (the segment is a point). */
   n: Vec | undefined;
-  /** Unit vector at right angles to a, in the plane of the circle, towards b. */
+  /** Unit vector at right angles to a, in the plane of the circle, towards b: p·toward >= 0 past a. */
   toward: Vec;
+  /** b × n: p·beyond >= 0 short of b. */
+  beyond: Vec;
   /** Length in radians. */
   length: number;
   /** Kilometres along the route at `a`. */
@@ -66,9 +76,9 @@ function segmentOf(from: LonLat, to: LonLat, startKm: number): Segment {
   const size = norm(c);
   const length = angle(a, b);
   // Coinciding ends (a repeated point) make a segment that is a point.
-  if (size < 1e-15) return { a, b, n: undefined, toward: a, length: 0, startKm };
+  if (size < 1e-15) return { a, b, n: undefined, toward: a, beyond: a, length: 0, startKm };
   const n: Vec = [c[0] / size, c[1] / size, c[2] / size];
-  return { a, b, n, toward: cross(n, a), length, startKm };
+  return { a, b, n, toward: cross(n, a), beyond: cross(b, n), length, startKm };
 }
 
 /** The route through `points` (at least one). */
@@ -95,38 +105,56 @@ export function pathLengthKm(points: readonly LonLat[]): number {
   return radians * EARTH_RADIUS_KM;
 }
 
-/** Where the point p (a unit vector) lies against one segment. */
-function projectOnto(p: Vec, s: Segment): Projection {
-  if (s.n !== undefined) {
-    const theta = Math.atan2(dot(p, s.toward), dot(p, s.a));
-    if (theta >= 0 && theta <= s.length) {
-      const off = Math.asin(Math.min(1, Math.abs(dot(p, s.n))));
-      return { offKm: off * EARTH_RADIUS_KM, alongKm: s.startKm + theta * EARTH_RADIUS_KM };
+/** Whether p's nearest point of the segment's circle lies between its ends. */
+const between = (p: Vec, s: Segment) => s.n !== undefined && dot(p, s.toward) >= 0 && dot(p, s.beyond) >= 0;
+
+/** The key of a distance in km: sin²(d / 2), d the angle. */
+export const keyOfKm = (km: number) => Math.sin(km / (2 * EARTH_RADIUS_KM)) ** 2;
+
+/** Kilometres of a key. */
+const kmOfKey = (key: number) => 2 * EARTH_RADIUS_KM * Math.asin(Math.sqrt(Math.min(1, key)));
+
+/** The key of the distance from p (a unit vector) to segment `index`: its nearest point between the ends, or the nearer end. */
+export function offKey(route: Route, index: number, p: Vec): number {
+  const s = route.segments[index] as Segment;
+  if (between(p, s)) {
+    // sin(off) = |p·n|; sin²(off / 2) = (1 - cos off) / 2, written without the cancellation.
+    const sq = dot(p, s.n as Vec) ** 2;
+    return sq / (2 * (1 + Math.sqrt(Math.max(0, 1 - sq))));
+  }
+  return Math.min(chord2(p, s.a), chord2(p, s.b)) / 4;
+}
+
+/** Where p lies against segment `index` (the one `offKey` found nearest): km off the route and along it. */
+export function projectionOn(route: Route, index: number, p: Vec): Projection {
+  const s = route.segments[index] as Segment;
+  let theta = 0;
+  if (between(p, s)) theta = Math.min(s.length, Math.max(0, Math.atan2(dot(p, s.toward), dot(p, s.a))));
+  else if (chord2(p, s.b) < chord2(p, s.a)) theta = s.length;
+  return { offKm: kmOfKey(offKey(route, index, p)), alongKm: s.startKm + theta * EARTH_RADIUS_KM };
+}
+
+/**
+ * The nearest segment to p and its key, segments in route order: on a tie the first wins, and
+ * its place along the route is the smaller (the brute-force scan; the walk keeps the same rule).
+ */
+export function nearestOnRoute(route: Route, p: Vec): { segment: number; key: number } {
+  let segment = 0;
+  let key = Infinity;
+  for (let i = 0; i < route.segments.length; i++) {
+    const here = offKey(route, i, p);
+    if (here < key) {
+      key = here;
+      segment = i;
     }
   }
-  const toA = angle(p, s.a);
-  const toB = angle(p, s.b);
-  if (toB < toA) return { offKm: toB * EARTH_RADIUS_KM, alongKm: s.startKm + s.length * EARTH_RADIUS_KM };
-  return { offKm: toA * EARTH_RADIUS_KM, alongKm: s.startKm };
+  return { segment, key };
 }
 
-/** Whether projection x is the better one: nearer the route, then earlier along it. */
-export const nearer = (x: Projection, y: Projection) => x.offKm < y.offKm || (x.offKm === y.offKm && x.alongKm < y.alongKm);
-
-/** The site at (lon, lat) against segment `index` of `route`. */
-export function projectOnSegment(route: Route, index: number, lon: number, lat: number): Projection {
-  return projectOnto(vecOf(lon, lat), route.segments[index] as Segment);
-}
-
-/** The nearest projection of (lon, lat) over every segment: the brute-force scan the index walk must agree with. */
+/** Where (lon, lat) lies against the route, by the brute-force scan of every segment. */
 export function projectOnRoute(route: Route, lon: number, lat: number): Projection {
   const p = vecOf(lon, lat);
-  let best: Projection | undefined;
-  for (const segment of route.segments) {
-    const here = projectOnto(p, segment);
-    if (best === undefined || nearer(here, best)) best = here;
-  }
-  return best as Projection;
+  return projectionOn(route, nearestOnRoute(route, p).segment, p);
 }
 
 const lonLatOf = (v: Vec): LonLat => [Math.atan2(v[1], v[0]) / RAD, Math.asin(Math.max(-1, Math.min(1, v[2]))) / RAD];
@@ -199,4 +227,54 @@ export function pieceBoxes(route: Route, index: number, corridorKm: number): Box
   const boxes: Box[] = [];
   for (let k = 0; k < pieces; k++) boxes.push(pieceBox(s, (s.length * k) / pieces, (s.length * (k + 1)) / pieces, radians));
   return boxes;
+}
+
+/** Boxes to ask the index, each with the run of segments [first, last] whose corridor it holds. */
+export interface SearchBox {
+  box: Box;
+  first: number;
+  last: number;
+}
+
+/** A run of short segments shares one box until it is this long (km) or this many segments. */
+const RUN_KM = 20;
+const RUN_SEGMENTS = 64;
+/** Boxes merged no wider than this (degrees of longitude). */
+const RUN_MAX_DEGREES = 10;
+
+/**
+ * The boxes to ask the index for the whole route, in route order: runs of short segments
+ * merged into one box; a long segment (or one across the antimeridian) piece by piece.
+ */
+export function searchBoxes(route: Route, corridorKm: number): SearchBox[] {
+  const out: SearchBox[] = [];
+  let run: { box: [number, number, number, number]; first: number; last: number; km: number } | undefined;
+  const flush = () => {
+    if (run) out.push({ box: run.box, first: run.first, last: run.last });
+    run = undefined;
+  };
+  route.segments.forEach((segment, i) => {
+    const boxes = pieceBoxes(route, i, corridorKm);
+    const [w, so, e, n] = boxes[0] as Box;
+    if (boxes.length > 1 || w > e) {
+      flush();
+      for (const box of boxes) out.push({ box, first: i, last: i });
+      return;
+    }
+    const km = segment.length * EARTH_RADIUS_KM;
+    if (run) {
+      const [rw, rs, re, rn] = run.box;
+      const wide = Math.max(re, e) - Math.min(rw, w) > RUN_MAX_DEGREES;
+      if (wide || run.km + km > RUN_KM || i - run.first >= RUN_SEGMENTS) flush();
+      else {
+        run.box = [Math.min(rw, w), Math.min(rs, so), Math.max(re, e), Math.max(rn, n)];
+        run.last = i;
+        run.km += km;
+        return;
+      }
+    }
+    run = { box: [w, so, e, n], first: i, last: i, km };
+  });
+  flush();
+  return out;
 }

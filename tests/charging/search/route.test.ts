@@ -9,7 +9,7 @@ import fc from "fast-check";
 import type { Site } from "../../../src/charging/data/model.ts";
 import { decodePolyline } from "../../../src/charging/operations/polyline.ts";
 import { readRoute } from "../../../src/charging/operations/route-input.ts";
-import { type LonLat, pieceBoxes, projectOnRoute, routeOf } from "../../../src/charging/search/route.ts";
+import { keyOfKm, type LonLat, nearestOnRoute, pieceBoxes, projectionOn, projectOnRoute, routeOf, searchBoxes, vecOf } from "../../../src/charging/search/route.ts";
 import { boxHas } from "../../../src/charging/search/geo.ts";
 import { storeOfSites } from "../../../src/charging/search/store.ts";
 import { site } from "../data/helpers.ts";
@@ -93,14 +93,16 @@ test("piece boxes hold every point of the corridor, across the antimeridian and 
   ];
   for (const [points, corridorKm, [west, south, east, north]] of cases) {
     const route = routeOf(points);
-    const boxes = route.segments.flatMap((_, k) => pieceBoxes(route, k, corridorKm));
+    const pieces = route.segments.flatMap((_, k) => pieceBoxes(route, k, corridorKm));
+    const merged = searchBoxes(route, corridorKm).map((b) => b.box);
     let inside = 0;
     for (let k = 0; k < 40_000; k++) {
       const lon = west + ((east - west) * ((k * 7919) % 36_007)) / 36_007;
       const lat = south + ((north - south) * ((k * 104_729) % 10_007)) / 10_007;
       if (projectOnRoute(route, lon, lat).offKm > corridorKm) continue;
       inside++;
-      assert.ok(boxes.some((b) => boxHas(b, lon, lat)), `${lon},${lat} lost for ${JSON.stringify(points)}`);
+      assert.ok(pieces.some((b) => boxHas(b, lon, lat)), `${lon},${lat} lost for ${JSON.stringify(points)}`);
+      assert.ok(merged.some((b) => boxHas(b, lon, lat)), `${lon},${lat} lost by the merged boxes of ${JSON.stringify(points)}`);
     }
     assert.ok(inside > 0, `no sample inside the corridor of ${JSON.stringify(points)}`);
   }
@@ -125,25 +127,32 @@ const routeArb = fc
   .record({
     lon0: fc.double({ min: -180, max: 180, noNaN: true }),
     lat0: fc.double({ min: -89, max: 89, noNaN: true }),
+    // Steps of a few hundred metres (runs of segments share one box) to 100 km (pieces).
+    scale: fc.constantFrom(0.003, 0.03, 0.3, 1),
     steps: fc.array(fc.tuple(fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true })), {
       minLength: 1,
-      maxLength: 12,
+      maxLength: 40,
     }),
   })
-  .map(({ lon0, lat0, steps }) => {
+  .map(({ lon0, lat0, scale, steps }) => {
     const points: LonLat[] = [[lon0, lat0]];
     for (const [dx, dy] of steps) {
       const [lon, lat] = points.at(-1) as LonLat;
-      points.push([wrap(lon + dx), clampLat(lat + dy)]);
+      points.push([wrap(lon + dx * scale), clampLat(lat + dy * scale)]);
     }
-    return points;
+    return { points, spread: Math.max(0.05, scale * 3) };
   });
 
+/** Every site against every segment, with the walk's distance functions and rules. */
 async function bruteForce(sites: readonly Site[], points: readonly LonLat[], corridorKm: number) {
   const route = routeOf(points);
   return sites
-    .map((s, row) => ({ s, row, at: projectOnRoute(route, s.lon, s.lat) }))
-    .filter(({ at }) => at.offKm <= corridorKm)
+    .map((s, row) => {
+      const p = vecOf(s.lon, s.lat);
+      const { segment, key } = nearestOnRoute(route, p);
+      return { s, row, key, at: projectionOn(route, segment, p) };
+    })
+    .filter(({ key }) => key <= keyOfKm(corridorKm))
     .sort((x, y) => x.at.alongKm - y.at.alongKm || x.at.offKm - y.at.offKm || x.row - y.row);
 }
 
@@ -153,12 +162,19 @@ test("the corridor walk answers what a brute-force point-to-segment scan of ever
   await fc.assert(
     fc.asyncProperty(
       routeArb,
-      fc.array(fc.tuple(fc.double({ min: -2, max: 2, noNaN: true }), fc.double({ min: -2, max: 2, noNaN: true })), { maxLength: 150 }),
-      fc.double({ min: 0.01, max: 50, noNaN: true }),
+      fc.array(fc.tuple(fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true })), { maxLength: 150 }),
+      fc.oneof(fc.double({ min: 0.01, max: 2, noNaN: true }), fc.double({ min: 0.01, max: 50, noNaN: true })),
       fc.integer({ min: 0, max: 30 }),
-      async (points, offsets, corridorKm, offset) => {
+      async ({ points, spread }, offsets, corridorKm, offset) => {
         const [lon0, lat0] = points[0] as LonLat;
-        const scatter = offsets.map(([dx, dy]) => [wrap(lon0 + dx), clampLat(lat0 + dy)] as [number, number]);
+        const scatter = offsets.map(([dx, dy]) => [wrap(lon0 + dx * spread), clampLat(lat0 + dy * spread)] as [number, number]);
+        // As many again around the route's points, most near the corridor's edge.
+        const reach = (corridorKm * 1.3) / 111.195;
+        offsets.forEach(([dx, dy], k) => {
+          const [lon, lat] = points[k % points.length] as LonLat;
+          const widen = 1 / Math.max(0.05, Math.cos((lat * Math.PI) / 180));
+          scatter.push([wrap(lon + dx * reach * widen), clampLat(lat + dy * reach)]);
+        });
         const sites = sitesAround(points, scatter);
         const store = storeOfSites(sites, undefined, { sliceMs: 0 });
         const ids = [...store.sites()].map((s) => s.id);
