@@ -17,6 +17,12 @@ export interface LabReport {
   pages: LabMetrics[];
 }
 
+/** A page the browser could not measure: no figures, and why. */
+function failed(url: string, err: unknown): LabMetrics {
+  const error = `the browser failed: ${err instanceof Error ? err.message : String(err)}`;
+  return { url, lcpMs: null, cls: 0, tbtMs: 0, transferBytes: 0, requests: 0, renderBlocking: [], error };
+}
+
 export class LabSampler {
   readonly #size: number;
   readonly #patterns = new Set<string>();
@@ -45,7 +51,7 @@ export class LabSampler {
     const pages: LabMetrics[] = [];
     for (const url of this.picked()) {
       if (signal?.aborted) break;
-      pages.push(await renderer.measure(url, { gate, timeoutMs, throttling: LAB_THROTTLING }));
+      pages.push(await renderer.measure(url, { gate, timeoutMs, throttling: LAB_THROTTLING }).catch((err: unknown) => failed(url, err)));
     }
     return {
       throttling: LAB_THROTTLING,

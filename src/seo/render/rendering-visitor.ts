@@ -12,7 +12,7 @@ import type { HtmlFacts } from "../audit/html-facts.ts";
 import type { FetchedPage } from "../fetch/fetch-page.ts";
 import { normaliseUrl } from "../fetch/url.ts";
 import { renderedHits } from "./compare.ts";
-import type { Renderer } from "./renderer.ts";
+import type { RenderedPage, Renderer } from "./renderer.ts";
 
 /** What the rendering did over a crawl, for the report. */
 export interface RenderStats {
@@ -40,7 +40,10 @@ export function renderingVisitor(collector: Collector, renderer: Renderer, timeo
   return async (page, entry, analyseAs, gate): Promise<PageVisit> => {
     if (!analyseAs || !renderable(page) || !gate) return collector.visit(page, entry, analyseAs);
     const raw = isFactsSink(page.sink) ? page.sink.facts : extractHtml(page.body);
-    const rendered = await renderer.render(page.finalUrl, { gate, timeoutMs });
+    // A browser that died fails its pages, not the crawl: they are audited from their raw HTML.
+    const rendered = await renderer
+      .render(page.finalUrl, { gate, timeoutMs })
+      .catch((err: unknown): RenderedPage => ({ html: "", error: `the browser failed: ${err instanceof Error ? err.message : String(err)}`, requests: 0, blocked: [], blockedCount: 0 }));
     stats.requests += rendered.requests;
     stats.blocked += rendered.blockedCount;
     for (const blocked of rendered.blocked) if (stats.blockedExamples.length < 10) stats.blockedExamples.push(blocked);

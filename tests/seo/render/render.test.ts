@@ -163,3 +163,20 @@ test("a page that does not load within the timeout is render-failed and audited 
   assert.equal(report.rendering?.render_failed, 1);
   assert.ok(ids(report).includes("title-too-short"), "the raw HTML was audited");
 });
+
+test("a browser that fails mid-crawl fails its pages (render-failed), not the audit", async () => {
+  const site = await serve(serveSpaSite({ serverRendered: true }));
+  const broken = async () => ({
+    tabs: 1,
+    render: () => Promise.reject(new Error("Target closed")),
+    measure: () => Promise.reject(new Error("unused")),
+    close: async () => {},
+  });
+  const { report } = await handleAuditRequest(
+    { url: `${site.origin}/`, render: true, max_pages: 2, lab_sample: 1 },
+    { fetch, request: http.request, now: () => new Date(), reports: memoryReportStore(), renderer: broken },
+  );
+  assert.equal(report.stats.pages_crawled, 2);
+  assert.match(evidence(report, "render-failed"), /the browser failed: Target closed/);
+  assert.match(report.rendering?.lab?.pages[0]?.error ?? "", /the browser failed: unused/);
+});
