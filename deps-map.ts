@@ -6,4 +6,4 @@
  */
 import "maplibre-gl/dist/maplibre-gl.css";
 
-export { type GeoJSONSource, Map as MapLibreMap, type MapLayerMouseEvent, type MapOptions, NavigationControl, setWorkerUrl } from "maplibre-gl";
+export { type GeoJSONSource, Map as MapLibreMap, type MapLayerMouseEvent, type MapOptions, Marker, NavigationControl, setWorkerUrl } from "maplibre-gl";

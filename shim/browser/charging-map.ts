@@ -11,7 +11,7 @@
  * text, and links only when they are http(s).
  * @module
  */
-import { type GeoJSONSource, type MapLayerMouseEvent, MapLibreMap, type MapOptions, NavigationControl, setWorkerUrl } from "../../deps-map.ts";
+import { type GeoJSONSource, type MapLayerMouseEvent, MapLibreMap, type MapOptions, Marker, NavigationControl, setWorkerUrl } from "../../deps-map.ts";
 import "./charging-map.css";
 
 interface Attribution {
@@ -264,6 +264,34 @@ function addSiteLayers(map: MapLibreMap): void {
     source: "sites",
     filter: ["==", ["get", "id"], ""],
     paint: { "circle-radius": 11, "circle-color": "rgba(0,0,0,0)", "circle-stroke-width": 3, "circle-stroke-color": "#d9480f" },
+  });
+}
+
+/**
+ * Each cluster's count as an HTML marker over its circle (a symbol layer would need a glyph
+ * server), kept in step with what is drawn.
+ */
+function showClusterCounts(map: MapLibreMap): void {
+  const shown = new Map<string, Marker>();
+  map.on("render", () => {
+    if (!map.getSource("sites") || !map.isSourceLoaded("sites")) return;
+    const drawn = new Set<string>();
+    for (const feature of map.querySourceFeatures("sites", { filter: ["has", "point_count"] })) {
+      if (feature.geometry.type !== "Point") continue;
+      const at = feature.geometry.coordinates as LonLat;
+      const count = String(feature.properties.point_count);
+      const key = `${count}@${at.join(",")}`;
+      drawn.add(key);
+      if (shown.has(key)) continue;
+      const label = element("span", count);
+      label.className = "cluster-count";
+      shown.set(key, new Marker({ element: label }).setLngLat(at).addTo(map));
+    }
+    for (const [key, marker] of shown) {
+      if (drawn.has(key)) continue;
+      marker.remove();
+      shown.delete(key);
+    }
   });
 }
 
@@ -567,6 +595,7 @@ async function start(): Promise<void> {
   map.on("load", async () => {
     addSiteLayers(map);
     addRouteLayer(map);
+    showClusterCounts(map);
     openOnClick(map, sites);
     await filtersBuilt;
     const search = searcher(map, sites);
