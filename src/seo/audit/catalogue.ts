@@ -141,7 +141,7 @@ const ROWS = [
   ["thin-content", "content", "low", "Little main content", "Add substantive content or noindex/merge the page", THRESHOLDS.thinWords],
   ["near-duplicate-content", "content", "medium", "Near-duplicate content (SimHash within 3 of 64 bits)", "Merge the pages, differentiate them, or canonicalise to one"],
   ["duplicate-content-exact", "content", "medium", "Exact duplicate pages (the same HTML at several URLs)", "Keep one URL: 301-redirect the copies to it, or canonicalise them to it"],
-  ["duplicate-url-variant", "content", "medium", "One page served at URL variants (index file, case, trailing slash, parameters)", "Redirect every variant (301) to one form of the URL and link only that form; or canonicalise the variants to it"],
+  ["duplicate-url-variant", "content", "medium", "One page served at URL variants (http/https, www, index file, case, trailing slash, parameters)", "Redirect every variant (301) to one form of the URL and link only that form; or canonicalise the variants to it"],
   ["soft-404", "content", "medium", "Page answers 200 but says it is not found (soft 404)", "Answer 404 (or 410) for missing pages, or give the page real content"],
   ["encoding-invalid", "content", "medium", "Text not valid in the page's declared encoding", "Serve the page in the encoding it declares (UTF-8: Content-Type: text/html; charset=utf-8)"],
   ["url-too-long", "content", "low", "URL longer than the rule of thumb", "Use shorter, readable URLs", THRESHOLDS.urlLength],

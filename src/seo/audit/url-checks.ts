@@ -1,7 +1,8 @@
 /**
  * The shape of a URL, as Screaming Frog's URL tab judges it (uppercase, underscores, parameters,
  * non-ASCII characters, multiple slashes), and the key that URL variants of one page share
- * (`/x/`, `/x/index.html`, `/X`, `/x?sort=a`), so duplicates can name their root cause.
+ * (`/x/`, `/x/index.html`, `/X`, `/x?sort=a`, `http://www.…/x`), so duplicates can name their
+ * root cause.
  * @module
  */
 import type { CheckId } from "./catalogue.ts";
@@ -31,10 +32,15 @@ function decodeSafely(path: string): string {
 
 const INDEX_FILE = /\/(?:index|default)\.(?:html?|php|aspx?)$/i;
 
-/** What makes `url` a variant of its plain form: an index file, case, a trailing slash, parameters. */
+/**
+ * What makes `url` a variant of its plain form: http rather than https, a www. host, an index
+ * file, case, a trailing slash, parameters. Variants of one page share the key.
+ */
 export function variantOf(url: string): { key: string; how: string[] } {
   const parsed = new URL(url);
   const how: string[] = [];
+  if (parsed.protocol === "http:") how.push("http");
+  if (parsed.hostname.startsWith("www.")) how.push("www");
   let path = parsed.pathname;
   if (INDEX_FILE.test(path)) {
     how.push("index file");
@@ -43,6 +49,6 @@ export function variantOf(url: string): { key: string; how: string[] } {
   if (path !== path.toLowerCase()) how.push("case");
   if (path.length > 1 && path.endsWith("/")) how.push("trailing slash");
   if (parsed.search !== "") how.push("parameters");
-  const key = `${parsed.origin}${path.toLowerCase().replace(/\/+$/, "") || "/"}`;
+  const key = `${parsed.host.replace(/^www\./, "")}${path.toLowerCase().replace(/\/+$/, "") || "/"}`;
   return { key, how };
 }

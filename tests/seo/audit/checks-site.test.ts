@@ -9,7 +9,7 @@ import { crawlAndAudit } from "../../../src/seo/audit/crawl-and-audit.ts";
 import { presentReport, reportText } from "../../../src/seo/audit/present.ts";
 import type { AuditReport } from "../../../src/seo/audit/report.ts";
 import { defaultBounds } from "../../../src/seo/crawl/bounds.ts";
-import { bareSiteFetch, SHOP, shopFetch } from "../fakes/checks-site.ts";
+import { bareSiteFetch, SHOP, shopFetch, WWW } from "../fakes/checks-site.ts";
 
 let report: AuditReport;
 let bare: AuditReport;
@@ -22,7 +22,18 @@ before(async () => {
   bare = await audit("https://bare.example/", bareSiteFetch());
 });
 
-const VARIANTS = ["/dup/shoes/", "/dup/shoes/index.html", "/dup/Hats", "/dup/hats", "/dup/bags", "/dup/bags?sort=price", "/dup/socks", "/dup/socks/"];
+const VARIANTS = [
+  "/dup/shoes/",
+  "/dup/shoes/index.html",
+  "/dup/Hats",
+  "/dup/hats",
+  "/dup/bags",
+  "/dup/bags?sort=price",
+  "/dup/socks",
+  "/dup/socks/",
+  "/dup/scarf",
+  `${WWW}/dup/scarf`,
+];
 
 /** Every check that fires on the shop and exactly where. */
 const EXPECTED: Record<string, string[]> = {
@@ -58,6 +69,8 @@ const EXPECTED: Record<string, string[]> = {
   "target-blank-unsafe": ["/misc/blank"],
   "internal-nofollow-link": ["/misc/nofollow"],
   "resource-blocked-by-robots": ["/assets/private/app.js"],
+  // the www. copy of the scarf page is indexable and in no sitemap, as the check says
+  "sitemap-missing-page": [`${WWW}/dup/scarf`],
   "url-uppercase": ["/misc/Upper-Case", "/dup/Hats"],
   "url-underscores": ["/misc/under_score"],
   "url-parameters": ["/dup/bags?sort=price"],
@@ -126,6 +139,7 @@ test("evidence names the line of broken JSON-LD, the missing properties and the 
   assert.match(evidence("duplicate-url-variant", "/dup/Hats"), /by case/);
   assert.match(evidence("duplicate-url-variant", "/dup/bags"), /by parameters/);
   assert.match(evidence("duplicate-url-variant", "/dup/socks/"), /by trailing slash/);
+  assert.match(evidence("duplicate-url-variant", "/dup/scarf"), /same page as https:\/\/www\.shop\.example\/dup\/scarf: URL variants by www$/);
   assert.match(evidence("hreflang-to-non-200", "/intl/fr"), /\/intl\/es \(es\) status 404/);
   assert.match(evidence("pagination-sequence-error", "/list/page/2"), /names .*\/list\/page\/1 as its prev/);
   assert.equal(

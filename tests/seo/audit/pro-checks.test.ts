@@ -61,10 +61,11 @@ test("document hash: equal for the same text however it is cut, different for on
 
 test("URL variants and structure", () => {
   assert.deepEqual(variantOf("https://a.example/X/Default.aspx?b=1"), {
-    key: "https://a.example/x",
+    key: "a.example/x",
     how: ["index file", "case", "trailing slash", "parameters"],
   });
-  assert.equal(variantOf("https://a.example/").key, "https://a.example/");
+  assert.deepEqual(variantOf("http://www.a.example/x"), { key: "a.example/x", how: ["http", "www"] });
+  assert.equal(variantOf("https://a.example/").key, "a.example/");
   const ids: string[] = [];
   urlHits("https://a.example/caf%C3%A9/%E0%A4", (id) => ids.push(id));
   assert.deepEqual(ids, ["url-non-ascii"], "escapes are neither uppercase nor undecodable trouble");

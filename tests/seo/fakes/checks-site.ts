@@ -5,12 +5,15 @@
  * hreflang alternates, duplicates and URL variants, pagination, security and URL structure.
  * Every page is clean unless its entry says what it plants: unique title, description, H1 and
  * prose, a self canonical, lang, viewport, social tags and alt text. Every response carries the
- * security headers; `bareSiteFetch` is the twin site that sends none.
+ * security headers; `bareSiteFetch` is the twin site that sends none. The www. host serves the
+ * scarf page (linked there, a URL variant) and redirects everything else to the shop.
  * @module
  */
 import { mulberry32 } from "./generated-site.ts";
 
 export const SHOP = "https://shop.example";
+/** The shop's www. host (the crawl treats it as the same site): it serves one page, the rest redirects. */
+export const WWW = "https://www.shop.example";
 
 const WORDS =
   "acorn basket bramble candle cedar cobble copper cotton dahlia ember fennel fern flannel garnet ginger harbor hazel heather indigo ivory juniper kettle lantern larch linen maple meadow moss nutmeg oak olive orchard pebble pepper pine plum quill raven reed russet saffron sage slate sorrel spruce tansy thistle thyme timber tweed umber velvet walnut willow wool yarrow"
@@ -250,6 +253,8 @@ const PAGES: Record<string, Spec> = {
   "/dup/bags?sort=price": { key: "bags", canonical: null },
   "/dup/socks": { key: "socks", canonical: null },
   "/dup/socks/": { key: "socks", canonical: null },
+  // Served on the www. host too; its <base> keeps the links there on the shop's own host
+  "/dup/scarf": { key: "scarf", canonical: null, head: `<base href="${SHOP}/">` },
   "/dup/copy-a": { key: "copy", canonical: null },
   "/dup/copy-b": { key: "copy", canonical: null },
   // Page hygiene: planted
@@ -301,6 +306,7 @@ const SECURITY_HEADERS = {
 function home(): string {
   const links = Object.keys(PAGES)
     .map((path) => `<li><a href="${path}">${path}</a></li>`)
+    .concat(`<li><a href="${WWW}/dup/scarf">Scarves</a></li>`)
     .join("\n");
   return html("/", { title: "The shop: wool, linen and things for the home", h1: "Welcome to the shop", body: `<ul>${links}</ul>` });
 }
@@ -351,7 +357,9 @@ const urlOf = (input: string | URL | Request) =>
 export function shopFetch(): typeof fetch {
   return async (input) => {
     const url = urlOf(input);
-    if (url.origin !== SHOP) throw new TypeError("fetch failed");
+    if (url.origin === WWW && url.pathname !== "/dup/scarf" && url.pathname !== "/robots.txt")
+      return new Response(null, { status: 301, headers: { location: `${SHOP}${url.pathname}${url.search}` } });
+    if (url.origin !== SHOP && url.origin !== WWW) throw new TypeError("fetch failed");
     const { status, type, body } = route(`${url.pathname}${url.search}`);
     return new Response(body, { status, headers: { "content-type": type, ...SECURITY_HEADERS } });
   };
