@@ -11,6 +11,7 @@ import { browserRenderer, findBrowser } from "../../../shim/node/seo/render-brow
 import { type AuditRequest, handleAuditRequest } from "../../../src/seo/audit/audit-request.ts";
 import type { AuditReport } from "../../../src/seo/audit/report.ts";
 import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";
+import { auditCommand } from "../../../src/seo/cli/audit.ts";
 import { presentReport, reportText } from "../../../src/seo/audit/present.ts";
 import { loadConfig } from "../../../src/seo/config.ts";
 import { buildPageReport } from "../../../src/seo/page-report/report.ts";
@@ -179,4 +180,21 @@ test("a browser that fails mid-crawl fails its pages (render-failed), not the au
   assert.equal(report.stats.pages_crawled, 2);
   assert.match(evidence(report, "render-failed"), /the browser failed: Target closed/);
   assert.match(report.rendering?.lab?.pages[0]?.error ?? "", /the browser failed: unused/);
+});
+
+test("the CLI's --render without a browser prints BROWSER_UNAVAILABLE with the install hint and exits 1", async () => {
+  const site = await serve(serveSpaSite());
+  const err: string[] = [];
+  const code = await auditCommand([`${site.origin}/`, "--render", "--lab-sample", "3"], {
+    stdout: () => {},
+    stderr: (s) => void err.push(s),
+    fetch,
+    request: http.request,
+    reports: memoryReportStore(),
+    now: () => new Date(),
+    renderer: browserRenderer({ env: { CHROME_PATH: "/nonexistent/chromium" } }),
+  });
+  assert.equal(code, 1);
+  assert.match(err.join(""), /BROWSER_UNAVAILABLE: CHROME_PATH is \/nonexistent\/chromium, which is not an executable file; install a browser \(apt-get install chromium/);
+  assert.deepEqual(site.paths(), []);
 });
