@@ -244,37 +244,31 @@ const RUN_MAX_DEGREES = 10;
 
 /**
  * The boxes to ask the index for the whole route, in route order: runs of short segments
- * merged into one box; a long segment (or one across the antimeridian) piece by piece.
+ * merged into one box; a long segment (or one across the antimeridian) piece by piece. Made
+ * as they are asked for, so a paced walk pauses between them (a 10,000-point route's boxes
+ * take some milliseconds to make).
  */
-export function searchBoxes(route: Route, corridorKm: number): SearchBox[] {
-  const out: SearchBox[] = [];
+export function* searchBoxes(route: Route, corridorKm: number): Generator<SearchBox> {
   let run: { box: [number, number, number, number]; first: number; last: number; km: number } | undefined;
-  const flush = () => {
-    if (run) out.push({ box: run.box, first: run.first, last: run.last });
-    run = undefined;
-  };
-  route.segments.forEach((segment, i) => {
+  for (let i = 0; i < route.segments.length; i++) {
     const boxes = pieceBoxes(route, i, corridorKm);
     const [w, so, e, n] = boxes[0] as Box;
-    if (boxes.length > 1 || w > e) {
-      flush();
-      for (const box of boxes) out.push({ box, first: i, last: i });
-      return;
-    }
-    const km = segment.length * EARTH_RADIUS_KM;
+    const km = (route.segments[i] as Segment).length * EARTH_RADIUS_KM;
+    const alone = boxes.length > 1 || w > e;
     if (run) {
       const [rw, rs, re, rn] = run.box;
       const wide = Math.max(re, e) - Math.min(rw, w) > RUN_MAX_DEGREES;
-      if (wide || run.km + km > RUN_KM || i - run.first >= RUN_SEGMENTS) flush();
-      else {
+      if (!alone && !wide && run.km + km <= RUN_KM && i - run.first < RUN_SEGMENTS) {
         run.box = [Math.min(rw, w), Math.min(rs, so), Math.max(re, e), Math.max(rn, n)];
         run.last = i;
         run.km += km;
-        return;
+        continue;
       }
+      yield { box: run.box, first: run.first, last: run.last };
+      run = undefined;
     }
-    run = { box: [w, so, e, n], first: i, last: i, km };
-  });
-  flush();
-  return out;
+    if (alone) for (const box of boxes) yield { box, first: i, last: i };
+    else run = { box: [w, so, e, n], first: i, last: i, km };
+  }
+  if (run) yield { box: run.box, first: run.first, last: run.last };
 }

@@ -94,7 +94,7 @@ test("piece boxes hold every point of the corridor, across the antimeridian and 
   for (const [points, corridorKm, [west, south, east, north]] of cases) {
     const route = routeOf(points);
     const pieces = route.segments.flatMap((_, k) => pieceBoxes(route, k, corridorKm));
-    const merged = searchBoxes(route, corridorKm).map((b) => b.box);
+    const merged = [...searchBoxes(route, corridorKm)].map((b) => b.box);
     let inside = 0;
     for (let k = 0; k < 40_000; k++) {
       const lon = west + ((east - west) * ((k * 7919) % 36_007)) / 36_007;
