@@ -10,11 +10,15 @@ import { existsSync } from "node:fs";
 
 const say = (line: string) => process.stderr.write(`smoke: ${line}\n`);
 
-/** Starts the built server (`entry` plus `args`) with PORT=0 and resolves its URL from the start-up line. */
+/**
+ * Starts the built server (`entry` plus `args`) with PORT=0 and resolves its URL from the
+ * start-up line, which must come within `startMs` (longer for a server run from source).
+ */
 export function startBuilt(
   env: Record<string, string> = {},
   entry = "dist/charging.js",
   args: string[] = [],
+  startMs = 15_000,
 ): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
   const child = spawn(process.execPath, [entry, ...args], {
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
@@ -24,8 +28,8 @@ export function startBuilt(
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill();
-      reject(new Error(`no start-up line within 15 s; stderr: ${log}`));
-    }, 15_000);
+      reject(new Error(`no start-up line within ${startMs / 1000} s; stderr: ${log}`));
+    }, startMs);
     child.stderr?.setEncoding("utf8");
     child.stderr?.on("data", (chunk: string) => {
       log += chunk;

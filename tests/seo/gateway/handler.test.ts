@@ -300,7 +300,7 @@ test("/api/v1/openapi.json is a valid OpenAPI 3.1 document generated from the ro
     assert.equal(page.responses["200"].content["application/json"].schema.required.includes("pageSpeed"), true);
     assert.ok(doc.components.schemas.provenance, "the tools' $defs are hoisted");
     assert.equal(Boolean(page.responses["401"]), Boolean(authToken));
-    const lint = redoclyLint(doc);
+    const lint = await redoclyLint(doc);
     assert.equal(lint.code, 0, lint.output);
     assert.doesNotMatch(lint.output, /warning|NETWORK ATTEMPT/i, "Redocly's recommended lint passes without a warning, offline");
     assert.deepEqual(doc.paths["/healthz"].get.security ?? undefined, authToken ? [] : undefined);

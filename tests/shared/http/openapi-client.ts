@@ -185,16 +185,16 @@ export interface ClientRun {
 }
 
 /** Generates the types of `doc` (openapi-typescript), writes and compiles the client (tsc), and runs it against `base`. */
-export function runGeneratedClient(doc: Loose, base: string, calls: readonly Call[]): ClientRun {
+export async function runGeneratedClient(doc: Loose, base: string, calls: readonly Call[]): Promise<ClientRun> {
   const dir = mkdtempSync(join(tmpdir(), "openapi-client-"));
   writeFileSync(join(dir, "openapi.json"), JSON.stringify(doc));
   writeFileSync(join(dir, "program.mts"), programOf(doc, base, calls));
   writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(TSCONFIG));
-  const generate = runOffline(dir, [installed("openapi-typescript/bin/cli.js"), "openapi.json", "--output", "api.d.ts"]);
+  const generate = await runOffline(dir, [installed("openapi-typescript/bin/cli.js"), "openapi.json", "--output", "api.d.ts"]);
   if (generate.code !== 0) return { dir, generate, tsc: generate, answers: [] };
-  const tsc = runOffline(dir, [installed("typescript/bin/tsc"), "-p", "tsconfig.json"]);
+  const tsc = await runOffline(dir, [installed("typescript/bin/tsc"), "-p", "tsconfig.json"]);
   if (tsc.code !== 0) return { dir, generate, tsc, answers: [] };
-  const program = runOffline(dir, [join(dir, "out", "program.mjs")]);
+  const program = await runOffline(dir, [join(dir, "out", "program.mjs")]);
   const answers = program.code === 0 ? (JSON.parse(program.stdout) as Answer[]) : [];
   return { dir, generate, tsc, program, answers };
 }

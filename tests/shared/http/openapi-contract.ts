@@ -3,7 +3,7 @@
  * declares (every object closed in the checking copy, so a field the document leaves out
  * fails), and Redocly's recommended lint run headless, with no way out to the network.
  */
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -74,18 +74,30 @@ export interface Run {
   stdout: string;
 }
 
-/** Runs `node <args>` in `dir` with every non-loopback connection refused (and reported in `output`). */
-export function runOffline(dir: string, args: readonly string[], env: Record<string, string> = {}): Run {
+/**
+ * Runs `node <args>` in `dir` with every non-loopback connection refused (and reported in
+ * `output`). Asynchronous: a test's own event loop keeps running meanwhile (its HTTP client
+ * keeps expiring idle connections the server has closed).
+ */
+export function runOffline(dir: string, args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
   const guard = join(dir, "no-network.mjs");
   writeFileSync(guard, NO_NETWORK);
-  const run = spawnSync(process.execPath, ["--import", guard, ...args], {
+  const child = spawn(process.execPath, ["--import", guard, ...args], {
     cwd: dir,
-    encoding: "utf8",
-    timeout: 180_000,
-    maxBuffer: 256 * 1024 * 1024,
     env: { PATH: process.env.PATH ?? "", HOME: dir, NO_COLOR: "1", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
   });
-  return { code: run.status, output: `${run.stdout}${run.stderr}`, stdout: run.stdout };
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  const timer = setTimeout(() => child.kill(), 180_000);
+  return new Promise((done) =>
+    child.once("close", (code) => {
+      clearTimeout(timer);
+      done({ code, output: `${stdout}${stderr}`, stdout });
+    }),
+  );
 }
 
 /** A path inside this repository's node_modules. */
@@ -95,12 +107,12 @@ export const installed = (path: string) => resolve("node_modules", path);
  * Redocly's `lint --extends=recommended` of `doc`, headless and offline: telemetry and the
  * update notice off (the documented opt-outs), any other connection refused.
  */
-export function redoclyLint(doc: unknown): Run {
+export async function redoclyLint(doc: unknown): Promise<Run> {
   const dir = mkdtempSync(join(tmpdir(), "redocly-"));
   try {
     writeFileSync(join(dir, "openapi.json"), JSON.stringify(doc));
     const args = [installed("@redocly/cli/lib/index.js"), "lint", "--extends=recommended", "openapi.json"];
-    return runOffline(dir, args, { REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" });
+    return await runOffline(dir, args, { REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
