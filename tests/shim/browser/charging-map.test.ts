@@ -6,11 +6,12 @@
  * the site with its status and credit line; the credits of the data and of the tiles show; and
  * with the tile host unreachable the sites still show; a route pasted (GeoJSON) or drawn (clicks
  * on the map, sent as an encoded polyline) lists its sites in order along it, as the API
- * answers them. `UPDATE_MAP_SCREENSHOT=1` writes the screenshot of Austin that API.md shows
+ * answers them; markup in the data's names and operators shows as text and runs nothing.
+ * `UPDATE_MAP_SCREENSHOT=1` writes the screenshot of Austin that API.md shows
  * (src/charging/map.png).
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -316,6 +317,39 @@ test("a route pasted as GeoJSON or drawn on the map lists its sites in order alo
     const drawn = await waitForSearch(opened, (q) => q.get("polyline") === polyline, "routes");
     await assertRouteListed(opened, origin, drawn);
     assert.deepEqual(opened.offMachine, []);
+    assert.deepEqual(opened.errors, []);
+  } finally {
+    await page.close();
+  }
+});
+
+const EVIL = `<img src=x onerror="window.__pwned = 1">`;
+
+test("strings from the data show as text: markup in names and operators runs nothing", async () => {
+  const data = JSON.parse(readFileSync("fixtures/charging/sites.json", "utf8")) as {
+    sites: { name: string | null; operator: string | null; address: { town?: string } | null }[];
+  };
+  for (const site of data.sites) {
+    if (site.address?.town !== "Austin") continue;
+    site.name = `${EVIL}${site.name ?? ""}`;
+    site.operator = `<script>window.__pwned = 2</script>`;
+  }
+  const file = join(dir, "evil-sites.json");
+  writeFileSync(file, JSON.stringify(data));
+  const serving = await startChargingServer({ PORT: "0", CHARGING_RATE_LIMIT: "100000", CHARGING_MAP_TILES: "off", CHARGING_DATA: file }, () => {});
+  servers.push(serving);
+  const opened = await open(`${serving.url.replace(/\/$/, "")}/${AUSTIN}`);
+  const { page } = opened;
+  try {
+    await waitForSearch(opened, (q) => q.has("bbox"));
+    await page.click("#results li button");
+    await page.waitForSelector("#detail:not([hidden]) dl");
+    const first = (await listed(page))[0];
+    assert.ok(first?.name.startsWith(EVIL), `the name as written: ${first?.name}`);
+    assert.match(first?.facts ?? "", /<script>window\.__pwned = 2<\/script>/);
+    assert.equal(await page.$$eval("#panel img, #panel script, #credits img", (found) => found.length), 0, "no element made from the data");
+    assert.ok((await page.$eval("#detail h2", (e) => e.textContent ?? "")).startsWith(EVIL));
+    assert.equal(await page.evaluate(() => (window as { __pwned?: number }).__pwned), undefined);
     assert.deepEqual(opened.errors, []);
   } finally {
     await page.close();
