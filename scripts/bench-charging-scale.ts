@@ -11,17 +11,22 @@
  *    store answered, and the longest stretch of CPU time a search ran between two pauses
  *    (which other processes on the machine cannot inflate);
  * 3. times the 500 km radius query through the server's socket;
- * 4. searches along routes (scripts/bench-charging-route.ts): 1,000 km of 500 (and 10,000)
+ * 4. answers the exact filters of issue 22 (connectorType, current, country, operator, access,
+ *    status, and a sync paged by updatedSince + cursor) through the server's socket, p50/p99
+ *    per page, each total checked against the store's and against an independent linear
+ *    scan over the decoded sites (`--filter-queries` per kind);
+ * 5. searches along routes (scripts/bench-charging-route.ts): 1,000 km of 500 (and 10,000)
  *    points over the data set, in the store, totals checked against a brute-force scan
  *    (`--route-queries` per row; `--route-only` prints only these, reusing the data set when
  *    it exists);
- * 5. with `--import-mb N`, writes an OCM export of about N MB (streamed to disk) and times
+ * 6. with `--import-mb N`, writes an OCM export of about N MB (streamed to disk) and times
  *    `dist/charging-cli.js import` on it, with the importer's peak resident memory: files
  *    larger than V8's longest string (512 MB) import because nothing reads them whole.
  *
  * Progress on stderr, the table on stdout. Not part of `npm test`.
  *
- * Usage: node scripts/bench-charging-scale.ts [--sites 1000000] [--queries 200] [--baseline 20] [--import-mb 0] [--route-queries 100] [--route-only]
+ * Usage: node scripts/bench-charging-scale.ts [--sites 1000000] [--queries 200] [--baseline 20] [--filter-queries 100] [--import-mb 0]
+ *        [--filters-only] (only step 4, on the snapshot of an earlier run when it is there) [--route-queries 100] [--route-only]
  * @module
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -31,7 +36,10 @@ import { parseArgs } from "node:util";
 import { crc32 } from "node:zlib";
 import { ocmAttributionKey, OSM_ATTRIBUTION_KEY } from "../src/charging/data/licence.ts";
 import type { Connector, Site, StatusValue } from "../src/charging/data/model.ts";
+import { connectorKind } from "../src/charging/data/connectors.ts";
 import { createFilters } from "../src/charging/search/filter.ts";
+import { operatorId } from "../src/charging/search/reference.ts";
+import { siteAt } from "../src/charging/snapshot/sites.ts";
 import { boxCentre, haverDist, haverOfKm } from "../src/charging/search/geo.ts";
 import { openSnapshot, type Snapshot } from "../src/charging/snapshot/read.ts";
 import { SnapshotBuilder } from "../src/charging/snapshot/write.ts";
@@ -48,6 +56,8 @@ const { values } = parseArgs({
     "import-mb": { type: "string", default: "0" },
     "route-queries": { type: "string", default: "100" },
     "route-only": { type: "boolean", default: false },
+    "filter-queries": { type: "string", default: "100" },
+    "filters-only": { type: "boolean", default: false },
   },
 });
 const SITES = Number(values.sites);
@@ -76,8 +86,11 @@ const PLUGS: Omit<Connector, "quantity" | "powerKw">[] = [
   { type: "schuko", label: "CEE 7/4 - Schuko - Type F", current: "AC" },
   { type: "type2", label: "socket:type2", current: "AC" },
   { type: "ccs2", label: "socket:type2_combo", current: "DC" },
+  { type: "tesla", label: "Tesla Supercharger", current: "DC" },
+  { type: "type1", label: "Type 1 (J1772)", current: "AC" },
 ];
 const POWERS = [3.7, 7.4, 11, 22, 50, 150, 300];
+const ACCESS_MIX = ["public", "public", "public", "public", "customers", "private", "membership", null];
 const STATUSES: StatusValue[] = ["AVAILABLE", "AVAILABLE", "AVAILABLE", "AVAILABLE", "UNKNOWN", "OUTOFORDER"];
 
 interface Town {
@@ -129,13 +142,14 @@ function siteOf(i: number, rand: () => number, places: Town[]): Site {
     connectors,
     maxPowerKw: powers.length > 0 ? Math.max(...powers) : null,
     capacity: connectors.reduce((n, c) => n + (c.quantity ?? 0), 0),
-    access: "public",
+    access: ACCESS_MIX[i % ACCESS_MIX.length] as Site["access"],
     fee: rand() < 0.8,
     usageCost: null,
     openingHours: rand() < 0.4 ? "24/7" : null,
     status: STATUSES[Math.floor(rand() * STATUSES.length)] as StatusValue,
     statusKind: "registry",
-    lastUpdated: "2025-06-01T00:00:00.000Z",
+    // Spread over five years without a draw from `rand`, so the other fields stay as before.
+    lastUpdated: new Date(Date.UTC(2020, 0, 1) + ((i * 7919) % 1826) * 86_400_000 + (i % 86_400) * 1000).toISOString(),
     sourceUrl: "",
   };
 }
@@ -173,6 +187,162 @@ const KINDS: Kind[] = [
   { name: "filters only (chademo ≥50 kW)", query: (r) => ({ connector: "chademo", minPower: 50 + Math.floor(r() * 3) * 50, limit: 20, offset: 0 }) },
   { name: "deep offset (country box, 100000)", query: (_r, t) => ({ bbox: box(t, 4), limit: 20, offset: 100_000 }) },
 ];
+
+// --- issue 22's exact filters, through HTTP ---
+
+const FILTER_QUERIES = Number(values["filter-queries"]);
+const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
+const around = (t: Town, radiusKm: number) => ({ lat: round4(t.lat), lon: round4(t.lon), radiusKm });
+const roundBox = (b: [number, number, number, number]) => b.map(round4) as [number, number, number, number];
+const operatorOf = (r: () => number) => OPERATORS[Math.floor(r() * OPERATORS.length)] as string;
+
+const FILTER_KINDS: Kind[] = [
+  { name: "connectorType=ccs2,chademo & current=DC, country box", query: (_r, t) => ({ bbox: roundBox(box(t, 4)), connectorTypes: ["ccs2", "chademo"], current: "DC", limit: 20, offset: 0 }) },
+  { name: "connectorType=tesla, whole set (id order)", query: (r) => ({ connectorTypes: ["tesla"], limit: 20, offset: Math.floor(r() * 5) * 20 }) },
+  { name: "current=AC, radius 500 km", query: (_r, t) => ({ near: around(t, 500), current: "AC", limit: 20, offset: 0 }) },
+  { name: "country=<town's>,FR, whole set", query: (_r, t) => ({ countries: [t.country, "FR"], limit: 20, offset: 0 }) },
+  { name: "operator & access=public, radius 100 km", query: (r, t) => ({ near: around(t, 100), operators: [operatorOf(r)], access: ["public"], limit: 20, offset: 0 }) },
+  { name: "status=OUTOFORDER,UNKNOWN & access=private,customers,unknown, continent box", query: (r) => ({ bbox: roundBox([-10 + r(), 35 + r(), 30 - r(), 70 - r()]), statuses: ["OUTOFORDER", "UNKNOWN"], access: ["private", "customers", "unknown"], limit: 20, offset: 0 }) },
+  { name: "all six, radius 200 km", query: (r, t) => ({ near: around(t, 200), connectorTypes: ["ccs2"], current: "DC", countries: [t.country], operators: [operatorOf(r), operatorOf(r)], access: ["public", "unknown"], statuses: ["AVAILABLE"], limit: 20, offset: 0 }) },
+  { name: "updatedSince & country=<town's>, first sync page", query: (r, t) => ({ countries: [t.country], updatedSince: `202${Math.floor(r() * 5)}-06-01T00:00:00Z`, limit: 100, offset: 0 }) },
+];
+
+/** The URL of a store query. */
+function pathOf(q: SiteQuery): string {
+  const p = new URLSearchParams();
+  if (q.bbox) p.set("bbox", q.bbox.join(","));
+  if (q.near) {
+    p.set("near", `${q.near.lat},${q.near.lon}`);
+    p.set("radiusKm", String(q.near.radiusKm));
+  }
+  const lists: [string, readonly string[] | undefined][] = [
+    ["connectorType", q.connectorTypes],
+    ["country", q.countries],
+    ["operator", q.operators],
+    ["access", q.access],
+    ["status", q.statuses],
+  ];
+  for (const [name, list] of lists) if (list) p.set(name, list.join(","));
+  if (q.current) p.set("current", q.current);
+  if (q.updatedSince) p.set("updatedSince", q.updatedSince);
+  if (q.cursor) p.set("cursor", q.cursor);
+  p.set("limit", String(q.limit));
+  if (q.offset > 0) p.set("offset", String(q.offset));
+  return `/api/v1/sites?${p}`;
+}
+
+/** Every site's filtered fields, decoded once from the snapshot: the independent linear scan reads these. */
+function decodedSites(s: Snapshot) {
+  const rows = [];
+  for (let row = 0; row < s.size; row++) {
+    const site = siteAt(s, row);
+    rows.push({
+      lat: site.lat,
+      lon: site.lon,
+      country: site.address?.countryCode ?? null,
+      operator: site.operator === null ? null : operatorId(site.operator),
+      access: site.access ?? "unknown",
+      status: site.status,
+      plugs: site.connectors.map((c) => ({ type: connectorKind(c.type).type, current: c.current })),
+      updated: Date.parse(site.lastUpdated ?? s.header.importedAt),
+    });
+  }
+  return rows;
+}
+type Decoded = ReturnType<typeof decodedSites>[number];
+
+/** The total of `q` by testing every decoded site against the rules as API.md states them. */
+function scanTotal(sites: readonly Decoded[], q: SiteQuery): number {
+  const cos = q.near ? Math.cos((q.near.lat * Math.PI) / 180) : 0;
+  const max = q.near ? haverOfKm(q.near.radiusKm) : 0;
+  const operators = q.operators?.map(operatorId);
+  const since = q.updatedSince ? Date.parse(q.updatedSince) : undefined;
+  let total = 0;
+  for (const d of sites) {
+    if (q.bbox && !(d.lat >= q.bbox[1] && d.lat <= q.bbox[3] && d.lon >= q.bbox[0] && d.lon <= q.bbox[2])) continue;
+    if (q.near && haverDist(q.near.lon, q.near.lat, cos, d.lon, d.lat) > max) continue;
+    if ((q.connectorTypes || q.current) && !d.plugs.some((c) => (!q.connectorTypes || q.connectorTypes.includes(c.type)) && (!q.current || c.current === q.current))) continue;
+    if (q.countries && !q.countries.includes(d.country ?? "")) continue;
+    if (operators && !(d.operator !== null && operators.includes(d.operator))) continue;
+    if (q.access && !(q.access as readonly string[]).includes(d.access)) continue;
+    if (q.statuses && !q.statuses.includes(d.status)) continue;
+    if (since !== undefined && d.updated < since) continue;
+    total++;
+  }
+  return total;
+}
+
+type Answer = { page: { total: number; nextCursor?: string } };
+
+async function timedGet(url: string): Promise<{ ms: number; body: Answer }> {
+  const began = performance.now();
+  const r = await fetch(url);
+  const body = (await r.json()) as Answer;
+  if (!r.ok) throw new Error(`${url}: ${r.status} ${JSON.stringify(body)}`);
+  return { ms: performance.now() - began, body };
+}
+
+/** The filter rows: HTTP p50/p99 per page, store p50/p99, totals checked against the store and the scan. */
+async function filterFigures(path: string, places: Town[], store: ReturnType<typeof createStore>, snapshot: Snapshot): Promise<string[]> {
+  say("decoding every site for the independent linear scan");
+  const decoded = decodedSites(snapshot);
+  const server = await startBuilt({ CHARGING_DATA: path, CHARGING_RATE_LIMIT: "1000000000" });
+  const out = [
+    `Exact filters through dist/charging.js (${FILTER_QUERIES} queries per row, one at a time; each HTTP total equal to the store's, the first ${BASELINE} also to an independent linear scan):`,
+    "",
+    "| query | HTTP p50 ms | HTTP p99 ms | store p50 ms | store p99 ms | totals checked |",
+    "|---|---|---|---|---|---|",
+  ];
+  try {
+    for (const kind of FILTER_KINDS) {
+      const rand = random(kind.name.length * 104_729);
+      const queries = Array.from({ length: FILTER_QUERIES }, () => kind.query(rand, places[Math.floor(rand() * places.length)] as Town));
+      say(`${kind.name}: ${FILTER_QUERIES} HTTP queries`);
+      const http: number[] = [];
+      let checked = 0;
+      for (const [i, q] of queries.entries()) {
+        const { ms: took, body } = await timedGet(server.url + pathOf(q));
+        http.push(took);
+        const { total } = await store.search(q);
+        if (body.page.total !== total) throw new Error(`${kind.name}: HTTP total ${body.page.total}, store ${total} for ${pathOf(q)}`);
+        if (i < BASELINE) {
+          const scanned = scanTotal(decoded, q);
+          if (scanned !== total) throw new Error(`${kind.name}: store total ${total}, linear scan ${scanned} for ${pathOf(q)}`);
+          checked++;
+        }
+      }
+      const local = await timeStore(store, queries);
+      http.sort((a, b) => a - b);
+      out.push(`| ${kind.name} | ${ms(percentile(http, 0.5))} | ${ms(percentile(http, 0.99))} | ${ms(percentile(local.times, 0.5))} | ${ms(percentile(local.times, 0.99))} | ${FILTER_QUERIES} store, ${checked} scan |`);
+    }
+    out.push(await syncFigures(server.url, places, decoded));
+  } finally {
+    await stop(server.child);
+  }
+  return out;
+}
+
+/** A whole sync of one country paged by cursor: p50/p99 per page, each site once, the count equal to the scan's. */
+async function syncFigures(base: string, places: Town[], decoded: readonly Decoded[]): Promise<string> {
+  const country = (places[0] as Town).country;
+  const first: SiteQuery = { countries: [country], updatedSince: "2020-01-01T00:00:00Z", limit: 100, offset: 0 };
+  say(`sync of country=${country} by cursor, 100 per page`);
+  const times: number[] = [];
+  let seen = 0;
+  let cursor: string | undefined;
+  let total = 0;
+  do {
+    const { ms: took, body } = await timedGet(base + pathOf(cursor ? { ...first, cursor } : first));
+    times.push(took);
+    total = body.page.total;
+    seen += (body as unknown as { data: unknown[] }).data.length;
+    cursor = body.page.nextCursor;
+  } while (cursor && times.length < 100_000);
+  const scanned = scanTotal(decoded, first);
+  if (seen !== total || total !== scanned) throw new Error(`sync: ${seen} sites seen, total ${total}, linear scan ${scanned}`);
+  times.sort((a, b) => a - b);
+  return `| sync by cursor (country=${country}, ${times.length} pages of 100, ${seen} sites each once) | ${ms(percentile(times, 0.5))} | ${ms(percentile(times, 0.99))} | - | - | count = scan |`;
+}
 
 /** The old way: test every row, sort the hits, slice the page. */
 function linearScan(s: Snapshot, filters: ReturnType<typeof createFilters>, q: SiteQuery): { rows: number[]; total: number } {
@@ -361,13 +531,23 @@ async function importFigures(megabytes: number, places: Town[]): Promise<string>
   return `import: ${(size / 1048576).toFixed(0)} MB OCM export, ${rows} POIs, in ${seconds.toFixed(1)} s (${(size / 1048576 / seconds).toFixed(1)} MB/s), importer peak RSS ${peak.toFixed(0)} MB`;
 }
 
+/** Only the exact filters' rows (`--filters-only`). */
+async function filtersMain(path: string, places: Town[]): Promise<void> {
+  const snapshot = openSnapshot(readFileSync(path), { crc32: (b) => crc32(b) });
+  const store = createStore(snapshot, { yieldNow: measuredYield });
+  const head = `charging scale bench, exact filters: ${SITES} sites (${(statSync(path).size / 1048576).toFixed(0)} MB snapshot), Node ${process.versions.node}`;
+  process.stdout.write(`${[head, "", ...(await filterFigures(path, places, store, snapshot))].join("\n")}\n`);
+}
+
 async function main(): Promise<void> {
   if (!existsSync("dist/charging.js")) throw new Error("dist/charging.js is missing; run npm run build first");
   mkdirSync(".bench", { recursive: true });
   const path = `.bench/charging-${SITES}.snapshot`;
   const routeOnly = values["route-only"];
-  const places = routeOnly && existsSync(path) ? towns(random(20_260_101)) : generateApart();
+  const filtersOnly = values["filters-only"];
+  const places = (routeOnly || filtersOnly) && existsSync(path) ? towns(random(20_260_101)) : generateApart();
   if (routeOnly) return routeMain(path, places);
+  if (filtersOnly) return filtersMain(path, places);
   say("starting dist/charging.js on it");
   const server = await serverFigures(path, places);
   const bytes = readFileSync(path);
@@ -394,6 +574,7 @@ async function main(): Promise<void> {
   }
   const routeQueries = Number(values["route-queries"]);
   if (routeQueries > 0) out.push("", ...(await routeFigures({ snapshot, store, places, random, timeStore, queries: routeQueries, checked: 5, say })));
+  if (FILTER_QUERIES > 0) out.push("", ...(await filterFigures(path, places, store, snapshot)));
   const importMb = Number(values["import-mb"]);
   if (importMb > 0) out.push("", await importFigures(importMb, places));
   process.stdout.write(`${out.join("\n")}\n`);

@@ -18,6 +18,7 @@
  * @module
  */
 import { ApiError } from "../../shared/errors.ts";
+import { Lru } from "../../shared/lru.ts";
 import type { DatasetHeader } from "../data/dataset.ts";
 import { attributionForKey } from "../data/licence.ts";
 import type { Attribution, Site } from "../data/model.ts";
@@ -153,8 +154,8 @@ export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
   const text = (id: number) => stringAt(snapshot, id);
   let vocabulary: Vocabulary | undefined;
   const vocabularyOf = () => (vocabulary ??= createVocabulary(snapshot, text));
-  let syncOrder: SyncOrder | undefined;
-  const syncOf = () => (syncOrder ??= createSyncOrder(snapshot, text));
+  let syncOrder: Promise<SyncOrder> | undefined;
+  const syncOf = () => (syncOrder ??= createSyncOrder(snapshot, text, createPacer(pace)));
   const filters = createFilters(snapshot, vocabularyOf);
   const attributions = snapshot.header.partitions.map((p) => attributionForKey(p.key));
 
@@ -173,7 +174,7 @@ export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
 
   /** A sync page: sites after the cursor (or from updatedSince) in (updatedAt, id) order. */
   const syncSearch = async (q: SiteQuery, base: RowFilter): Promise<SearchResult> => {
-    const sync = syncOf();
+    const sync = await syncOf();
     const filter = syncFilter(q, snapshot, sync, base);
     const pacer = createPacer(pace);
     let at = q.updatedSince === undefined ? 0 : positionSince(snapshot, sync, Date.parse(q.updatedSince));
@@ -190,12 +191,25 @@ export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
     }
     const more = rows.length > q.limit;
     const page = rows.slice(0, q.limit);
-    const total = await countSync(q, sync, filter, pacer);
+    const total = await keptTotal(q, () => countSync(q, sync, filter, pacer));
     const data = page.map((row) => withDistance(q, siteAt(row)));
     const last = page[page.length - 1];
     const result: SearchResult = { data, total, attribution: attributionOf(data) };
     if (more && last !== undefined) result.nextCursor = cursorOf(snapshot, sync, last);
     return result;
+  };
+
+  // Every page of one sync has the same total: counted once (a whole set is a million rows).
+  const totals = new Lru<string, number>(256);
+  const keptTotal = async (q: SiteQuery, count: () => Promise<number>): Promise<number> => {
+    const { cursor: _cursor, limit: _limit, offset: _offset, ...same } = q;
+    const key = JSON.stringify(same);
+    let total = totals.get(key);
+    if (total === undefined) {
+      total = await count();
+      totals.set(key, total);
+    }
+    return total;
   };
 
   const countSync = async (q: SiteQuery, sync: SyncOrder, filter: RowFilter, pacer: Pacer): Promise<number> => {

@@ -6,14 +6,15 @@
  * stays valid across pages, across the server's other requests and across a new snapshot:
  * the next page starts strictly after it, and no site is sent twice or skipped.
  *
- * The order is built once per snapshot, the first time a sync asks: timestamps are parsed
- * once per distinct string, and rows (already in id order) are counting-sorted by the rank of
- * their timestamp, which keeps id order within one instant.
+ * The order is built once per snapshot, the first time a sync asks, pausing as searches do:
+ * timestamps are parsed once per distinct string, and rows (already in id order) are
+ * counting-sorted by the rank of their timestamp, which keeps id order within one instant.
  * @module
  */
 import { ApiError } from "../../shared/errors.ts";
 import { ID_KINDS, NO_STRING, TEXT_FIELDS } from "../snapshot/format.ts";
 import type { Snapshot } from "../snapshot/read.ts";
+import type { Pacer } from "./pacer.ts";
 import { splitId } from "../snapshot/site-codes.ts";
 
 export interface SyncOrder {
@@ -26,11 +27,25 @@ export interface SyncOrder {
 const UPDATED = TEXT_FIELDS.indexOf("lastUpdated");
 const WIDTH = TEXT_FIELDS.length;
 
-export function createSyncOrder(s: Snapshot, text: (id: number) => string): SyncOrder {
+/** The first index of `sorted` holding `value` (it is there). */
+function indexOf(sorted: Float64Array, value: number): number {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((sorted[mid] as number) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Builds the order, pausing through `pacer` (a million sites take a few hundred ms of CPU). */
+export async function createSyncOrder(s: Snapshot, text: (id: number) => string, pacer: Pacer): Promise<SyncOrder> {
   const fallback = Date.parse(s.header.importedAt);
   const msOf = new Map<number, number>();
   const keys = new Float64Array(s.size);
   for (let row = 0; row < s.size; row++) {
+    if (pacer.due()) await pacer.pause();
     const id = s.text[row * WIDTH + UPDATED] as number;
     let ms = msOf.get(id);
     if (ms === undefined) {
@@ -40,15 +55,19 @@ export function createSyncOrder(s: Snapshot, text: (id: number) => string): Sync
     }
     keys[row] = ms;
   }
-  const instants = [...new Set(msOf.values())].sort((a, b) => a - b);
-  const rank = new Map(instants.map((ms, i) => [ms, i]));
+  const instants = Float64Array.from(new Set(msOf.values())).sort();
+  const rank = new Uint32Array(s.size);
   const starts = new Uint32Array(instants.length + 1);
-  const rankOf = (row: number) => rank.get(keys[row] as number) as number;
-  for (let row = 0; row < s.size; row++) starts[rankOf(row) + 1] = (starts[rankOf(row) + 1] as number) + 1;
+  for (let row = 0; row < s.size; row++) {
+    if (pacer.due()) await pacer.pause();
+    const r = indexOf(instants, keys[row] as number);
+    rank[row] = r;
+    starts[r + 1] = (starts[r + 1] as number) + 1;
+  }
   for (let i = 1; i < starts.length; i++) starts[i] = (starts[i] as number) + (starts[i - 1] as number);
   const order = new Uint32Array(s.size);
   for (let row = 0; row < s.size; row++) {
-    const r = rankOf(row);
+    const r = rank[row] as number;
     order[starts[r] as number] = row;
     starts[r] = (starts[r] as number) + 1;
   }
