@@ -121,6 +121,17 @@ export const ReferenceOutput = v.object({
   }),
 });
 
+const count = v.pipe(v.number(), v.integer());
+
+/** One file the import read, as `charging import` records it (a data set made by hand may say less, or more). */
+const ImportedFileOutput = v.looseObject({
+  file: v.string(),
+  format: v.optional(v.string()),
+  read: v.optional(count),
+  kept: v.optional(count),
+  dropped: v.optional(v.pipe(v.record(v.string(), count), v.description("Rows left out, by reason"))),
+});
+
 /** The loaded data set: its id, when it was imported, and its sources with their licences and counts. */
 export const DatasetOutput = v.object({
   data: v.object({
@@ -136,6 +147,6 @@ export const DatasetOutput = v.object({
         attribution: AttributionOutput,
       }),
     ),
-    files: v.pipe(v.array(v.looseObject({ file: v.string() })), v.description("The files the import read, with rows read and kept")),
+    files: v.pipe(v.array(ImportedFileOutput), v.description("The files the import read, with rows read and kept")),
   }),
 });
