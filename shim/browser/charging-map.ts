@@ -590,7 +590,14 @@ function showTileCredit(): void {
 async function start(): Promise<void> {
   showTileCredit();
   const filtersBuilt = buildFilters().catch((err: Error) => void (summary.textContent = err.message));
-  const map = createMap();
+  let map: MapLibreMap;
+  try {
+    map = createMap();
+  } catch (err) {
+    // MapLibre needs WebGL; without it the page says so rather than "Loading…" for ever.
+    summary.textContent = `This browser cannot draw the map (${(err as Error).message}); the API is at api/v1/sites`;
+    return;
+  }
   const sites = new Map<string, Site>();
   map.on("load", async () => {
     addSiteLayers(map);
