@@ -99,7 +99,7 @@ const SEARCH_SITES = defineOperation({
   name: "search_sites",
   title: "Search charging sites",
   description:
-    "Searches open-data EV charging sites (Open Charge Map and OpenStreetMap) by bounding box, connector, minimum power and AVAILABLE status, or along a route: give route (an encoded polyline or a GeoJSON LineString) and corridorKm (km either side, default 5, at most 50) and the sites come in order along the route, each with alongKm and offRouteKm. Returns one page of sites (id, name, coordinates, address, operator, connectors with kW, status) with the total match count and the attribution to show. Page with offset while offset + limit < total. Use find_nearby_sites for a point and radius.",
+    "Searches open-data EV charging sites (Open Charge Map and OpenStreetMap) by bounding box, connector, minimum power and AVAILABLE status, or along a route: give route (an encoded polyline or a GeoJSON LineString) and corridorKm (km either side, default 5, at most 50) and the sites come in order along the route, each with alongKm and offRouteKm. Returns one page of sites (id, name, coordinates, address, operator, connectors with kW, status) with the total match count and the attribution to show. Page with offset while offset + limit < total. Exact filters: connectorType (plug types such as type1, type2, ccs2), current (AC or DC), country (ISO codes), operator, access (public, ...) and status; their values with counts are the resource charging://reference. updatedSince returns changes oldest first: page with cursor = page.nextCursor. Use find_nearby_sites for a point and radius.",
   input: SearchSitesRouteInput,
   output: SearchOutput,
   run: async (services, input): Promise<SearchRun> => ({ input, result: await search(services, input) }),
@@ -162,7 +162,7 @@ const FIND_NEARBY_SITES = defineOperation({
   name: "find_nearby_sites",
   title: "Find charging sites near a point",
   description:
-    "Finds open-data EV charging sites within radiusKm of a point, nearest first, each with distanceKm. Optional connector, minimum power and AVAILABLE filters. Use it for 'chargers near X' once you have X's coordinates (this server does no geocoding).",
+    "Finds open-data EV charging sites within radiusKm of a point, nearest first, each with distanceKm. Optional connector, minimum power and AVAILABLE filters, and the exact filters of search_sites (connectorType, current, country, operator, access, status). Use it for 'chargers near X' once you have X's coordinates (this server does no geocoding).",
   input: NearbyInput,
   output: SearchOutput,
   async run(services, { lat, lon, radiusKm, limit, ...filters }): Promise<SearchRun> {
