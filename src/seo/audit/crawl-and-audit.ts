@@ -5,7 +5,7 @@
  */
 import type { CrawlBounds } from "../crawl/bounds.ts";
 import { type CrawlDeps, type CrawlProgress, type CrawlResult, crawlSite, type Visitor } from "../crawl/crawler.ts";
-import { LAB_SAMPLE, LabSampler, type LabReport } from "../render/lab-sample.ts";
+import { LAB_SAMPLE, LabSampler } from "../render/lab-sample.ts";
 import type { Renderer, SubRequestGate } from "../render/renderer.ts";
 import { type RenderStats, renderingVisitor } from "../render/rendering-visitor.ts";
 import type { HttpRequest } from "../fetch/http-request.ts";
@@ -48,26 +48,28 @@ function renderingOf(collector: Collector, options: AuditOptions) {
   const renderer = options.renderer;
   if (!renderer) return undefined;
   const stats: RenderStats = { pages: 0, failed: 0, requests: 0, blocked: 0, blockedExamples: [] };
-  const lab = new LabSampler(options.labSample ?? LAB_SAMPLE);
+  const size = options.labSample ?? LAB_SAMPLE;
+  const lab = new LabSampler(renderer, options.bounds.timeoutMs, size);
   const render = renderingVisitor(collector, renderer, options.bounds.timeoutMs, stats);
   const visit: Visitor = async (page, entry, analyseAs, gate) => {
     const visited = await render(page, entry, analyseAs, gate);
-    if (analyseAs && collector.summaries.get(analyseAs)?.isHtml) lab.offer(analyseAs);
+    if (size > 0 && gate && analyseAs && collector.summaries.get(analyseAs)?.isHtml) lab.offer(analyseAs, gate);
     return visited;
   };
-  const state: { lab?: LabReport } = {};
-  const afterPages = async (gate: SubRequestGate, signal: AbortSignal) => {
-    if ((options.labSample ?? LAB_SAMPLE) > 0) state.lab = await lab.measure(renderer, gate, options.bounds.timeoutMs, signal);
+  const afterPages = async (gate: SubRequestGate) => lab.fill(gate);
+  /** The report's rendering block, once the lab measurements are in (`stopped`: the crawl ran out of time). */
+  const summary = async (stopped: boolean): Promise<NonNullable<AuditReport["rendering"]>> => {
+    const measured = await lab.report(stopped);
+    return {
+      tabs: renderer.tabs,
+      pages_rendered: stats.pages,
+      render_failed: stats.failed,
+      requests: stats.requests,
+      requests_blocked: stats.blocked,
+      blocked_examples: stats.blockedExamples,
+      ...(size > 0 ? { lab: measured } : {}),
+    };
   };
-  const summary = (): NonNullable<AuditReport["rendering"]> => ({
-    tabs: renderer.tabs,
-    pages_rendered: stats.pages,
-    render_failed: stats.failed,
-    requests: stats.requests,
-    requests_blocked: stats.blocked,
-    blocked_examples: stats.blockedExamples,
-    ...(state.lab ? { lab: state.lab } : {}),
-  });
   return { visit, afterPages, summary };
 }
 
@@ -136,6 +138,7 @@ export async function crawlAndAudit(url: string, options: AuditOptions): Promise
     crawlDepsOf(options, htmlSinks(parsing?.sink), rendering?.afterPages),
     rendering?.visit ?? collector.visit,
   ).finally(() => parsing?.close());
+  const rendered = await rendering?.summary(crawl.truncated.some((r) => r.startsWith("max_seconds") || r === "cancelled"));
   const twin = twinOf(crawl, collector.summaries, options.twin !== null);
   siteHits(crawl, collector.summaries, twin, (hit) => collector.add(hit));
   reportMissingPagesOnce(collector, crawl);
@@ -165,7 +168,7 @@ export async function crawlAndAudit(url: string, options: AuditOptions): Promise
     })),
     sitemaps: crawl.sitemaps?.files ?? [],
     ...(twin ? { twin: { production: describeTwin(twin), via: twin.via } } : {}),
-    ...(rendering ? { rendering: rendering.summary() } : {}),
+    ...(rendered ? { rendering: rendered } : {}),
     cuts: cutsOf(crawl, options.bounds, collector.byCheck, collector.summaries),
     charts: chartsOf(crawl, collector.issuesByUrl, collector.ttfbByUrl),
     // Categories judged from page markup stay at 100 when no page had markup to judge.
