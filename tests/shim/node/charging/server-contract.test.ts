@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
+import { connect } from "node:net";
 import { after, before, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -29,6 +30,8 @@ let doc: Loose;
 /** The gated server's document, read first: its rate limit of 6 is spent by the 429 test. */
 let gatedDoc: Loose;
 let siteId: string;
+/** A request whose body never comes, sent first: its 408 arrives while the other tests run. */
+let stalled: Promise<string>;
 
 before(async () => {
   [open, gated] = await Promise.all([
@@ -38,6 +41,8 @@ before(async () => {
   doc = await (await fetch(`${open.url}/api/v1/openapi.json`)).json();
   gatedDoc = await (await fetch(`${gated.url}/api/v1/openapi.json`)).json();
   siteId = ((await (await fetch(`${open.url}/api/v1/sites?limit=1`)).json()) as Loose).data[0].id;
+  stalled = stalledRequest(open.url);
+  stalled.catch(() => {});
 });
 after(() => Promise.all([open, gated].map((server) => server && stop(server.child))));
 
@@ -190,6 +195,28 @@ test("behind a key gate: 401 and 429 are declared and typed, with retry-after an
   assert.match(limited.headers.ratelimit ?? "", /^"per-minute";r=0;t=\d+$/);
   assert.equal(limited.headers["ratelimit-policy"], '"per-minute";q=6;w=60');
   assert.deepEqual(answers.flatMap((answer) => problemsOf(answer, gatedDoc, validate)), []);
+});
+
+/** A request whose body never comes: the Node server's deadline answers it (raw, as the client reads it). */
+function stalledRequest(base: string): Promise<string> {
+  const { hostname, port } = new URL(base);
+  return new Promise((done, fail) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(`POST /mcp HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{`);
+    });
+    let raw = "";
+    socket.setEncoding("utf8").on("data", (chunk: string) => (raw += chunk));
+    socket.on("end", () => done(raw)).on("error", fail);
+  });
+}
+
+test("the Node server's 408 for a body that never arrives is the declared envelope", async () => {
+  const raw = await stalled;
+  const [head = "", body = ""] = raw.split("\r\n\r\n");
+  assert.match(head, /^HTTP\/1\.1 408 /);
+  const declared = declaredAnswer(doc, "/mcp", "post", 408);
+  assert.equal(validatorOf(doc)(declared.content["application/json"].schema, JSON.parse(body)), undefined, body);
+  assert.equal(JSON.parse(body).error.code, "REQUEST_TIMEOUT");
 });
 
 /** Arguments for a tool from its input schema: every required property (and the optional ones sampled). */
