@@ -58,7 +58,6 @@ export async function findBrowser(env: Record<string, string | undefined> = proc
 }
 
 const LAUNCH_ARGS = [
-  "--no-sandbox",
   "--disable-gpu",
   "--disable-dev-shm-usage",
   "--disable-quic",
@@ -69,6 +68,12 @@ const LAUNCH_ARGS = [
   "--disable-extensions",
   "--mute-audio",
 ];
+
+/**
+ * Chromium's sandbox stays on (pages from any site run in it) except as root, where Chromium
+ * refuses to start sandboxed (containers, CI).
+ */
+const sandboxArgs = () => (process.getuid?.() === 0 ? ["--no-sandbox"] : []);
 
 /** Counts and vets one page's requests through the gate while it renders. */
 class RequestWatch {
@@ -230,7 +235,7 @@ export function browserRenderer(options: { tabs?: number; env?: Record<string, s
     const { puppeteer } = await import("../../../deps-browser.ts");
     let browser: Browser;
     try {
-      browser = await puppeteer.launch({ executablePath, headless: true, args: LAUNCH_ARGS });
+      browser = await puppeteer.launch({ executablePath, headless: true, args: [...LAUNCH_ARGS, ...sandboxArgs()] });
     } catch (err) {
       throw new ApiError("BROWSER_UNAVAILABLE", `${executablePath} did not start: ${messageOf(err)}; ${ERRORS.BROWSER_UNAVAILABLE.hint}`);
     }
