@@ -13,7 +13,7 @@ import type { KDBush } from "../../../deps.ts";
 import type { Attribution, Site } from "../data/model.ts";
 import { type Box, boxHas } from "./geo.ts";
 import type { Pacer } from "./pacer.ts";
-import { keyOfKm, type LonLat, offKey, type Projection, projectionOn, type Route, routeOf, searchBoxes, vecOf } from "./route.ts";
+import { keyOfKm, type LonLat, offKey, type Projection, projectionOn, type Route, routeOfPaced, searchBoxes, vecOf } from "./route.ts";
 import type { RowFilter } from "./walk.ts";
 
 /** A route search's route: `[lon, lat]` points (at least one) and the corridor's half-width. */
@@ -67,7 +67,8 @@ async function nearestSegments(sites: Located, route: Route, corridorKm: number,
   if (sites.size === 0) return nearest;
   const limit = keyOfKm(corridorKm);
   for (const { box, first, last } of searchBoxes(route, corridorKm)) {
-    if (pacer.due()) await pacer.pause();
+    // Making a box costs some microseconds per segment of its run: each counts as a step.
+    for (let segment = first; segment <= last; segment++) if (pacer.due()) await pacer.pause();
     for (const row of rowsIn(sites.index, box)) {
       if (pacer.due()) await pacer.pause();
       const p = vecOf(sites.lon[row] as number, sites.lat[row] as number);
@@ -130,7 +131,7 @@ export async function searchAlongRoute(
   const { bbox, offset } = page;
   const accept = (row: number) =>
     (!filter || filter(row)) && (!bbox || boxHas(bbox, sites.lon[row] as number, sites.lat[row] as number));
-  const along = await alongRoute(sites, routeOf(route.points), route.corridorKm, accept, pacer);
+  const along = await alongRoute(sites, await routeOfPaced(route.points, pacer), route.corridorKm, accept, pacer);
   const data = along.rows.slice(offset, offset + Math.max(page.limit, 0)).map((row, k) => {
     const site = siteAt(row);
     const at = along.projections[offset + k] as Projection;

@@ -18,6 +18,7 @@
  */
 import { EARTH_RADIUS_KM } from "./geo.ts";
 import type { Box } from "./geo.ts";
+import type { Pacer } from "./pacer.ts";
 
 const RAD = Math.PI / 180;
 
@@ -81,17 +82,37 @@ function segmentOf(from: LonLat, to: LonLat, startKm: number): Segment {
   return { a, b, n, toward: cross(n, a), beyond: cross(b, n), length, startKm };
 }
 
-/** The route through `points` (at least one). */
-export function routeOf(points: readonly LonLat[]): Route {
+/** Builds the route through `points` (at least one), a segment per step. */
+function* building(points: readonly LonLat[]): Generator<void, Route> {
   const segments: Segment[] = [];
   let km = 0;
   for (let i = 0; i + 1 < points.length; i++) {
     const segment = segmentOf(points[i] as LonLat, points[i + 1] as LonLat, km);
     segments.push(segment);
     km += segment.length * EARTH_RADIUS_KM;
+    yield;
   }
   if (points.length === 1) segments.push(segmentOf(points[0] as LonLat, points[0] as LonLat, 0));
   return { segments, lengthKm: km };
+}
+
+/** The route through `points` (at least one). */
+export function routeOf(points: readonly LonLat[]): Route {
+  const steps = building(points);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
+}
+
+/** The route through `points`, pausing through `pacer` (10,000 points take milliseconds to build). */
+export async function routeOfPaced(points: readonly LonLat[], pacer: Pacer): Promise<Route> {
+  const steps = building(points);
+  let step = steps.next();
+  while (!step.done) {
+    if (pacer.due()) await pacer.pause();
+    step = steps.next();
+  }
+  return step.value;
 }
 
 /** The great-circle length of a path in km (for the route length limit, before building it). */
