@@ -10,7 +10,7 @@
  * files, not data, and have no MCP or CLI face.
  * @module
  */
-import { prepareText } from "../../../shared/http/respond.ts";
+import { type PreparedJson, prepareText } from "../../../shared/http/respond.ts";
 import type { Route } from "../../../shared/http/route-table.ts";
 import { ApiError } from "../../../shared/errors.ts";
 import type { MapTiles } from "../../config.ts";
@@ -111,7 +111,13 @@ export function mapPageHtml(assets: MapAssets, tiles: MapTiles | null): string {
 /** `GET /` (the page) and `GET /map/:file` (its bundled files). */
 export function mapRoutes(options: MapPageOptions): Route<URL>[] {
   const { assets, tiles, encodings, compress } = options;
-  const files = new Map([assets.script, assets.style, assets.worker].map((file) => [file.name, prepareText(file.text)]));
+  // Encoded on first request: a server that never serves the page (or swaps data sets, which
+  // builds a new handler) does not copy 1.6 MB of text for nothing.
+  let files: Map<string, PreparedJson> | undefined;
+  const fileNamed = (name: string) => {
+    files ??= new Map([assets.script, assets.style, assets.worker].map((file) => [file.name, prepareText(file.text)]));
+    return files.get(name);
+  };
   const html = mapPageHtml(assets, tiles);
   const page = prepareText(html);
   const policy = mapPolicy(tiles);
@@ -128,7 +134,7 @@ export function mapRoutes(options: MapPageOptions): Route<URL>[] {
   };
   const showFile = async (request: Request, params: Readonly<Record<string, string>>) => {
     const name = params.file ?? "";
-    const file = files.get(name);
+    const file = fileNamed(name);
     if (!file) throw new ApiError("NOT_FOUND", `No map file ${JSON.stringify(name)}; the page at / names its files`);
     return nosniff(await fileAnswer(request, name, file, TYPES[name.split(".").pop() ?? ""]));
   };
