@@ -64,9 +64,19 @@ export function readRoute(route: string | { type: unknown; coordinates?: unknown
 
 const ROUTE_SHAPE = "route must be an encoded polyline string or a GeoJSON LineString object";
 
+/**
+ * A LineString as the schema lets it through: any object, read by `readRoute` for its own
+ * messages; its JSON Schema still says what it is (a bare `{}` declares nothing, and MCP
+ * Inspector flags it).
+ */
+const LineStringShape = v.looseObject({
+  type: v.pipe(v.unknown(), v.metadata({ const: "LineString" })),
+  coordinates: v.optional(v.pipe(v.unknown(), v.metadata({ type: "array", items: { type: "array", items: { type: "number" } } }))),
+});
+
 /** The `route` argument: a polyline or a LineString in, `[lon, lat]` points out. */
 export const RouteArgument = v.pipe(
-  v.union([v.pipe(v.string(), v.minLength(1, ROUTE_SHAPE)), v.looseObject({ type: v.unknown(), coordinates: v.optional(v.unknown()) })], ROUTE_SHAPE),
+  v.union([v.pipe(v.string(), v.minLength(1, ROUTE_SHAPE)), LineStringShape], ROUTE_SHAPE),
   v.description(ROUTE_HELP),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
     const read = readRoute(dataset.value);

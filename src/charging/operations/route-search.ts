@@ -13,6 +13,7 @@
  */
 import { v } from "../../../deps.ts";
 import { ApiError } from "../../shared/errors.ts";
+import { queryNumber } from "../../shared/http/query.ts";
 import { type SearchInput, SearchSitesInput, searchOfQuery, siteQueryOf, SitesQuery, strict } from "./inputs.ts";
 import type { SiteQuery } from "../search/store.ts";
 import { CORRIDOR_DEFAULT_KM, CORRIDOR_HELP, CorridorArgument, RouteArgument } from "./route-input.ts";
@@ -44,21 +45,16 @@ export function routeQueryOf(input: SearchSitesRouteInput): SiteQuery {
   return query;
 }
 
-const DECIMAL = /^-?\d+(\.\d+)?$/;
-
 const searchEntries = v.omit(SitesQuery, ["near", "radiusKm", "updatedSince", "cursor"]).entries;
 
 /** The query of `GET /api/v1/route`: the search's parameters, a route (polyline or geojson) and corridorKm. */
 export const RouteQuery = v.object({
   polyline: v.optional(v.pipe(v.string(), v.description("The route as an encoded polyline (Google's algorithm, precision 5), percent-encoded"))),
   geojson: v.optional(v.pipe(v.string(), v.description("The route as a GeoJSON LineString, JSON text, percent-encoded"))),
+  // Declared as the number it is (queryNumber), so a generated client types it so; its range is
+  // checked with the route search's input, as before.
   corridorKm: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(DECIMAL, "corridorKm must be a plain decimal number (km, more than 0, e.g. 5)"),
-      v.description(CORRIDOR_HELP),
-      v.transform(Number),
-    ),
+    queryNumber(v.pipe(v.number(), v.description(CORRIDOR_HELP)), "corridorKm must be a plain decimal number (km, more than 0, e.g. 5)"),
   ),
   ...searchEntries,
 });

@@ -152,19 +152,29 @@ async function bodyOf(target: Target, response: Response): Promise<Record<string
   }
 }
 
+/** Tells of a refusal; a value refused is the user's argument at fault, as a bad flag is (exit 2). */
+function refused(deps: CliDeps, command: string, refusal: ApiError): number {
+  deps.stderr(`${failureLine(refusal, `charging ${command} --help`)}\n`);
+  return refusal.code === "INVALID_ARGUMENTS" ? 2 : 1;
+}
+
 async function query(deps: CliDeps, command: string, argv: readonly string[]): Promise<number> {
   const specs = command === "search" ? SEARCH : command === "route" ? { ...COMMON, ...ROUTE_OPTIONS } : COMMON;
   const { positionals, options } = parseArgs(argv, specs);
-  const target: Target = command === "route" ? await routeRequest(positionals, options, deps.readText ?? noFiles) : targetOf(command, positionals, options);
+  let target: Target;
+  try {
+    target = command === "route" ? await routeRequest(positionals, options, deps.readText ?? noFiles) : targetOf(command, positionals, options);
+  } catch (err) {
+    // A route's query is read here before it is sent: its refusal exits as the server's would.
+    if (!isApiError(err, "INVALID_ARGUMENTS")) throw err;
+    return refused(deps, command, err);
+  }
   if (typeof options.url === "string") target.url = options.url;
   const response = await ask(deps, target);
   const body = await bodyOf(target, response);
   if (!response.ok) {
     const error = (body.error ?? {}) as { code?: string; message?: string };
-    const refusal = answerError(target, response.status, error);
-    deps.stderr(`${failureLine(refusal, `charging ${command} --help`)}\n`);
-    // A value the server refused is the user's argument at fault, as a bad flag is.
-    return refusal.code === "INVALID_ARGUMENTS" ? 2 : 1;
+    return refused(deps, command, answerError(target, response.status, error));
   }
   deps.stdout(`${options.json ? JSON.stringify(body, null, 2) : render(target, body)}\n`);
   return 0;

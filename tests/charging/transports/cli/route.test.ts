@@ -72,6 +72,12 @@ test("bad routes and flags exit 2 with the CLI's words", async () => {
   const none = await run("route");
   assert.match(none.err, /exactly one of --polyline \(encoded\) or --geojson/);
   assert.equal((await run("route", "--polyline", polyline, "--corridor-km", "0")).code, 2);
+  // Read before the route is sent (a number out of range, text for a number): exit 2 all the same.
+  for (const flags of [["--limit", "500"], ["--limit", "abc"], ["--min-power", "-1"], ["--corridor-km", "abc"]]) {
+    const refused = await run("route", "--polyline", polyline, ...flags);
+    assert.equal(refused.code, 2, flags.join(" "));
+    assert.match(refused.err, /^INVALID_ARGUMENTS: --(limit|min-power|corridor-km) .*see charging route --help\n$/);
+  }
   assert.match((await run("route", "--geojson", "point.geojson")).err, /route is a GeoJSON Point/);
   const missing = await run("route", "--geojson", "nowhere.geojson");
   assert.equal(missing.code, 2);
