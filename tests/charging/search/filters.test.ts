@@ -170,6 +170,17 @@ test("a cursor stays valid on a new data cut: the next page starts after the sit
   await assert.rejects(storeOfSites([a]).search({ cursor: "!!", limit: 1, offset: 0 }), /cursor is not one this API gave/);
 });
 
+test("a sync orders every timestamp shape the data set allows, to the millisecond", async () => {
+  const store = storeOfSites([
+    site("ocm:1", { lastUpdated: "2025-06-01T12:00:00.5Z" }),
+    site("ocm:2", { lastUpdated: "2025-06-01T12:00:00.400Z" }),
+    site("ocm:3", { lastUpdated: "2025-06-01T12:00:00Z" }),
+    site("ocm:4", { lastUpdated: "2025-06-01T12:00:00.45Z" }),
+  ]);
+  const page = await store.search({ updatedSince: "2025-06-01T12:00:00.400Z", limit: 10, offset: 0 });
+  assert.deepEqual(page.data.map((s) => s.id), ["ocm:2", "ocm:4", "ocm:1"]);
+});
+
 test("a site without lastUpdated syncs at the import time, so it is never missed", async () => {
   const old = site("ocm:1", { lastUpdated: "2020-01-01T00:00:00.000Z" });
   const unknown = site("ocm:2", { lastUpdated: null });
