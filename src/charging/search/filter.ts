@@ -19,8 +19,7 @@ import { CURRENT_TYPES, type CurrentType } from "../data/connector-types.ts";
 import { ACCESS_VALUES, STATUS_VALUES, type StatusValue } from "../data/model.ts";
 import { TEXT_FIELDS } from "../snapshot/format.ts";
 import type { Snapshot } from "../snapshot/read.ts";
-import { stringAt } from "../snapshot/sites.ts";
-import { type AccessFilterValue, createVocabulary, type Vocabulary } from "./reference.ts";
+import type { AccessFilterValue, Vocabulary } from "./reference.ts";
 import type { RowFilter } from "./walk.ts";
 
 export interface FilterQuery {
@@ -65,11 +64,6 @@ function operatorStrings(vocabulary: Vocabulary, operators: readonly string[]): 
   });
 }
 
-function lazyVocabulary(snapshot: Snapshot): () => Vocabulary {
-  let vocabulary: Vocabulary | undefined;
-  return () => (vocabulary ??= createVocabulary(snapshot, (id) => stringAt(snapshot, id)));
-}
-
 /** Whether a row's string in `field` is one of `strings` (few: one per spelling asked for). */
 const textIn = (text: Uint32Array, field: number, strings: readonly number[]) => {
   if (strings.length === 1) {
@@ -79,8 +73,13 @@ const textIn = (text: Uint32Array, field: number, strings: readonly number[]) =>
   return (row: number) => strings.includes(text[row * WIDTH + field] as number);
 };
 
-/** The filters over a snapshot; `vocabulary` resolves countries and operators (default: counted on first use). */
-export function createFilters(snapshot: Snapshot, vocabulary = lazyVocabulary(snapshot)): (q: FilterQuery) => RowFilter {
+/** The store's vocabulary, once loaded; a caller without one filters by neither country nor operator. */
+const NO_VOCABULARY = (): Vocabulary => {
+  throw new Error("country and operator filters need the store's vocabulary (search/reference.ts)");
+};
+
+/** The filters over a snapshot; `vocabulary` resolves countries and operators (the store loads it before it asks). */
+export function createFilters(snapshot: Snapshot, vocabulary: () => Vocabulary = NO_VOCABULARY): (q: FilterQuery) => RowFilter {
   const terms = snapshot.kinds.map(([type, label]) => searchTerms(type, label));
   const kindTypes = snapshot.kinds.map(([type]) => connectorKind(type).type);
   const masks = new Lru<string, Uint8Array>(256);

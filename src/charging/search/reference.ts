@@ -4,8 +4,8 @@
  * the string ids a country or operator filter compares against. Operators have no id in the
  * open data: an operator's id is its name folded into a slug (`ChargePoint` -> `chargepoint`),
  * and names that fold alike (`IONITY`, `Ionity`) are one operator, named by their commonest
- * spelling. Counted in one pass over the columns the first time something asks (some 30 ms at
- * a million sites), then kept: the snapshot never changes under a store.
+ * spelling. Counted in one paced pass over the columns the first time something asks (some
+ * 100 ms of CPU at a million sites), then kept: the snapshot never changes under a store.
  * @module
  */
 import { connectorKind } from "../data/connectors.ts";
@@ -13,6 +13,7 @@ import { CONNECTOR_TYPES, CURRENT_TYPES } from "../data/connector-types.ts";
 import { ACCESS_VALUES, STATUS_VALUES } from "../data/model.ts";
 import { NO_STRING, TEXT_FIELDS } from "../snapshot/format.ts";
 import type { Snapshot } from "../snapshot/read.ts";
+import type { Pacer } from "./pacer.ts";
 
 /** The access filter's value for a site whose source does not say. */
 export const UNKNOWN_ACCESS = "unknown";
@@ -52,9 +53,10 @@ export function operatorId(name: string): string {
 }
 
 /** How many rows hold each string id of one text field. */
-function countStrings(s: Snapshot, field: number): Map<number, number> {
+async function countStrings(s: Snapshot, field: number, pacer: Pacer): Promise<Map<number, number>> {
   const counts = new Map<number, number>();
   for (let row = 0; row < s.size; row++) {
+    if (pacer.due()) await pacer.pause();
     const id = s.text[row * WIDTH + field] as number;
     if (id !== NO_STRING) counts.set(id, (counts.get(id) ?? 0) + 1);
   }
@@ -68,13 +70,14 @@ function countCodes(values: Uint8Array, size: number): number[] {
 }
 
 /** Sites per connector type and per current (a site counts once for each it has). */
-function countConnectors(s: Snapshot) {
+async function countConnectors(s: Snapshot, pacer: Pacer) {
   const typeOfKind = s.kinds.map(([type]) => Math.max(0, CONNECTOR_TYPES.indexOf(connectorKind(type).type)));
   const types = new Array<number>(CONNECTOR_TYPES.length).fill(0);
   const currents = [0, 0, 0];
   const seen = new Int32Array(CONNECTOR_TYPES.length).fill(-1);
   const seenCurrent = new Int32Array(3).fill(-1);
   for (let row = 0; row < s.size; row++) {
+    if (pacer.due()) await pacer.pause();
     for (let c = s.connectorOffsets[row] as number; c < (s.connectorOffsets[row + 1] as number); c++) {
       const type = typeOfKind[s.connectorKind[c] as number] as number;
       if (seen[type] !== row) {
@@ -91,9 +94,9 @@ function countConnectors(s: Snapshot) {
   return { types, currents };
 }
 
-export function createVocabulary(s: Snapshot, text: (id: number) => string): Vocabulary {
+export async function createVocabulary(s: Snapshot, text: (id: number) => string, pacer: Pacer): Promise<Vocabulary> {
   const countries = new Map<string, { count: number; strings: number[] }>();
-  for (const [id, count] of countStrings(s, COUNTRY)) {
+  for (const [id, count] of await countStrings(s, COUNTRY, pacer)) {
     const code = text(id).toUpperCase();
     const entry = countries.get(code) ?? { count: 0, strings: [] };
     entry.count += count;
@@ -101,7 +104,7 @@ export function createVocabulary(s: Snapshot, text: (id: number) => string): Voc
     countries.set(code, entry);
   }
   const operators = new Map<string, { count: number; strings: number[]; names: Map<string, number> }>();
-  for (const [sid, count] of countStrings(s, OPERATOR)) {
+  for (const [sid, count] of await countStrings(s, OPERATOR, pacer)) {
     const name = text(sid);
     const id = operatorId(name);
     const entry = operators.get(id) ?? { count: 0, strings: [], names: new Map<string, number>() };
@@ -112,7 +115,7 @@ export function createVocabulary(s: Snapshot, text: (id: number) => string): Voc
   }
   const access = countCodes(s.access, ACCESS_VALUES.length + 1);
   const statuses = countCodes(s.status, STATUS_VALUES.length);
-  const connectors = countConnectors(s);
+  const connectors = await countConnectors(s, pacer);
   const byCount = <T extends { count: number }>(a: T, b: T) => b.count - a.count;
   const reference: Reference = {
     connectorTypes: CONNECTOR_TYPES.map((type, i) => {

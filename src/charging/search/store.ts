@@ -74,8 +74,8 @@ export interface Store {
   attributions: Attribution[];
   /** Every site in id order (exports; decoded one at a time). */
   sites(): Iterable<Site>;
-  /** Every value the exact filters take, with its count of sites. */
-  reference(): Reference;
+  /** Every value the exact filters take, with its count of sites (counted on first use). */
+  reference(): Promise<Reference>;
 }
 
 /** The NOT_FOUND of an id no open site has; each transport adds where to find an id. */
@@ -153,10 +153,11 @@ export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
   const siteAt = createSiteReader(snapshot);
   const text = (id: number) => stringAt(snapshot, id);
   let vocabulary: Vocabulary | undefined;
-  const vocabularyOf = () => (vocabulary ??= createVocabulary(snapshot, text));
+  let counting: Promise<Vocabulary> | undefined;
+  const loadVocabulary = async () => (vocabulary ??= await (counting ??= createVocabulary(snapshot, text, createPacer(pace))));
   let syncOrder: Promise<SyncOrder> | undefined;
   const syncOf = () => (syncOrder ??= createSyncOrder(snapshot, text, createPacer(pace)));
-  const filters = createFilters(snapshot, vocabularyOf);
+  const filters = createFilters(snapshot, () => vocabulary as Vocabulary);
   const attributions = snapshot.header.partitions.map((p) => attributionForKey(p.key));
 
   const attributionOf = (data: readonly Site[]): Attribution[] => {
@@ -225,6 +226,7 @@ export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
   };
 
   const search = async (q: SiteQuery): Promise<SearchResult> => {
+    if (q.countries || q.operators) await loadVocabulary();
     const filter = filters(q);
     if (q.route) return searchAlongRoute({ sites: snapshot, siteAt, attributionOf, pacer: createPacer(pace) }, q, q.route, filter);
     if (isSync(q)) return syncSearch(q, filter);
@@ -260,7 +262,7 @@ export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
     *sites() {
       for (let row = 0; row < n; row++) yield siteAt(row);
     },
-    reference: () => vocabularyOf().reference,
+    reference: async () => (await loadVocabulary()).reference,
   };
 }
 

@@ -209,13 +209,13 @@ test("the words users type map onto the connector types; slugs name exactly them
   assert.equal(connectorTypesOf("flux capacitor"), undefined);
 });
 
-test("the reference counts each value once per site, and operators that fold alike are one", () => {
+test("the reference counts each value once per site, and operators that fold alike are one", async () => {
   const store = storeOfSites([
     site("ocm:1", { operator: "Ionity", access: "public", connectors: [{ type: "ccs2", label: "CCS", powerKw: 350, quantity: 2, current: "DC" }, { type: "ccs2", label: "CCS (Type 2)", powerKw: 50, quantity: 1, current: "DC" }] }),
     site("ocm:2", { operator: "IONITY", address: { line1: null, line2: null, town: null, region: null, postcode: null, countryCode: "DE" } }),
     site("ocm:3", { operator: "IONITY", status: "PLANNED" }),
   ]);
-  const ref = store.reference();
+  const ref = await store.reference();
   assert.deepEqual(ref.operators, [{ id: "ionity", name: "IONITY", count: 3 }]);
   assert.deepEqual(ref.countries, [{ code: "DE", count: 1 }]);
   assert.equal(ref.connectorTypes.find((t) => t.type === "ccs2")?.count, 1);
