@@ -46,12 +46,26 @@ function scoreCard(report: AuditReport): Html {
 <p class="provenance">Derived: each category is 100 × Π(1 − severity weight × (0.5 + 0.5 × share of pages affected)); the score is their mean.</p></section>`;
 }
 
+/** What the rendering mode loaded and refused, and the lab figures of its sample. */
+function renderingCard(r: NonNullable<AuditReport["rendering"]>, origin: string): Html {
+  const rows = (r.lab?.pages ?? []).map(
+    (p) =>
+      html`<tr><td>${urlLink(p.url, origin)}</td><td class="num">${p.lcpMs ?? "–"}</td><td class="num">${p.cls}</td><td class="num">${p.tbtMs}</td><td class="num">${n(p.transferBytes)}</td><td class="num">${p.requests}</td><td class="num">${p.renderBlocking.length}</td><td>${p.error ?? ""}</td></tr>`,
+  );
+  const lab = r.lab && rows.length > 0
+    ? html`<table class="lab"><thead><tr><th>page</th><th>LCP ms</th><th>CLS</th><th>TBT ms</th><th>bytes</th><th>requests</th><th>render-blocking</th><th></th></tr></thead><tbody>${rows}</tbody></table>
+<p class="provenance">Measured in the local headless browser, one cold load each; throttling: ${r.lab.throttling.name}; sample: ${r.lab.sample}.</p>`
+    : "";
+  return html`<div class="card" id="rendering">Rendered ${n(r.pages_rendered)} page(s) in a headless browser (${r.tabs} tabs${r.render_failed > 0 ? `, ${r.render_failed} could not be` : ""}); their own requests: ${n(r.requests)} let through, ${n(r.requests_blocked)} refused (off the site, robots.txt or after the crawl stopped).${lab}</div>`;
+}
+
 function notes(report: AuditReport, origin: string): Html | "" {
   const out: Html[] = [];
   if (report.twin)
     out.push(
       html`<div class="card" id="twin">Production twin: URLs on ${urlLink(report.twin.production)} are read as this site's own paths (${TWIN_VIA[report.twin.via] ?? report.twin.via}).</div>`,
     );
+  if (report.rendering) out.push(renderingCard(report.rendering, origin));
   for (const cut of report.cuts)
     out.push(
       html`<div class="card cut" data-bound="${cut.bound}"><strong>Cut by ${cut.bound}</strong>: ${cut.detail}${cut.examples.length > 0 ? html`<ul class="urls">${cut.examples.map((e) => html`<li>${origin ? e.replaceAll(`${origin}/`, "/") : e}</li>`)}</ul>` : ""}</div>`,

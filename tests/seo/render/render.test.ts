@@ -15,6 +15,7 @@ import { auditCommand } from "../../../src/seo/cli/audit.ts";
 import { presentReport, reportText } from "../../../src/seo/audit/present.ts";
 import { loadConfig } from "../../../src/seo/config.ts";
 import { buildPageReport } from "../../../src/seo/page-report/report.ts";
+import { renderReportHtml } from "../../../src/seo/report-html/render.ts";
 import { isApiError } from "../../../src/shared/errors.ts";
 import { serveSite, type TestSite } from "../crawl/site-server.ts";
 import { serveSpaSite } from "../fakes/spa-site.ts";
@@ -197,4 +198,11 @@ test("the CLI's --render without a browser prints BROWSER_UNAVAILABLE with the i
   assert.equal(code, 1);
   assert.match(err.join(""), /BROWSER_UNAVAILABLE: CHROME_PATH is \/nonexistent\/chromium, which is not an executable file; install a browser \(apt-get install chromium/);
   assert.deepEqual(site.paths(), []);
+});
+
+test("the HTML report shows the rendering counts and the lab table with its throttling", () => {
+  const page = renderReportHtml(spaReport);
+  assert.match(page, /<div class="card" id="rendering">Rendered \d+ page\(s\) in a headless browser \(2 tabs\)/);
+  assert.match(page, /<th>LCP ms<\/th>/);
+  assert.match(page, /throttling: Lighthouse mobile/);
 });
