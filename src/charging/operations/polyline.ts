@@ -1,9 +1,11 @@
 /**
  * Google's encoded polyline (precision 5, latitude first), decoded with every fault named:
  * a character outside `?`..`~`, a value cut off at the end, a latitude without its longitude,
- * a value too long for precision 5, a point outside WGS84's ranges. @mapbox/polyline decodes
- * the same strings (the tests cross-check) but reads a broken one as some other route without
- * a word; a route search must not answer for a route nobody sent.
+ * a value too long for precision 5, a point outside WGS84's ranges. @mapbox/polyline 1.2.1
+ * decodes valid strings alike but has no checks: a space or a string cut off decodes as some
+ * other route without a word, and a route search must not answer for a route nobody sent.
+ * Tested on Google's documented example and round trips through an encoder written from the
+ * algorithm (tests/charging/search/polyline-encode.ts).
  * @module
  */
 import type { LonLat } from "../search/route.ts";
