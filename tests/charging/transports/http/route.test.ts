@@ -207,3 +207,15 @@ test("the OpenAPI document has the route as GET (query) and POST (JSON body), an
   const body = sent?.requestBody?.content["application/json"]?.schema.properties ?? {};
   assert.ok("route" in body && "corridorKm" in body && "minPowerKw" in body, Object.keys(body).join());
 });
+
+test("MCP still lists four tools; search_sites declares route and corridorKm", async () => {
+  const listed = await call("/mcp", {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/list" }),
+  });
+  const tools = (listed.body as { result: { tools: { name: string; inputSchema: { properties: Record<string, unknown> } }[] } }).result.tools;
+  assert.deepEqual(tools.map((t) => t.name), ["search_sites", "find_nearby_sites", "get_site", "get_site_status"]);
+  const input = tools[0]?.inputSchema.properties ?? {};
+  assert.ok("route" in input && "corridorKm" in input, Object.keys(input).join());
+});
