@@ -79,12 +79,12 @@ const NO_VOCABULARY = (): Vocabulary => {
 };
 
 /** The filters over a snapshot; `vocabulary` resolves countries and operators (the store loads it before it asks). */
-export function createFilters(snapshot: Snapshot, vocabulary: () => Vocabulary = NO_VOCABULARY): (q: FilterQuery) => RowFilter {
+/** The connector kinds passing a substring and a type set, as a mask over kinds (kept per pair). */
+function kindMasks(snapshot: Snapshot): (needle: string | undefined, types: readonly string[] | undefined) => Uint8Array {
   const terms = snapshot.kinds.map(([type, label]) => searchTerms(type, label));
   const kindTypes = snapshot.kinds.map(([type]) => connectorKind(type).type);
   const masks = new Lru<string, Uint8Array>(256);
-  /** Kinds passing the substring and the type set. */
-  const kindMask = (needle: string | undefined, types: readonly string[] | undefined): Uint8Array => {
+  return (needle, types) => {
     const key = `${needle ?? ""}\u0000${types?.join(",") ?? ""}`;
     let mask = masks.get(key);
     if (!mask) {
@@ -96,6 +96,10 @@ export function createFilters(snapshot: Snapshot, vocabulary: () => Vocabulary =
     }
     return mask;
   };
+}
+
+export function createFilters(snapshot: Snapshot, vocabulary: () => Vocabulary = NO_VOCABULARY): (q: FilterQuery) => RowFilter {
+  const kindMask = kindMasks(snapshot);
   const { status, access, maxPower, connectorOffsets, connectorKind: kindOf, connectorCurrent, text } = snapshot;
 
   const connectorTest = (q: FilterQuery) => {

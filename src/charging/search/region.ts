@@ -6,6 +6,7 @@
  */
 import {
   type Box,
+  boxCentre,
   boxHas,
   boxHolds,
   boxMeets,
@@ -57,4 +58,18 @@ export function both(a: Region, b: Region): Region {
     },
     has: (x, y) => a.has(x, y) && b.has(x, y),
   };
+}
+
+/** What a search covers and the point its order starts from (none: the whole set, in id order). */
+export function regionOf(q: { bbox?: Box; near?: { lat: number; lon: number; radiusKm: number } }): {
+  region: Region;
+  origin?: { lng: number; lat: number };
+} {
+  const boxed = q.bbox ? box(q.bbox) : undefined;
+  if (q.near) {
+    const round = circle(q.near.lon, q.near.lat, q.near.radiusKm);
+    return { region: boxed ? both(round, boxed) : round, origin: { lng: q.near.lon, lat: q.near.lat } };
+  }
+  if (q.bbox && boxed) return { region: boxed, origin: boxCentre(q.bbox) };
+  return { region: EVERYWHERE };
 }

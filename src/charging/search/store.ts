@@ -18,18 +18,17 @@
  * @module
  */
 import { ApiError } from "../../shared/errors.ts";
-import { Lru } from "../../shared/lru.ts";
 import type { DatasetHeader } from "../data/dataset.ts";
 import { attributionForKey } from "../data/licence.ts";
 import type { Attribution, Site } from "../data/model.ts";
 import { createFilters, type FilterQuery } from "./filter.ts";
-import { boxCentre, haverDist, kmOf } from "./geo.ts";
+import { kmOf } from "./geo.ts";
 import { createPacer, type Pacer, type PaceOptions } from "./pacer.ts";
-import { box, both, circle, EVERYWHERE, type Region } from "./region.ts";
+import { regionOf } from "./region.ts";
 import { searchAlongRoute, type RouteQuery } from "./corridor.ts";
 import { nearestIn } from "./nearest.ts";
 import { createVocabulary, type Reference, type Vocabulary } from "./reference.ts";
-import { createSyncOrder, cursorOf, positionAfterCursor, positionSince, type SyncOrder } from "./sync.ts";
+import { createSyncSearch } from "./sync-search.ts";
 import { countIn, type RowFilter } from "./walk.ts";
 import { openSnapshot, type Snapshot } from "../snapshot/read.ts";
 import { createSiteReader, rowOf, stringAt } from "../snapshot/sites.ts";
@@ -122,31 +121,6 @@ async function scanIdOrder(
   return { rows, total };
 }
 
-function regionOf(q: SiteQuery): { region: Region; origin?: { lng: number; lat: number } } {
-  const boxed = q.bbox ? box(q.bbox) : undefined;
-  if (q.near) {
-    const round = circle(q.near.lon, q.near.lat, q.near.radiusKm);
-    return { region: boxed ? both(round, boxed) : round, origin: { lng: q.near.lon, lat: q.near.lat } };
-  }
-  if (q.bbox && boxed) return { region: boxed, origin: boxCentre(q.bbox) };
-  return { region: EVERYWHERE };
-}
-
-const isSync = (q: SiteQuery) => q.updatedSince !== undefined || q.cursor !== undefined;
-
-/** The filter of a sync: the query's, the region's and the updatedAt floor in one. */
-function syncFilter(q: SiteQuery, snapshot: Snapshot, sync: SyncOrder, filter: RowFilter): RowFilter {
-  const region = q.near || q.bbox ? regionOf(q).region : undefined;
-  const since = q.updatedSince === undefined ? undefined : Date.parse(q.updatedSince);
-  if (!region && since === undefined) return filter;
-  const { lon, lat } = snapshot;
-  const { keys } = sync;
-  return (row) =>
-    (since === undefined || (keys[row] as number) >= since) &&
-    (!region || region.has(lon[row] as number, lat[row] as number)) &&
-    (!filter || filter(row));
-}
-
 /** The store over an opened snapshot. */
 export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
   const n = snapshot.size;
@@ -155,8 +129,6 @@ export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
   let vocabulary: Vocabulary | undefined;
   let counting: Promise<Vocabulary> | undefined;
   const loadVocabulary = async () => (vocabulary ??= await (counting ??= createVocabulary(snapshot, text, createPacer(pace))));
-  let syncOrder: Promise<SyncOrder> | undefined;
-  const syncOf = () => (syncOrder ??= createSyncOrder(snapshot, text, createPacer(pace)));
   const filters = createFilters(snapshot, () => vocabulary as Vocabulary);
   const attributions = snapshot.header.partitions.map((p) => attributionForKey(p.key));
 
@@ -165,71 +137,13 @@ export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
     return [...new Set(data.map((s) => s.attributionKey))].map(attributionForKey);
   };
 
-  const withDistance = (q: SiteQuery, site: Site): Site => {
-    if (q.near) {
-      const { lat, lon } = q.near;
-      site.distanceKm = Math.round(kmOf(haverDist(lon, lat, Math.cos((lat * Math.PI) / 180), site.lon, site.lat)) * 1000) / 1000;
-    }
-    return site;
-  };
-
-  /** A sync page: sites after the cursor (or from updatedSince) in (updatedAt, id) order. */
-  const syncSearch = async (q: SiteQuery, base: RowFilter): Promise<SearchResult> => {
-    const sync = await syncOf();
-    const filter = syncFilter(q, snapshot, sync, base);
-    const pacer = createPacer(pace);
-    let at = q.updatedSince === undefined ? 0 : positionSince(snapshot, sync, Date.parse(q.updatedSince));
-    if (q.cursor !== undefined) at = Math.max(at, positionAfterCursor(snapshot, sync, q.cursor));
-    const rows: number[] = [];
-    let skipped = 0;
-    // One row past the page says whether a next page exists.
-    for (; at < n && rows.length <= q.limit; at++) {
-      if (pacer.due()) await pacer.pause();
-      const row = sync.order[at] as number;
-      if (filter && !filter(row)) continue;
-      if (skipped < q.offset) skipped++;
-      else rows.push(row);
-    }
-    const more = rows.length > q.limit;
-    const page = rows.slice(0, q.limit);
-    const total = await keptTotal(q, () => countSync(q, sync, filter, pacer));
-    const data = page.map((row) => withDistance(q, siteAt(row)));
-    const last = page[page.length - 1];
-    const result: SearchResult = { data, total, attribution: attributionOf(data) };
-    if (more && last !== undefined) result.nextCursor = cursorOf(snapshot, sync, last);
-    return result;
-  };
-
-  // Every page of one sync has the same total: counted once (a whole set is a million rows).
-  const totals = new Lru<string, number>(256);
-  const keptTotal = async (q: SiteQuery, count: () => Promise<number>): Promise<number> => {
-    const { cursor: _cursor, limit: _limit, offset: _offset, ...same } = q;
-    const key = JSON.stringify(same);
-    let total = totals.get(key);
-    if (total === undefined) {
-      total = await count();
-      totals.set(key, total);
-    }
-    return total;
-  };
-
-  const countSync = async (q: SiteQuery, sync: SyncOrder, filter: RowFilter, pacer: Pacer): Promise<number> => {
-    const from = q.updatedSince === undefined ? 0 : positionSince(snapshot, sync, Date.parse(q.updatedSince));
-    if (q.near || q.bbox) return countIn(snapshot.index, n, regionOf(q).region, filter, pacer);
-    if (!filter) return n - from;
-    let total = 0;
-    for (let at = from; at < n; at++) {
-      if (pacer.due()) await pacer.pause();
-      if (filter(sync.order[at] as number)) total++;
-    }
-    return total;
-  };
+  const syncSearch = createSyncSearch({ snapshot, siteAt, attributionOf, text, pace });
 
   const search = async (q: SiteQuery): Promise<SearchResult> => {
     if (q.countries || q.operators) await loadVocabulary();
     const filter = filters(q);
     if (q.route) return searchAlongRoute({ sites: snapshot, siteAt, attributionOf, pacer: createPacer(pace) }, q, q.route, filter);
-    if (isSync(q)) return syncSearch(q, filter);
+    if (q.updatedSince !== undefined || q.cursor !== undefined) return syncSearch(q, filter);
     const end = q.offset + Math.max(q.limit, 0);
     const pacer = createPacer(pace);
     const { region, origin } = regionOf(q);

@@ -1,0 +1,108 @@
+/**
+ * A sync page (`updatedSince` or `cursor`): the sites after the cursor, or from updatedSince,
+ * in (updatedAt, id) order (sync.ts), with bbox and near as filters. One row past the page
+ * says whether a next page exists; every page of one sync has the same total, counted once.
+ * @module
+ */
+import { Lru } from "../../shared/lru.ts";
+import type { Attribution, Site } from "../data/model.ts";
+import type { Snapshot } from "../snapshot/read.ts";
+import { haverDist, kmOf } from "./geo.ts";
+import { createPacer, type Pacer, type PaceOptions } from "./pacer.ts";
+import { regionOf } from "./region.ts";
+import type { SearchResult, SiteQuery } from "./store.ts";
+import { createSyncOrder, cursorOf, positionAfterCursor, positionSince, type SyncOrder } from "./sync.ts";
+import { countIn, type RowFilter } from "./walk.ts";
+
+export interface SyncParts {
+  snapshot: Snapshot;
+  siteAt(row: number): Site;
+  attributionOf(data: readonly Site[]): Attribution[];
+  text(id: number): string;
+  pace: PaceOptions;
+}
+
+/** The filter of a sync: the query's, the region's and the updatedAt floor in one. */
+function syncFilter(q: SiteQuery, snapshot: Snapshot, sync: SyncOrder, filter: RowFilter): RowFilter {
+  const region = q.near || q.bbox ? regionOf(q).region : undefined;
+  const since = q.updatedSince === undefined ? undefined : Date.parse(q.updatedSince);
+  if (!region && since === undefined) return filter;
+  const { lon, lat } = snapshot;
+  const { keys } = sync;
+  return (row) =>
+    (since === undefined || (keys[row] as number) >= since) &&
+    (!region || region.has(lon[row] as number, lat[row] as number)) &&
+    (!filter || filter(row));
+}
+
+/** A near search's distance on a site of a sync (its order is by time, so the walk gave none). */
+function withDistance(q: SiteQuery, site: Site): Site {
+  if (q.near) {
+    const { lat, lon } = q.near;
+    site.distanceKm = Math.round(kmOf(haverDist(lon, lat, Math.cos((lat * Math.PI) / 180), site.lon, site.lat)) * 1000) / 1000;
+  }
+  return site;
+}
+
+/** The first position of a sync query: after its cursor, and at or after updatedSince. */
+function startOf(q: SiteQuery, snapshot: Snapshot, sync: SyncOrder): number {
+  const at = q.updatedSince === undefined ? 0 : positionSince(snapshot, sync, Date.parse(q.updatedSince));
+  return q.cursor === undefined ? at : Math.max(at, positionAfterCursor(snapshot, sync, q.cursor));
+}
+
+async function countSync(q: SiteQuery, snapshot: Snapshot, sync: SyncOrder, filter: RowFilter, pacer: Pacer): Promise<number> {
+  const n = snapshot.size;
+  const from = q.updatedSince === undefined ? 0 : positionSince(snapshot, sync, Date.parse(q.updatedSince));
+  if (q.near || q.bbox) return countIn(snapshot.index, n, regionOf(q).region, filter, pacer);
+  if (!filter) return n - from;
+  let total = 0;
+  for (let at = from; at < n; at++) {
+    if (pacer.due()) await pacer.pause();
+    if (filter(sync.order[at] as number)) total++;
+  }
+  return total;
+}
+
+/** The rows of one page (and one past it), skipping `offset` matches. */
+async function pageRows(q: SiteQuery, sync: SyncOrder, filter: RowFilter, at: number, pacer: Pacer): Promise<number[]> {
+  const rows: number[] = [];
+  let skipped = 0;
+  for (; at < sync.order.length && rows.length <= q.limit; at++) {
+    if (pacer.due()) await pacer.pause();
+    const row = sync.order[at] as number;
+    if (filter && !filter(row)) continue;
+    if (skipped < q.offset) skipped++;
+    else rows.push(row);
+  }
+  return rows;
+}
+
+export function createSyncSearch(parts: SyncParts): (q: SiteQuery, filter: RowFilter) => Promise<SearchResult> {
+  const { snapshot, siteAt, attributionOf, text, pace } = parts;
+  let order: Promise<SyncOrder> | undefined;
+  const totals = new Lru<string, number>(256);
+  const keptTotal = async (q: SiteQuery, count: () => Promise<number>): Promise<number> => {
+    const { cursor: _cursor, limit: _limit, offset: _offset, ...same } = q;
+    const key = JSON.stringify(same);
+    let total = totals.get(key);
+    if (total === undefined) {
+      total = await count();
+      totals.set(key, total);
+    }
+    return total;
+  };
+
+  return async (q, base) => {
+    const sync = await (order ??= createSyncOrder(snapshot, text, createPacer(pace)));
+    const filter = syncFilter(q, snapshot, sync, base);
+    const pacer = createPacer(pace);
+    const rows = await pageRows(q, sync, filter, startOf(q, snapshot, sync), pacer);
+    const page = rows.slice(0, q.limit);
+    const total = await keptTotal(q, () => countSync(q, snapshot, sync, filter, pacer));
+    const data = page.map((row) => withDistance(q, siteAt(row)));
+    const last = page[page.length - 1];
+    const result: SearchResult = { data, total, attribution: attributionOf(data) };
+    if (rows.length > q.limit && last !== undefined) result.nextCursor = cursorOf(snapshot, sync, last);
+    return result;
+  };
+}
