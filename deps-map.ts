@@ -1,6 +1,6 @@
 /**
  * MapLibre GL JS and its stylesheet, for the charging map page's browser module
- * (shim/browser/charging-map.ts) only: bundled at build time into the files the server serves
+ * (shim/browser/charging/) only: bundled at build time into the files the server serves
  * (scripts/map-assets.ts), never loaded by a server or a test process.
  * @module
  */

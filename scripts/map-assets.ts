@@ -1,6 +1,6 @@
 /**
  * Bundles the charging map page's browser files with esbuild: the module
- * (shim/browser/charging-map.ts with MapLibre GL JS, from npm), its stylesheet (with
+ * (shim/browser/charging/map.ts with MapLibre GL JS, from npm), its stylesheet (with
  * MapLibre's) and MapLibre's worker as the package ships it. Each name carries a hash of its
  * content, so a server can let browsers keep them for good. scripts/build.ts embeds the
  * result in the bundles; run from source, shim/embedded/charging-map.ts calls it on first use.
@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { buildSync } from "esbuild";
 import type { MapAssets, MapFile } from "../src/charging/mod.ts";
 
-const ENTRY = fileURLToPath(new URL("../shim/browser/charging-map.ts", import.meta.url));
+const ENTRY = fileURLToPath(new URL("../shim/browser/charging/map.ts", import.meta.url));
 
 const hashed = (stem: string, ext: string, text: string): MapFile => ({
   name: `${stem}-${createHash("sha256").update(text).digest("hex").slice(0, 12)}.${ext}`,

@@ -40,7 +40,7 @@ export const SYSTEM = [
   "tests/seo/server/stdio-bridge.test.ts",
   "tests/seo/tools/page-report.test.ts",
   "tests/shared/workerd.test.ts",
-  "tests/shim/browser/charging-map.test.ts",
+  "tests/shim/browser/charging/map.test.ts",
   "tests/shim/node/charging/cli.test.ts",
   "tests/shim/node/charging/server-contract.test.ts",
   "tests/shim/node/charging/server.test.ts",

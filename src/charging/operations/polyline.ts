@@ -4,8 +4,8 @@
  * a value too long for precision 5, a point outside WGS84's ranges. @mapbox/polyline 1.2.1
  * decodes valid strings alike but has no checks: a space or a string cut off decodes as some
  * other route without a word, and a route search must not answer for a route nobody sent.
- * Tested on Google's documented example and round trips through an encoder written from the
- * algorithm (tests/charging/search/polyline-encode.ts).
+ * Tested on Google's documented example and on round trips through `encodePolyline`, which the
+ * map page uses for a route drawn by clicks.
  * @module
  */
 import type { LonLat } from "../search/route.ts";
@@ -55,4 +55,22 @@ export function decodePolyline(text: string, maxPoints: number): Decoded {
   }
   if (values.length === 1) return { error: "polyline ends after a latitude without its longitude; it was cut off" };
   return { points };
+}
+
+/** Google's encoding (precision 5, latitude first) of `points` given as `[lon, lat]`. */
+export function encodePolyline(points: readonly LonLat[]): string {
+  let out = "";
+  const push = (delta: number) => {
+    let rest = delta < 0 ? ~(delta << 1) : delta << 1;
+    for (; rest >= 0x20; rest >>= 5) out += String.fromCharCode((0x20 | (rest & 0x1f)) + FIRST);
+    out += String.fromCharCode(rest + FIRST);
+  };
+  let [lastLat, lastLon] = [0, 0];
+  for (const [lon, lat] of points) {
+    const [scaledLat, scaledLon] = [Math.round(lat * SCALE), Math.round(lon * SCALE)];
+    push(scaledLat - lastLat);
+    push(scaledLon - lastLon);
+    [lastLat, lastLon] = [scaledLat, scaledLon];
+  }
+  return out;
 }

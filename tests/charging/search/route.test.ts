@@ -7,13 +7,12 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import type { Site } from "../../../src/charging/data/model.ts";
-import { decodePolyline } from "../../../src/charging/operations/polyline.ts";
+import { decodePolyline, encodePolyline } from "../../../src/charging/operations/polyline.ts";
 import { readRoute } from "../../../src/charging/operations/route-input.ts";
 import { keyOfKm, type LonLat, nearestOnRoute, pieceBoxes, projectionOn, projectOnRoute, routeOf, searchBoxes, vecOf } from "../../../src/charging/search/route.ts";
 import { boxHas } from "../../../src/charging/search/geo.ts";
 import { storeOfSites } from "../../../src/charging/search/store.ts";
 import { site } from "../data/helpers.ts";
-import { encodePolyline } from "./polyline-encode.ts";
 
 test("polyline: Google's documented example decodes to its three points", () => {
   assert.deepEqual(decodePolyline("_p~iF~ps|U_ulLnnqC_mqNvxq`@", 10), {
@@ -24,6 +23,7 @@ test("polyline: Google's documented example decodes to its three points", () => 
     ],
   });
   assert.deepEqual(decodePolyline("", 10), { points: [] });
+  assert.equal(encodePolyline([[-120.2, 38.5], [-120.95, 40.7], [-126.453, 43.252]]), "_p~iF~ps|U_ulLnnqC_mqNvxq`@");
 });
 
 test("polyline: any path at precision 5 round-trips through the encoder and the decoder", () => {

@@ -1,6 +1,6 @@
 /**
  * The map page at `GET /` and its files under `/map/`: a small HTML page over the API itself
- * (the browser module is shim/browser/charging-map.ts). The files (one script bundling MapLibre
+ * (the browser modules are in shim/browser/charging/). The files (one script bundling MapLibre
  * GL JS with that module, one stylesheet, MapLibre's worker) are bundled at build time and
  * handed in; their names carry a hash of their content, so they are cached for a year as
  * immutable. The page is `no-cache` with an entity tag, as it names the current files and the

@@ -6,7 +6,7 @@ import { createChargingHandler } from "../../../../src/charging/handler.ts";
 import { createStatusService } from "../../../../src/charging/status/service.ts";
 import { storeOfSites } from "../../../../src/charging/search/store.ts";
 import { site } from "../../data/helpers.ts";
-import { encodePolyline } from "../../search/polyline-encode.ts";
+import { encodePolyline } from "../../../../src/charging/operations/polyline.ts";
 
 const store = storeOfSites([
   site("ocm:1", { lon: 10.9, lat: 50.01, maxPowerKw: 150 }),

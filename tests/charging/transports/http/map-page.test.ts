@@ -2,7 +2,7 @@
  * The map page's routes in-process: the page and its files with their types, caching and
  * compression, the CSP naming only this origin and the tile host, the settings escaped into
  * the markup, the guards of every route (CORS, rate limit; the key gate lets the page through),
- * and no page without bundled files. The page in a browser: tests/shim/browser/charging-map.test.ts.
+ * and no page without bundled files. The page in a browser: tests/shim/browser/charging/map.test.ts.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";

@@ -10,7 +10,7 @@ import type { Site } from "../../../../src/charging/data/model.ts";
 import { createStatusService } from "../../../../src/charging/status/service.ts";
 import { storeOfSites } from "../../../../src/charging/search/store.ts";
 import type { LonLat } from "../../../../src/charging/search/route.ts";
-import { encodePolyline } from "../../search/polyline-encode.ts";
+import { encodePolyline } from "../../../../src/charging/operations/polyline.ts";
 import { site } from "../../data/helpers.ts";
 
 const fast = (id: string, lon: number, lat: number, maxPowerKw: number) =>

@@ -1,5 +1,5 @@
 /**
- * The map page at `/` (shim/browser/charging-map.ts, served by the Node server run from source)
+ * The map page at `/` (shim/browser/charging/map.ts, served by the Node server run from source)
  * in a real headless Chromium (Debian's chromium, driven by puppeteer-core): it renders with no
  * console error and requests nothing beyond 127.0.0.1 (the tiles come from a loopback fake);
  * a bbox search's sites appear as list items; a filter change searches again; a result opens
@@ -19,9 +19,9 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { crc32, deflateSync } from "node:zlib";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
-import { startChargingServer } from "../../../shim/node/charging/app.ts";
-import type { Serving } from "../../../shim/node/serve.ts";
-import { decodePolyline } from "../../../src/charging/operations/polyline.ts";
+import { startChargingServer } from "../../../../shim/node/charging/app.ts";
+import type { Serving } from "../../../../shim/node/serve.ts";
+import { decodePolyline } from "../../../../src/charging/operations/polyline.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const AUSTIN = "#12/30.2672/-97.7431";
