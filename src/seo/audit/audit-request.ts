@@ -7,7 +7,7 @@
 import { v } from "../../../deps.ts";
 import { ApiError, ERRORS } from "../../shared/errors.ts";
 import type { FrontEnd } from "../crawl/bounds.ts";
-import { type BoundsInput, boundsFrom, politenessProblem } from "./bounds-input.ts";
+import { type BoundsInput, boundsFrom, externalLinksFrom, politenessProblem } from "./bounds-input.ts";
 import type { CrawlProgress } from "../crawl/crawler.ts";
 import type { HttpRequest } from "../fetch/http-request.ts";
 import type { PageParser } from "./extract.ts";
@@ -207,6 +207,7 @@ export async function handleAuditRequest(request: AuditRequest, deps: AuditReque
     ...(deps.pageParser ? { pageParser: deps.pageParser } : {}),
     now: deps.now,
     bounds: boundsFrom(request, hosts, deps.frontEnd ?? "tool"),
+    externalLinks: externalLinksFrom(request, deps.frontEnd ?? "tool"),
     twin,
     ...(deps.signal ? { signal: deps.signal } : {}),
     ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),

@@ -5,6 +5,7 @@
  * @module
  */
 import { v } from "../../../deps.ts";
+import { EXTERNAL_LINKS } from "./external-links.ts";
 import {
   CAPS,
   type CrawlBounds,
@@ -42,6 +43,29 @@ const PRODUCTION_URL = v.optional(
     ),
   ),
 );
+
+/** The external link check's switch and cap: on by default in the CLI, off on the tool. */
+function externalInput(front: FrontEnd) {
+  return {
+    check_external_links: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description(
+          `after the crawl, check links to other sites (HEAD, then GET; robots.txt and a gap per host honoured; at most ${EXTERNAL_LINKS.seconds} s) and report broken ones with the pages linking to them (default ${front === "cli" ? "true" : "false"})`,
+        ),
+      ),
+    ),
+    max_external_links: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(1),
+        v.maxValue(EXTERNAL_LINKS.cap),
+        v.description(`with check_external_links: distinct external URLs checked, most-linked first (default ${EXTERNAL_LINKS.max}; 1–${EXTERNAL_LINKS.cap})`),
+      ),
+    ),
+  };
+}
 
 function inputFor(front: FrontEnd) {
   return {
@@ -96,6 +120,7 @@ function inputFor(front: FrontEnd) {
         v.description("with render: pages given lab metrics (LCP, CLS, TBT, bytes, requests), one per URL pattern first (default 20; 0 for none)"),
       ),
     ),
+    ...externalInput(front),
   };
 }
 
@@ -116,6 +141,14 @@ export interface BoundsInput {
   production_url?: string | undefined;
   render?: boolean | undefined;
   lab_sample?: number | undefined;
+  check_external_links?: boolean | undefined;
+  max_external_links?: number | undefined;
+}
+
+/** External URLs to check: 0 when off (the tool's default), else the cap (the CLI checks by default). */
+export function externalLinksFrom(input: BoundsInput, front: FrontEnd = "tool"): number {
+  if (!(input.check_external_links ?? front === "cli")) return 0;
+  return input.max_external_links ?? EXTERNAL_LINKS.max;
 }
 
 /** Why validated input is still refused for this host class, or undefined. */

@@ -153,6 +153,8 @@ const ROWS = [
   ["broken-internal-link", "links", "high", "Internal link to a page that answers 4xx", "Fix or remove the link, or redirect the target"],
   ["broken-resource", "links", "medium", "Broken internal resource (image, script, stylesheet)", "Fix the resource URL or restore the file"],
   ["resource-blocked-by-robots", "links", "medium", "Resource (script, stylesheet, image) blocked by robots.txt", "Allow the resource in robots.txt: Google renders pages with their scripts and styles and cannot use what it may not fetch"],
+  ["external-link-broken", "links", "medium", "External link to a URL that answers 4xx/5xx or does not respond", "Fix or remove the link, or point it at the page's new address (checked HEAD then GET, politely, when external links are checked)"],
+  ["external-link-redirect", "links", "info", "External link points at a redirect", "Link straight to the final URL"],
   ["link-to-redirect", "links", "low", "Internal link points at a redirect", "Link straight to the final URL"],
   ["uncrawlable-link", "links", "medium", "Link without a crawlable href (missing or javascript:)", 'Use <a href="/path"> so crawlers can follow the link'],
   ["url-session-id", "links", "medium", "URLs carry a session id (every visit makes new URLs)", "Keep sessions in cookies, not in URLs; crawlers see endless copies of each page"],

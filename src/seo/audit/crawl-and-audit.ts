@@ -11,10 +11,13 @@ import { type RenderStats, renderingVisitor } from "../render/rendering-visitor.
 import type { HttpRequest } from "../fetch/http-request.ts";
 import { describeTwin, type Twin } from "../crawl/twin.ts";
 import { Collector, URLS_PER_CHECK } from "./collector.ts";
+import { ExternalLinks } from "./external-links.ts";
 import { cutsOf } from "./cuts.ts";
 import { addReach } from "./impact.ts";
 import type { PageParser } from "./extract.ts";
 import { htmlSinks } from "./page.ts";
+import type { Hit } from "./finding.ts";
+import { isOwnMachine } from "../fetch/url.ts";
 import { type AuditReport, chartsOf, PAGE_ROWS, pageRows } from "./report.ts";
 import { categoryScores, overallScore, rankFixes } from "./score.ts";
 import { siteHits, twinOf } from "./site-checks.ts";
@@ -41,6 +44,8 @@ export interface AuditOptions {
   renderer?: Renderer;
   /** Pages given lab metrics in rendering mode (default 20; 0 for none). */
   labSample?: number;
+  /** External link targets checked at most after the crawl (absent or 0: none; see external-links.ts). */
+  externalLinks?: number;
 }
 
 /** The rendering visitor, its counters and the lab sample, when the audit renders. */
@@ -126,18 +131,39 @@ function crawlDepsOf(options: AuditOptions, textSink: CrawlDeps["textSink"], aft
   };
 }
 
+/** The external link check, when the audit asked for one (see external-links.ts). */
+function checkExternal(external: ExternalLinks | undefined, start: string, options: AuditOptions, add: (hit: Hit) => void) {
+  if (!external || !options.externalLinks) return Promise.resolve(undefined);
+  return external.check(
+    {
+      fetch: options.fetch,
+      ...(options.request ? { request: options.request } : {}),
+      userAgent: options.userAgent ?? USER_AGENT,
+      productToken: PRODUCT_TOKEN,
+      bounds: options.bounds,
+      max: options.externalLinks,
+      ownMachine: isOwnMachine(new URL(start)),
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
+    add,
+  );
+}
+
 /** Crawls `url` within `bounds` and audits what it finds. Throws `ApiError` (UNREACHABLE, ROBOTS_DISALLOWED) when it cannot start. */
 export async function crawlAndAudit(url: string, options: AuditOptions): Promise<AuditReport> {
   const startedAt = options.now().toISOString();
   const collector = new Collector();
   const parsing = options.pageParser?.();
   const rendering = renderingOf(collector, options);
+  const external = options.externalLinks ? new ExternalLinks(url) : undefined;
+  const visit = rendering?.visit ?? collector.visit;
   const crawl = await crawlSite(
     url,
     options.bounds,
     crawlDepsOf(options, htmlSinks(parsing?.sink), rendering?.afterPages),
-    rendering?.visit ?? collector.visit,
+    external ? external.wrap(visit) : visit,
   ).finally(() => parsing?.close());
+  const externalLinks = await checkExternal(external, crawl.start, options, (hit) => collector.add(hit));
   const rendered = await rendering?.summary(crawl.truncated.some((r) => r.startsWith("max_seconds") || r === "cancelled"));
   const twin = twinOf(crawl, collector.summaries, options.twin !== null);
   siteHits(crawl, collector.summaries, twin, (hit) => collector.add(hit));
@@ -169,6 +195,7 @@ export async function crawlAndAudit(url: string, options: AuditOptions): Promise
     sitemaps: crawl.sitemaps?.files ?? [],
     ...(twin ? { twin: { production: describeTwin(twin), via: twin.via } } : {}),
     ...(rendered ? { rendering: rendered } : {}),
+    ...(externalLinks ? { external_links: externalLinks } : {}),
     cuts: cutsOf(crawl, options.bounds, collector.byCheck, collector.summaries),
     charts: chartsOf(crawl, collector.issuesByUrl, collector.ttfbByUrl),
     // Categories judged from page markup stay at 100 when no page had markup to judge.

@@ -18,6 +18,8 @@ const TARGET_CHECKS = new Set<CheckId>([
   "link-to-redirect",
   "robots-blocked-linked",
   "resource-blocked-by-robots",
+  "external-link-broken",
+  "external-link-redirect",
 ]);
 /** Categories judged from a page's own markup, where the same evidence on most pages means one template. */
 const MARKUP = new Set(["indexability", "content", "links", "international", "structured-data", "social", "accessibility"]);

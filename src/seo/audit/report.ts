@@ -13,6 +13,7 @@ import type { Finding } from "./finding.ts";
 import type { PageSummary, PageType } from "./page-summary.ts";
 import type { RankedFix } from "./score.ts";
 import type { LabReport } from "../render/lab-sample.ts";
+import type { ExternalLinksSummary } from "./external-links.ts";
 
 /** Rows kept in the page table of a report (the crawl's first pages, in crawl order). */
 export const PAGE_ROWS = 10_000;
@@ -106,6 +107,8 @@ export interface AuditReport {
     blocked_examples: { url: string; reason: string }[];
     lab?: LabReport;
   };
+  /** The external link check, when it ran: targets found, checked, broken, and those not checked by reason. */
+  external_links?: ExternalLinksSummary;
   /** What the bounds cut, and why. */
   cuts: Cut[];
   charts: ReportCharts;

@@ -21,6 +21,7 @@ import type { AuditReport } from "../audit/report.ts";
 import type { Comparison } from "../audit/compare.ts";
 import { REPORT_ID } from "../audit/report-store.ts";
 import { cliBoundsInput } from "../audit/bounds-input.ts";
+import { EXTERNAL_LINKS } from "../audit/external-links.ts";
 import { CAPS, DEFAULTS, REMOTE_LIMITS } from "../crawl/bounds.ts";
 import type { HttpRequest } from "../fetch/http-request.ts";
 import type { PageParser } from "../audit/extract.ts";
@@ -76,6 +77,9 @@ Sites on your own machine or network (localhost, 127.0.0.1, private addresses, .
                        usual install paths): audit the rendered HTML, compare it with the raw
                        HTML, follow links scripts add, lab metrics for 20 pages
   --lab-sample N       with --render: pages given lab metrics (default 20; 0 for none)
+  --external-links N   links to other sites checked after the crawl, most-linked first (HEAD,
+                       then GET; robots.txt and a gap per host honoured; default ${EXTERNAL_LINKS.max}; max ${EXTERNAL_LINKS.cap})
+  --no-external-links  do not check links to other sites
   --compare ID|FILE    compare with an earlier report (its id, or a JSON file from --json)
   --html FILE          also write a self-contained HTML report (charts, sortable page table)
   --detailed           every finding with examples (default: the top fixes)
@@ -102,6 +106,7 @@ const NUMERIC: Record<string, keyof typeof cliBoundsInput> = {
   "min-interval-ms": "min_interval_ms",
   "timeout-ms": "timeout_ms",
   "lab-sample": "lab_sample",
+  "external-links": "max_external_links",
 };
 
 const OPTIONS: Record<string, OptionSpec> = {
@@ -111,6 +116,7 @@ const OPTIONS: Record<string, OptionSpec> = {
   html: { value: true },
   "no-resources": { value: false },
   "no-sitemaps": { value: false },
+  "no-external-links": { value: false },
   render: { value: false },
   detailed: { value: false },
   json: { value: false },
@@ -154,6 +160,7 @@ function requestOf(url: string, parsed: ParsedArgs): AuditRequest {
   if (parsed.options["no-resources"]) request.check_resources = false;
   if (parsed.options["no-sitemaps"]) request.use_sitemaps = false;
   if (parsed.options.render) request.render = true;
+  if (parsed.options["no-external-links"]) request.check_external_links = false;
   const production = valueOf(parsed, "production-url");
   if (production !== undefined) request.production_url = production;
   const checked = v.safeParse(v.object(cliBoundsInput), request);
