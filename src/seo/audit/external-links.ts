@@ -57,6 +57,8 @@ export interface ExternalCheckOptions {
   /** The audited site is on the user's own machine: private and loopback targets may be contacted. */
   ownMachine: boolean;
   signal?: AbortSignal;
+  /** The time bound in seconds (default: `EXTERNAL_LINKS.seconds`, or `max_seconds` if less). */
+  seconds?: number;
 }
 
 const isWeb = (url: URL) => url.protocol === "http:" || url.protocol === "https:";
@@ -149,7 +151,7 @@ class Checker {
 
   constructor(options: ExternalCheckOptions) {
     this.#options = options;
-    const seconds = Math.min(EXTERNAL_LINKS.seconds, options.bounds.maxSeconds);
+    const seconds = options.seconds ?? Math.min(EXTERNAL_LINKS.seconds, options.bounds.maxSeconds);
     this.#timer = setTimeout(() => this.#deadline.abort(), seconds * 1000);
     options.signal?.addEventListener("abort", this.#stopOnAbort, { once: true });
     if (options.signal?.aborted) this.#deadline.abort();

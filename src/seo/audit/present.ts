@@ -85,6 +85,7 @@ function summaryOf(report: AuditReport, detailed: boolean) {
     ),
     ...(report.twin ? { production_twin: label(report.twin, basis("twin")) } : {}),
     ...(report.rendering ? renderingOf(report.rendering) : {}),
+    ...(report.external_links ? { external_links: label(report.external_links, MEASURED) } : {}),
   };
 }
 
@@ -318,6 +319,14 @@ function renderingLines(r: NonNullable<AuditReport["rendering"]>, rel: (text: st
   return lines;
 }
 
+/** The external link check's counts, in words. */
+function externalLine(e: NonNullable<AuditReport["external_links"]>): string {
+  const n = e.not_checked;
+  const skipped = [`${n.cap} over the cap`, `${n.robots} disallowed by robots.txt`, `${n.time} out of time`, `${n.private} on private addresses`]
+    .filter((text) => !text.startsWith("0 "));
+  return `External links: ${e.found} found, ${e.checked} checked (${e.broken} broken, ${e.redirected} redirected)${skipped.length > 0 ? `; not checked: ${skipped.join(", ")}` : ""} [measured].`;
+}
+
 /** The readable report: what an agent reads first and what the CLI prints (in `words`). */
 export function reportText(
   report: AuditReport,
@@ -348,6 +357,7 @@ export function reportText(
       `Production twin: ${report.twin.production} read as this site (${TWIN_VIA[report.twin.via]}); ${words.twinOff} to read it literally.`,
     );
   if (report.rendering) lines.push(...renderingLines(report.rendering, relativeTo(report.target)));
+  if (report.external_links) lines.push(externalLine(report.external_links));
   for (const cut of report.cuts)
     lines.push(`Cut (${cut.bound}): ${cut.detail}${cut.examples[0] ? `; commonest: ${cut.examples[0]}` : ""}.`);
   const byId = new Map(report.findings.map((f) => [f.id, f]));

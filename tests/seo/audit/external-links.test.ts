@@ -7,8 +7,10 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { handleAuditRequest } from "../../../src/seo/audit/audit-request.ts";
 import { boundsFrom } from "../../../src/seo/audit/bounds-input.ts";
-import { ExternalLinks } from "../../../src/seo/audit/external-links.ts";
+import { type ExternalCheckOptions, ExternalLinks } from "../../../src/seo/audit/external-links.ts";
+import type { Hit } from "../../../src/seo/audit/finding.ts";
 import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";
+import { auditCommand } from "../../../src/seo/cli/audit.ts";
 import type { AuditReport } from "../../../src/seo/audit/report.ts";
 import { serveSite, type TestSite } from "../crawl/site-server.ts";
 
@@ -29,7 +31,8 @@ before(async () => {
     if (path === "/robots.txt") return void res.writeHead(200, { "content-type": "text/plain" }).end("User-agent: *\nDisallow: /private\n");
     if (path === "/missing") return void res.writeHead(404).end();
     if (path === "/error") return void res.writeHead(500).end();
-    if (path === "/slow") return; // never answers
+    if (path.startsWith("/slow")) return; // never answers
+    if (path === "/head-drops" && req.method === "HEAD") return void req.socket.destroy();
     if (path === "/head-refused" && req.method === "HEAD") return void res.writeHead(405).end();
     if (path === "/moved") return void res.writeHead(301, { location: "/ok" }).end();
     res.writeHead(200, { "content-type": "text/html" }).end("<p>fine</p>".repeat(2000));
@@ -144,4 +147,62 @@ test("a remote audit never contacts external links on private or loopback addres
   assert.deepEqual(hits, []);
   assert.deepEqual(summary.not_checked, { cap: 0, robots: 0, time: 0, private: 1 });
   assert.equal(summary.found, 1);
+});
+
+/** Checks `targets` linked from one page of a loopback site, as an audit of this machine does. */
+async function checkOnly(targets: string[], extra: Partial<ExternalCheckOptions> = {}) {
+  const links = new ExternalLinks(site.origin);
+  links.record(`${site.origin}/`, targets);
+  const hits: Hit[] = [];
+  const summary = await links.check(
+    { fetch, userAgent: "test", productToken: "test", bounds: boundsFrom({ timeout_ms: 2000 }, "own-machine"), max: 10, ownMachine: true, ...extra },
+    (hit) => void hits.push(hit),
+  );
+  return { summary, hits };
+}
+
+test("a HEAD that fails on the connection is retried as a GET; a host that refuses connections is no response", async () => {
+  calls.length = 0;
+  const closed = await serveSite(() => {});
+  await closed.close();
+  const { summary, hits } = await checkOnly([`${external.origin}/head-drops`, `${closed.origin}/page`]);
+  assert.ok(calls.includes("HEAD /head-drops") && calls.includes("GET /head-drops"), calls.join(", "));
+  assert.deepEqual(hits.map((h) => h.url), [`${closed.origin}/page`]);
+  assert.match(hits[0]?.evidence ?? "", /^no response \(.+\); linked from /);
+  assert.equal(summary.checked, 2);
+});
+
+test("the time bound stops the check: targets still waiting are counted, not reported", async () => {
+  const { summary, hits } = await checkOnly(
+    [1, 2, 3].map((n) => `${external.origin}/slow-${n}`),
+    { seconds: 1, bounds: boundsFrom({ timeout_ms: 30_000 }, "own-machine") },
+  );
+  assert.deepEqual(hits, []);
+  assert.equal(summary.not_checked.time, 3);
+});
+
+test("the CLI's --external-links N caps the check and --no-external-links turns it off", async () => {
+  const run = async (flags: string[]) => {
+    const out: string[] = [];
+    const code = await auditCommand([`${site.origin}/`, ...flags], {
+      stdout: (text: string) => void out.push(text),
+      stderr: () => {},
+      fetch,
+      reports: memoryReportStore(),
+      now: () => new Date(),
+      isTTY: false,
+      readText: () => Promise.reject(new Error("no files")),
+    });
+    assert.equal(code, 0);
+    return out.join("");
+  };
+  calls.length = 0;
+  const capped = await run(["--external-links", "1"]);
+  assert.match(capped, /External links: 7 found, 1 checked \(1 broken, 0 redirected\); not checked: 6 over the cap \[measured\]\./);
+  assert.deepEqual(calls.filter((c) => !c.endsWith("/robots.txt")), ["HEAD /missing"]);
+  const json = JSON.parse(await run(["--external-links", "1", "--json"])) as { summary: { external_links?: { value: { not_checked: { cap: number } } } } };
+  assert.equal(json.summary.external_links?.value.not_checked.cap, 6);
+  calls.length = 0;
+  assert.doesNotMatch(await run(["--no-external-links"]), /External links/);
+  assert.deepEqual(calls, []);
 });
