@@ -14,7 +14,7 @@ import type { PageVisit, Visitor } from "../crawl/crawler.ts";
 import { PoliteClient } from "../crawl/polite-client.ts";
 import { fetchPage } from "../fetch/fetch-page.ts";
 import type { HttpRequest } from "../fetch/http-request.ts";
-import { isOwnMachine, isSameSite } from "../fetch/url.ts";
+import { isOwnMachine, sitePrefixes } from "../fetch/url.ts";
 import type { Hit } from "./finding.ts";
 
 /** The defaults and limits of the check: targets checked, seconds spent, requests per host at once. */
@@ -61,22 +61,21 @@ export interface ExternalCheckOptions {
   seconds?: number;
 }
 
-const isWeb = (url: URL) => url.protocol === "http:" || url.protocol === "https:";
+const WEB = /^https?:\/\/[^/]/;
 
 /** The external targets of crawled pages, with the pages linking to each (memory bounded by `kept`). */
 export class ExternalLinks {
-  readonly #root: URL;
+  /** The audited site's origins as prefixes of normalised URLs: a cheap test for every link of every page. */
+  readonly #site: string[];
   readonly #targets = new Map<string, Target>();
   constructor(start: string) {
-    this.#root = new URL(start);
+    this.#site = sitePrefixes(new URL(start));
   }
 
-  /** Records one page's links. */
+  /** Records one page's links (normalised absolute URLs, as the page analysis gives them). */
   record(page: string, links: readonly string[]): void {
     for (const link of new Set(links)) {
-      if (!URL.canParse(link)) continue;
-      const url = new URL(link);
-      if (!isWeb(url) || isSameSite(url, this.#root)) continue;
+      if (!WEB.test(link) || this.#site.some((prefix) => link.startsWith(prefix))) continue;
       const known = this.#targets.get(link);
       if (known) known.pages++;
       else if (this.#targets.size < EXTERNAL_LINKS.kept) this.#targets.set(link, { url: link, pages: 1, source: page });
