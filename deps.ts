@@ -12,6 +12,8 @@ export { toJsonSchema } from "@valibot/to-json-schema";
 
 // --- shared: MCP (official SDK v1.x) types; its server runtime is in deps-mcp-server.ts ---
 export type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+export type { Task as McpTask } from "@modelcontextprotocol/sdk/types.js";
+export type { TaskStore as McpTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/interfaces.js";
 
 // --- shared: Server-Sent Events (the stdio bridge reads the handler's streamed answers)
 export { createParser as createEventSourceParser } from "eventsource-parser";

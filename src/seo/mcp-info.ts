@@ -48,8 +48,12 @@ export const REPORT_TEMPLATES: ResourceTemplate[] = [
   },
 ];
 
-/** What the server says about itself: with the report resources when it can audit (and so store reports). */
-export const serverInfo = (audits: boolean): ServerInfo => (audits ? { ...SERVER_INFO, resourceTemplates: REPORT_TEMPLATES } : SERVER_INFO);
+/**
+ * What the server says about itself: where it can audit, the report resources (it stores
+ * reports) and MCP tasks (an audit may run as one).
+ */
+export const serverInfo = (audits: boolean): ServerInfo =>
+  audits ? { ...SERVER_INFO, resourceTemplates: REPORT_TEMPLATES, tasks: true } : SERVER_INFO;
 
 type Schema = Record<string, unknown>;
 
@@ -88,9 +92,10 @@ export function outlineSchema(schema: Schema): Schema {
   };
 }
 
-/** A tool's tools/list entry, its output schema outlined. */
+/** A tool's tools/list entry, its output schema outlined; a tool that does not run as a task says so. */
 export function listSeoTool(tool: ToolDef): McpTool {
-  const entry = listingOf(tool);
+  const entry: McpTool = { ...listingOf(tool) };
+  entry.execution ??= { taskSupport: "forbidden" };
   return entry.outputSchema ? { ...entry, outputSchema: outlineSchema(entry.outputSchema) as McpTool["outputSchema"] } : entry;
 }
 

@@ -93,6 +93,8 @@ const SPEC = {
   input: Input,
   output: REPORT_OUTPUT_SCHEMA as unknown as Record<string, unknown>,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  // A long audit may run as an MCP task where the server runs tasks (the stdio server).
+  taskSupport: "optional",
 } as const;
 
 /** The tool where no crawl is available: listed the same, every call answers LOCAL_ONLY. */
@@ -139,7 +141,7 @@ export function createAuditSiteTool(deps: AuditSiteDeps): ToolDef {
         signal: context.signal,
         onProgress(p) {
           const now = Date.now();
-          if (now - last < PROGRESS_EVERY_MS) return;
+          if (!context.progressIsStatus && now - last < PROGRESS_EVERY_MS) return;
           last = now;
           context.progress(p.pages, p.maxPages, `${p.pages} pages crawled, ${p.queued} queued`);
         },

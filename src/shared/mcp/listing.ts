@@ -13,6 +13,8 @@ export interface ServerInfo {
   instructions?: string;
   /** Set when the server has resources: the templates their URIs follow. */
   resourceTemplates?: ResourceTemplate[];
+  /** Set when tools that declare task support run as MCP tasks here. */
+  tasks?: boolean;
 }
 
 /** The tools/list entry of a tool. */
@@ -27,5 +29,6 @@ export function listingOf(tool: ToolDef): McpTool {
     inputSchema: inputSchema as McpTool["inputSchema"],
     ...(tool.output ? { outputSchema: tool.output as McpTool["outputSchema"] } : {}),
     ...(tool.annotations ? { annotations: { title: tool.title, ...tool.annotations } } : {}),
+    ...(tool.taskSupport ? { execution: { taskSupport: tool.taskSupport } } : {}),
   };
 }

@@ -35,5 +35,12 @@ export type ReadResource = (uri: string) => Promise<ResourceText | undefined>;
 /** MCP's error code for a URI no resource answers to. */
 export const RESOURCE_NOT_FOUND = -32002;
 
-/** The capabilities `initialize` answers: tools, and resources when the server has them. */
-export const capabilitiesOf = (info: ServerInfo) => ({ tools: {}, ...(info.resourceTemplates ? { resources: {} } : {}) });
+/** MCP's tasks capability: task-augmented tools/call, tasks/list and tasks/cancel. */
+const TASKS = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+
+/** The capabilities `initialize` answers: tools, and resources and tasks when the server has them. */
+export const capabilitiesOf = (info: ServerInfo) => ({
+  tools: {},
+  ...(info.resourceTemplates ? { resources: {} } : {}),
+  ...(info.tasks ? { tasks: TASKS } : {}),
+});

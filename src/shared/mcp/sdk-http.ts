@@ -22,6 +22,17 @@ function wantsStream(request: Request, body: unknown): boolean {
   return messages.some((m) => m?.method === "tools/call" && m.params?._meta?.progressToken !== undefined);
 }
 
+/**
+ * The message without its task augmentation, where the server runs no tasks: the protocol asks
+ * such a server to answer the call normally (the SDK would refuse it).
+ */
+function withoutTask(body: unknown): unknown {
+  const message = body as { method?: unknown; params?: Record<string, unknown> } | null;
+  if (message?.method !== "tools/call" || message.params?.task === undefined) return body;
+  const { task: _ignored, ...params } = message.params;
+  return { ...message, params };
+}
+
 /** `body` passed through, with `done` called once when it ends or its reader cancels it. */
 function endingWith(body: ReadableStream<Uint8Array>, done: () => void): ReadableStream<Uint8Array> {
   const reader = body.getReader();
@@ -68,7 +79,8 @@ export async function serveWithSdk(
   request.signal.addEventListener("abort", close, { once: true });
   await server.connect(transport);
   try {
-    const answer = await Promise.race([transport.handleRequest(request, { parsedBody: body }), aborted(request.signal)]);
+    const parsedBody = factory.tasks ? body : withoutTask(body);
+    const answer = await Promise.race([transport.handleRequest(request, { parsedBody }), aborted(request.signal)]);
     if (answer === "aborted") {
       close();
       return jsonRpcError(499, -32800, "Request cancelled by the client");

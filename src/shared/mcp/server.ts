@@ -3,10 +3,11 @@
  * validated with valibot; bad input, tool failures and unexpected errors all come back as
  * `isError` results with a next step, so no call can take the server down. A lazy definition
  * answers `initialize` and `tools/list` from a listing and loads the tools on the first call,
- * so a server's start-up does not pay for the tools' code.
+ * so a server's start-up does not pay for the tools' code. Where `info.tasks` is set, a tool
+ * that declares task support also runs as an MCP task (tasks.ts holds them across requests).
  * @module
  */
-import type { CallToolResult, McpTool } from "../../../deps.ts";
+import type { CallToolResult, McpTask, McpTool } from "../../../deps.ts";
 import {
   CallToolRequestSchema,
   ListResourcesRequestSchema,
@@ -21,6 +22,7 @@ import { ApiError, ERRORS, type ErrorCode } from "../errors.ts";
 import { invokeTool } from "./invoke.ts";
 import { listingOf, type ServerInfo } from "./listing.ts";
 import { capabilitiesOf, type ReadResource, RESOURCE_NOT_FOUND } from "./resource.ts";
+import { createToolTasks, type ToolTasks } from "./tasks.ts";
 import type { ToolContext, ToolDef } from "./tool.ts";
 
 export type { ServerInfo } from "./listing.ts";
@@ -36,6 +38,8 @@ export interface McpServerFactory {
    * stays the definition's.
    */
   createServer(tools?: ToolSource): McpServer;
+  /** Whether its servers run task-augmented tool calls (ServerInfo.tasks). */
+  tasks?: boolean;
 }
 
 /** A server factory over a tool table known up front: the listing is computed once. */
@@ -78,6 +82,26 @@ function progressOf(token: string | number | undefined, extra: CallExtra): ToolC
   };
 }
 
+/**
+ * A task-augmented call: the task at once (its id, working, ttl, pollInterval), the tool running
+ * in the background with progress as the task's status message. A tool without task support
+ * answers -32601, as the protocol asks.
+ */
+function startTask(tasks: ToolTasks, tool: ToolDef, ttl: number | undefined, run: (context: ToolContext) => Promise<CallToolResult>) {
+  if (tool.taskSupport !== "optional") {
+    throw new McpError(McpErrorCode.MethodNotFound, `${tool.name} does not run as a task; call it without task`);
+  }
+  const task: McpTask = tasks.start(ttl, (signal, progress) =>
+    run({
+      signal,
+      progress: (done, total, message) => progress(message ?? `${done}${total === undefined ? "" : ` of ${total}`}`),
+      progressIsStatus: true,
+    }),
+  );
+  const immediate = `${tool.name} runs as task ${task.taskId}; tasks/get reports its progress, tasks/result returns its answer`;
+  return { task, _meta: { "io.modelcontextprotocol/model-immediate-response": immediate } };
+}
+
 /** resources/templates/list, resources/list (none listed: the templates say what can be read) and resources/read. */
 function serveResources(server: McpServer, info: ServerInfo, log: (line: string) => void, read: ReadResource = async () => undefined): void {
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: info.resourceTemplates ?? [] }));
@@ -115,15 +139,22 @@ function serverFactory(
     }
   };
 
+  // One store for every server this factory makes: a task outlives the request that started it.
+  const tasks = info.tasks ? createToolTasks() : undefined;
+
   const createServer = (bound?: ToolSource): McpServer => {
     const source = bound ?? defined;
     const server = new McpServer(
       { name: info.name, version: info.version },
-      { capabilities: capabilitiesOf(info), ...(info.instructions ? { instructions: info.instructions } : {}) },
+      {
+        capabilities: capabilitiesOf(info),
+        ...(tasks ? { taskStore: tasks.store } : {}),
+        ...(info.instructions ? { instructions: info.instructions } : {}),
+      },
     );
     if (info.resourceTemplates) serveResources(server, info, log, read);
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await listing() }));
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const tools = typeof source === "function" ? await source() : source;
       const tool = tools.find((t) => t.name === request.params.name);
       if (!tool) {
@@ -132,12 +163,14 @@ function serverFactory(
           `Unknown tool "${request.params.name}"; call tools/list for the tools this server has`,
         );
       }
+      const args = request.params.arguments ?? {};
+      if (tasks && request.params.task) return startTask(tasks, tool, request.params.task.ttl, (context) => call(tool, args, context));
       const progress = progressOf(request.params._meta?.progressToken, extra);
-      return call(tool, request.params.arguments ?? {}, { signal: extra.signal, progress });
+      return call(tool, args, { signal: extra.signal, progress });
     });
     return server;
   };
-  return { createServer };
+  return { createServer, tasks: Boolean(tasks) };
 }
 
 /**

@@ -16,6 +16,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Reports progress to the client when it asked for it (a no-op otherwise). */
   progress(done: number, total?: number, message?: string): void;
+  /** Set when progress only updates a task's status message: cheap, so every step may report. */
+  progressIsStatus?: boolean;
 }
 
 /** A tool's answer: the structured payload, the text an agent reads first, and links to resources it can read later. */
@@ -42,6 +44,11 @@ export interface ToolDef<S extends AnyObjectSchema = AnyObjectSchema> {
   /** JSON Schema (type object) of `structured`; the SDK client validates results against it. */
   output?: Record<string, unknown>;
   annotations?: ToolAnnotations;
+  /**
+   * "optional": a client may call it as an MCP task (tasks.ts), where the server runs tasks;
+   * unset: never as a task.
+   */
+  taskSupport?: "optional";
   /**
    * Set when the tool is listed but cannot run where this server runs (a capability the
    * runtime lacks): every call answers this error, whatever its arguments.
