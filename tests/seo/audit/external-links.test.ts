@@ -58,7 +58,7 @@ after(async () => {
 
 async function audit(options: Record<string, unknown>, frontEnd?: "cli"): Promise<AuditReport> {
   const { report } = await handleAuditRequest(
-    { url: `${site.origin}/`, timeout_ms: 2000, ...options },
+    { url: `${site.origin}/`, timeout_ms: 3000, ...options },
     { fetch, now: () => new Date(), reports: memoryReportStore(), ...(frontEnd ? { frontEnd } : {}) },
   );
   return report;
