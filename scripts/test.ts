@@ -51,6 +51,7 @@ export const SYSTEM = [
   "tests/shim/node/seo/gateway.test.ts",
   "tests/shim/node/seo/page-parser.test.ts",
   "tests/shim/node/seo/stdio-portability.test.ts",
+  "tests/shim/node/seo/stdio-tasks.test.ts",
   "tests/shim/node/seo/stdio.test.ts",
   "tests/shim/workers/charging-worker.test.ts",
   "tests/shim/workers/seo-gateway.test.ts",

@@ -77,6 +77,23 @@ test("MCP in-process: five tools, a keyless tool call against the fake providers
   }
 });
 
+test("MCP: the gateway declares no tasks and answers a task-augmented seo_audit_site call LOCAL_ONLY, as a plain one", async () => {
+  const handler = gatewayHandler(world);
+  const headers = { accept: "application/json, text/event-stream", "content-type": "application/json" };
+  const rpc = async (body: unknown) =>
+    (await (await handler(new Request(`${BASE}/mcp`, { method: "POST", headers, body: JSON.stringify(body) }))).json()) as {
+      result: { capabilities?: Record<string, unknown>; isError?: boolean; content?: { text: string }[]; task?: unknown };
+    };
+  const clientInfo = { name: "c", version: "1" };
+  const init = await rpc({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo } });
+  assert.equal(init.result.capabilities?.tasks, undefined);
+  const params = { name: "seo_audit_site", arguments: { url: "https://example.com/" }, task: { ttl: 60_000 } };
+  const call = await rpc({ jsonrpc: "2.0", id: 2, method: "tools/call", params });
+  assert.equal(call.result.task, undefined);
+  assert.equal(call.result.isError, true);
+  assert.match(call.result.content?.[0]?.text ?? "", /^LOCAL_ONLY: /);
+});
+
 test("MCP: a progress-tracked call streams its progress notifications, then the result", async () => {
   const handler = gatewayHandler(world);
   const session = await mcpClient(BASE, {}, inProcess(handler));
