@@ -9,7 +9,7 @@ import { LAB_SAMPLE, LabSampler } from "../render/lab-sample.ts";
 import type { Renderer, SubRequestGate } from "../render/renderer.ts";
 import { type RenderStats, renderingVisitor } from "../render/rendering-visitor.ts";
 import type { HttpRequest } from "../fetch/http-request.ts";
-import { describeTwin, type Twin } from "../crawl/twin.ts";
+import { describeTwin, toLocal, type Twin } from "../crawl/twin.ts";
 import { Collector, URLS_PER_CHECK } from "./collector.ts";
 import { ExternalLinks } from "./external-links.ts";
 import { cutsOf } from "./cuts.ts";
@@ -132,7 +132,7 @@ function crawlDepsOf(options: AuditOptions, textSink: CrawlDeps["textSink"], aft
 }
 
 /** The external link check, when the audit asked for one (see external-links.ts). */
-function checkExternal(external: ExternalLinks | undefined, start: string, options: AuditOptions, add: (hit: Hit) => void) {
+function checkExternal(external: ExternalLinks | undefined, start: string, twin: Twin | undefined, options: AuditOptions, add: (hit: Hit) => void) {
   if (!external || !options.externalLinks) return Promise.resolve(undefined);
   return external.check(
     {
@@ -143,6 +143,8 @@ function checkExternal(external: ExternalLinks | undefined, start: string, optio
       bounds: options.bounds,
       max: options.externalLinks,
       ownMachine: isOwnMachine(new URL(start)),
+      // A link to the production twin is a link to this site, read as the same path here.
+      isInternal: (target: string) => toLocal(target, twin, new URL(start).origin) !== target,
       ...(options.signal ? { signal: options.signal } : {}),
     },
     add,
@@ -163,9 +165,9 @@ export async function crawlAndAudit(url: string, options: AuditOptions): Promise
     crawlDepsOf(options, htmlSinks(parsing?.sink), rendering?.afterPages),
     external ? external.wrap(visit) : visit,
   ).finally(() => parsing?.close());
-  const externalLinks = await checkExternal(external, crawl.start, options, (hit) => collector.add(hit));
   const rendered = await rendering?.summary(crawl.truncated.some((r) => r.startsWith("max_seconds") || r === "cancelled"));
   const twin = twinOf(crawl, collector.summaries, options.twin !== null);
+  const externalLinks = await checkExternal(external, crawl.start, twin, options, (hit) => collector.add(hit));
   siteHits(crawl, collector.summaries, twin, (hit) => collector.add(hit));
   reportMissingPagesOnce(collector, crawl);
   let htmlPages = 0;

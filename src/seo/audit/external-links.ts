@@ -57,6 +57,8 @@ export interface ExternalCheckOptions {
   /** The audited site is on the user's own machine: private and loopback targets may be contacted. */
   ownMachine: boolean;
   signal?: AbortSignal;
+  /** Targets that are links to this site after all (its production twin's URLs): not checked, not counted. */
+  isInternal?: (url: string) => boolean;
   /** The time bound in seconds (default: `EXTERNAL_LINKS.seconds`, or `max_seconds` if less). */
   seconds?: number;
 }
@@ -93,7 +95,10 @@ export class ExternalLinks {
 
   /** Checks the most-linked targets; the hits go to `add`. */
   async check(options: ExternalCheckOptions, add: (hit: Hit) => void): Promise<ExternalLinksSummary> {
-    const ranked = [...this.#targets.values()].sort((a, b) => b.pages - a.pages);
+    const internal = options.isInternal;
+    const ranked = [...this.#targets.values()]
+      .filter((t) => !internal?.(t.url))
+      .sort((a, b) => b.pages - a.pages);
     const chosen = ranked.slice(0, options.max);
     const summary: ExternalLinksSummary = {
       found: ranked.length,

@@ -127,6 +127,14 @@ test("check_external_links: false turns the CLI's check off", async () => {
   assert.equal(report.external_links, undefined);
 });
 
+test("links to the production twin of a staging copy are links to this site: not checked as external", async () => {
+  calls.length = 0;
+  const report = await audit({ production_url: `${external.origin}/` }, "cli");
+  assert.equal(report.twin?.via, "option");
+  assert.equal(report.external_links?.found, 0);
+  assert.ok(!calls.some((c) => c.startsWith("HEAD ")), calls.join(", "));
+});
+
 test("a remote audit never contacts external links on private or loopback addresses", async () => {
   calls.length = 0;
   const links = new ExternalLinks("https://example.com/");
