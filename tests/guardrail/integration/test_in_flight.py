@@ -44,7 +44,8 @@ def hang_up_mid_stream(proxy: Proxy) -> str:
     connection.request("POST", "/v1/chat/completions", body, headers)
     reply = connection.getresponse()
     reply.read1(64) if reply.status == 200 else reply.read()
-    connection.sock.close()  # hang up while the upstream still streams
+    if connection.sock is not None:  # None once a whole answer was read (an error, say)
+        connection.sock.close()  # hang up while the upstream still streams
     connection.close()
     return f"hung up {reply.status}"
 
