@@ -5,7 +5,7 @@
  * @module
  */
 import { v } from "../../../deps.ts";
-import { EXTERNAL_LINKS } from "./external-links.ts";
+import { EXTERNAL_LINKS } from "./external-checker.ts";
 import {
   CAPS,
   type CrawlBounds,

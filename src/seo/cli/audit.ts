@@ -21,7 +21,7 @@ import type { AuditReport } from "../audit/report.ts";
 import type { Comparison } from "../audit/compare.ts";
 import { REPORT_ID } from "../audit/report-store.ts";
 import { cliBoundsInput } from "../audit/bounds-input.ts";
-import { EXTERNAL_LINKS } from "../audit/external-links.ts";
+import { EXTERNAL_LINKS } from "../audit/external-checker.ts";
 import { CAPS, DEFAULTS, REMOTE_LIMITS } from "../crawl/bounds.ts";
 import type { HttpRequest } from "../fetch/http-request.ts";
 import type { PageParser } from "../audit/extract.ts";
