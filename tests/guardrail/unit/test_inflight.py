@@ -4,6 +4,7 @@ import copy
 import json
 import logging
 import time
+from collections.abc import Generator
 from concurrent.futures import ThreadPoolExecutor
 from itertools import pairwise
 
@@ -131,6 +132,33 @@ def test_request_scopes_of_concurrent_requests_stay_apart() -> None:
 
     asyncio.run(main())
     assert seen == {"a": 1, "b": 0}  # a's end closed a's registry, not b's
+
+
+def test_a_request_task_dropped_unfinished_still_closes_its_registries() -> None:
+    """A request coroutine the server never resumes is closed by the garbage collector in
+    another context, where the context variable refuses its token: its registries close all
+    the same."""
+    import contextvars
+
+    store = InFlight()
+
+    async def request() -> None:
+        with request_scope():
+            store.open({"metadata": {}})
+            await Suspend()
+
+    coroutine = request()
+    coroutine.send(None)  # runs up to the await, inside the request's scope
+    assert len(store) == 1
+    contextvars.Context().run(coroutine.close)  # what the collector does, elsewhere
+    assert len(store) == 0
+
+
+class Suspend:
+    """An await that never resumes by itself."""
+
+    def __await__(self) -> Generator[None, None, None]:
+        yield
 
 
 def test_the_reported_counts_follow_each_other_when_threads_close_at_once() -> None:

@@ -27,7 +27,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 from typing import Any
 
 from .placeholder import Registry
@@ -52,10 +52,19 @@ def request_scope() -> Iterator[None]:
     try:
         yield
     finally:
-        _OPENED.reset(token)
         for in_flight, ticket in opened:
             if in_flight.close_ticket(ticket):
                 log.debug("reversible_mask: the request ended with its registry open; closed")
+        _reset(token)
+
+
+def _reset(token: Token[list[tuple[InFlight, str]] | None]) -> None:
+    """A request task the server dropped unfinished is closed by the garbage collector, in
+    another context, where `reset` refuses the token: the registries are closed by then."""
+    try:
+        _OPENED.reset(token)
+    except ValueError:
+        pass
 
 
 def proxy_metadata(data: Any, create: bool = False) -> dict[str, Any] | None:
