@@ -3,48 +3,24 @@
  * inputs (numbers, booleans, a bbox object) hold every rule once: ranges, the bbox order
  * (minLat <= maxLat; minLon > maxLon is a box across the antimeridian, e.g. around Fiji), the
  * connector's length in characters. MCP tools take them as they are; a REST query string is
- * first read by its own syntax schema (plain decimals, comma lists, `true`/`false`), mapped to
- * the typed input, and parsed by the same schema, so REST and MCP cannot disagree.
+ * first read by its own syntax schema (rest-queries.ts), mapped to the typed input, and parsed by
+ * the same schema, so REST and MCP cannot disagree.
  *
  * Inputs are strict: a misspelt argument (`minPower` for `minPowerKw`, or the query's
  * `minpower`) is refused rather than silently widening a search.
  * @module
  */
 import { v } from "../../../deps.ts";
-import { ApiError } from "../../shared/errors.ts";
-import { queryBoolean, queryNumber } from "../../shared/http/query.ts";
-import { CONNECTOR_TYPES, connectorTypesOf, CURRENT_TYPES } from "../data/connector-types.ts";
+import { CONNECTOR_TYPES, CURRENT_TYPES } from "../data/connector-types.ts";
 import { STATUS_VALUES } from "../data/model.ts";
 import { ACCESS_FILTER_VALUES } from "../search/reference.ts";
 import type { SiteQuery as StoreQuery } from "../search/store.ts";
+import { between, CONNECTOR_HELP, CONNECTOR_MAX, described, ID_HELP, integer, LIMIT_DEFAULT, LIMIT_MAX, minPowerRule, OFFSET_MAX, RADIUS_DEFAULT_KM, radiusRule, strict } from "./input-rules.ts";
 
-const LIMIT_MAX = 100;
-const LIMIT_DEFAULT = 20;
-const OFFSET_MAX = 100_000;
-const CONNECTOR_MAX = 64;
-const RADIUS_MAX_KM = 500;
-const RADIUS_DEFAULT_KM = 10;
 const NEARBY_LIMIT_DEFAULT = 10;
-
-export const ID_HELP = "ids look like ocm:123, osm:node/123 or osm:way/123";
-
-const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
-
-const between = (min: number, max: number, message: string) =>
-  v.pipe(v.number(), v.minValue(min, message), v.maxValue(max, message));
-
-const integer = (name: string, min: number, max: number) => {
-  const message = `${name} must be an integer from ${min} to ${max}`;
-  return v.pipe(v.number(), v.integer(message), v.minValue(min, message), v.maxValue(max, message));
-};
 
 const BBOX_RANGE = "bbox longitudes must be within -180..180 and latitudes within -90..90";
 const NEAR_RANGE = "near must be lat within -90..90 and lon within -180..180";
-
-const unknownArgument = (issue: v.BaseIssue<unknown>) =>
-  issue.expected === "never" ? "unknown argument; use only the names in the input schema" : issue.message;
-
-export const strict = <E extends v.ObjectEntries>(entries: E) => v.strictObject(entries, unknownArgument);
 
 /** The one bbox rule set: WGS84 ranges per corner, then minLat <= maxLat. */
 const bbox = described(
@@ -68,17 +44,7 @@ const point = {
   lon: described(between(-180, 180, NEAR_RANGE), "Longitude in WGS84 degrees"),
 };
 
-const radiusRule = v.pipe(
-  v.number(),
-  v.gtValue(0, `radiusKm must be more than 0 and at most ${RADIUS_MAX_KM}`),
-  v.maxValue(RADIUS_MAX_KM, `radiusKm must be more than 0 and at most ${RADIUS_MAX_KM}`),
-);
-
 const radiusKm = v.optional(described(radiusRule, "Search radius in km"), RADIUS_DEFAULT_KM);
-
-const minPowerRule = v.pipe(v.number(), v.minValue(0, "minPower must be at least 0 kW"));
-
-const CONNECTOR_HELP = `Case-insensitive substring of a connector type or label (at most ${CONNECTOR_MAX} characters), e.g. ccs, type2, chademo`;
 
 const oneOf = (name: string, values: readonly string[]) => `${name} must be one of ${values.join(", ")}`;
 
@@ -227,120 +193,4 @@ export function siteQueryOf(input: SearchInput): StoreQuery {
   if (input.updatedSince !== undefined) query.updatedSince = input.updatedSince;
   if (input.cursor !== undefined) query.cursor = input.cursor;
   return query;
-}
-
-// --- the REST query strings: syntax only, then mapped onto the typed inputs above ---
-
-const DECIMAL_LIST = /^-?\d+(\.\d+)?(,-?\d+(\.\d+)?)*$/;
-
-// Numbers are declared as numbers (queryNumber): the typed input's rule, and its default, go in the document.
-const decimal = (name: string, rule: string, typed: v.GenericSchema<number>, text: string) =>
-  queryNumber(described(typed, text), `${name} must be a plain decimal number (${rule})`);
-
-const digits = (name: string, min: number, max: number, fallback: number) =>
-  v.optional(queryNumber(v.pipe(integer(name, min, max), v.metadata({ default: fallback })), `${name} must be an integer from ${min} to ${max}`, "digits"));
-
-const numberList = (name: string, count: number, format: string) => {
-  const message = `${name} must be ${count} comma-separated decimal numbers: ${format}`;
-  return v.pipe(
-    v.string(),
-    v.regex(DECIMAL_LIST, message),
-    v.description(format),
-    v.transform((text) => text.split(",").map(Number)),
-    v.check((list) => list.length === count, message),
-  );
-};
-
-const items = (text: string) => text.split(",").map((item) => item.trim());
-
-/** A comma list read by `read` (undefined: a word it does not know, refused with `message`). */
-const listOf = <T>(name: string, help: string, read: (word: string) => T[] | undefined, message: (word: string) => string) =>
-  v.pipe(
-    v.string(),
-    v.description(help),
-    v.rawTransform(({ dataset, addIssue, NEVER }) => {
-      const out: T[] = [];
-      for (const word of items(dataset.value)) {
-        const read_ = word === "" ? undefined : read(word);
-        if (!read_) {
-          addIssue({ message: word === "" ? `${name} must not have an empty item` : message(word) });
-          return NEVER;
-        }
-        for (const value of read_) if (!out.includes(value)) out.push(value);
-      }
-      return out;
-    }),
-  );
-
-const vocabularyWord = (values: readonly string[], fold: (word: string) => string) => (word: string) => {
-  const value = values.find((known) => known === fold(word));
-  return value === undefined ? undefined : [value];
-};
-
-const unknownWord = (name: string, values: readonly string[]) => (word: string) =>
-  `${name} "${word.slice(0, 64)}" is not one of ${values.join(", ")}`;
-
-const CONNECTOR_TYPE_HELP = `Comma list of connector types: ${CONNECTOR_TYPES.join(", ")}; common names work too (Type 1, J1772, Type-2, Mennekes, CCS, CHAdeMO, Tesla, NACS), any case`;
-
-/** `format=geojson` answers a GeoJSON FeatureCollection (as `Accept: application/geo+json` does). */
-const FormatQuery = v.optional(
-  v.pipe(
-    v.picklist(["json", "geojson"], "format must be json or geojson"),
-    v.description("json (default) or geojson: a FeatureCollection, as Accept: application/geo+json gives"),
-  ),
-);
-
-export type AnswerFormat = "json" | "geojson";
-
-/** The query of `GET /api/v1/sites`. */
-export const SitesQuery = v.object({
-  bbox: v.optional(numberList("bbox", 4, "minLon,minLat,maxLon,maxLat")),
-  connector: v.optional(v.pipe(v.string(), v.description(CONNECTOR_HELP))),
-  minPower: v.optional(decimal("minPower", "kW, at least 0, e.g. 50", minPowerRule, "Keep sites with at least this power in kW")),
-  openOnly: v.optional(queryBoolean("openOnly", "true keeps only sites whose status is AVAILABLE (registry data, not live occupancy)")),
-  connectorType: v.optional(listOf("connectorType", CONNECTOR_TYPE_HELP, connectorTypesOf, unknownWord("connectorType", CONNECTOR_TYPES))),
-  current: v.optional(
-    listOf("current", "AC or DC (any case)", vocabularyWord(CURRENT_TYPES, (w) => w.toUpperCase()), unknownWord("current", CURRENT_TYPES)),
-  ),
-  country: v.optional(listOf("country", "Comma list of ISO 3166-1 alpha-2 codes, any case, e.g. DE,AT", (w) => [w.toUpperCase()], () => "")),
-  operator: v.optional(listOf("operator", "Comma list of operator ids or names from GET /api/v1/reference", (w) => [w], () => "")),
-  access: v.optional(
-    listOf(
-      "access",
-      `Comma list of ${ACCESS_FILTER_VALUES.join(", ")} (unknown: the source does not say)`,
-      vocabularyWord(ACCESS_FILTER_VALUES, (w) => w.toLowerCase()),
-      unknownWord("access", ACCESS_FILTER_VALUES),
-    ),
-  ),
-  status: v.optional(
-    listOf("status", `Comma list of ${STATUS_VALUES.join(", ")} (any case)`, vocabularyWord(STATUS_VALUES, (w) => w.toUpperCase()), unknownWord("status", STATUS_VALUES)),
-  ),
-  updatedSince: v.optional(v.pipe(v.string(), v.description("ISO 8601 date or instant: only sites updated at or after it, oldest change first"))),
-  cursor: v.optional(v.pipe(v.string(), v.description("page.nextCursor of the page before (a sync)"))),
-  near: v.optional(numberList("near", 2, "lat,lon")),
-  radiusKm: v.optional(
-    decimal("radiusKm", `kilometres, more than 0 and at most ${RADIUS_MAX_KM}`, radiusRule, `Search radius in km around near (default ${RADIUS_DEFAULT_KM})`),
-  ),
-  limit: digits("limit", 1, LIMIT_MAX, LIMIT_DEFAULT),
-  offset: digits("offset", 0, OFFSET_MAX, 0),
-  format: FormatQuery,
-});
-
-/** The query of `GET /api/v1/sites/:id` (parseQuery refuses any other name). */
-export const SiteByIdQuery = v.object({ format: FormatQuery });
-
-/** `GET /api/v1/status/:id` takes no parameter (its record is JSON only). */
-export const StatusQuery = v.object({});
-
-/** A sites query mapped onto the search input (still to be parsed by `SearchInput`). */
-export function searchOfQuery(query: v.InferOutput<typeof SitesQuery>): Record<string, unknown> {
-  const { bbox: box, minPower, near, radiusKm: km, format: _format, current, ...rest } = query;
-  if (km !== undefined && near === undefined) throw new ApiError("INVALID_ARGUMENTS", "radiusKm needs near=lat,lon");
-  if (current && current.length > 1) throw new ApiError("INVALID_ARGUMENTS", "current must be one of AC, DC (one value)");
-  const input: Record<string, unknown> = { ...rest, current: current?.[0] };
-  if (box) input.bbox = { minLon: box[0], minLat: box[1], maxLon: box[2], maxLat: box[3] };
-  if (minPower !== undefined) input.minPowerKw = minPower;
-  if (near) input.near = { lat: near[0], lon: near[1], ...(km === undefined ? {} : { radiusKm: km }) };
-  for (const key of Object.keys(input)) if (input[key] === undefined) delete input[key];
-  return input;
 }

@@ -14,7 +14,9 @@
 import { v } from "../../../deps.ts";
 import { ApiError } from "../../shared/errors.ts";
 import { queryNumber } from "../../shared/http/query.ts";
-import { type SearchInput, SearchSitesInput, searchOfQuery, siteQueryOf, SitesQuery, strict } from "./inputs.ts";
+import { strict } from "./input-rules.ts";
+import { type SearchInput, SearchSitesInput, siteQueryOf } from "./inputs.ts";
+import { searchOfQuery, SitesQuery } from "./rest-queries.ts";
 import type { SiteQuery } from "../search/store.ts";
 import { CORRIDOR_DEFAULT_KM, CORRIDOR_HELP, CorridorArgument, RouteArgument } from "./route-input.ts";
 

@@ -16,15 +16,8 @@ import type { ChargingServices } from "../services.ts";
 import { SitePathSchema } from "../data/site-id.ts";
 import type { Attribution, Site } from "../data/model.ts";
 import { type SearchResult, unknownSite } from "../search/store.ts";
-import {
-  IdInput,
-  NearbyInput,
-  SearchInput,
-  searchOfQuery,
-  SiteByIdQuery,
-  SitesQuery,
-  StatusQuery,
-} from "./inputs.ts";
+import { IdInput, NearbyInput, SearchInput } from "./inputs.ts";
+import { searchOfQuery, SiteByIdQuery, SitesQuery, StatusQuery } from "./rest-queries.ts";
 import { RouteQuery, routeOfQuery, routeQueryOf, RouteSearchInput, SearchSitesRouteInput } from "./route-search.ts";
 import { datasetOf, DATASET_DESCRIPTION, NoQuery, REFERENCE_DESCRIPTION } from "./reference.ts";
 import { DatasetOutput, ReferenceOutput } from "./outputs.ts";

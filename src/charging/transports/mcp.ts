@@ -8,7 +8,7 @@ import { ApiError, isApiError } from "../../shared/errors.ts";
 import { jsonSchemaOf } from "../../shared/http/openapi.ts";
 import type { ReadResource, ResourceTemplate } from "../../shared/mcp/resource.ts";
 import { defineTool, type ToolDef } from "../../shared/mcp/tool.ts";
-import { ID_HELP } from "../operations/inputs.ts";
+import { ID_HELP } from "../operations/input-rules.ts";
 import { type Operation, OPERATIONS, READ_ONLY } from "../operations/table.ts";
 import type { ChargingServices } from "../services.ts";
 

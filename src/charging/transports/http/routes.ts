@@ -20,7 +20,8 @@ import { parseArguments } from "../../../shared/validate.ts";
 import { type Answers, createAnswers } from "./answers.ts";
 import { type Cacheable, createCacheable } from "./cacheable.ts";
 import { Lru } from "../../../shared/lru.ts";
-import type { AnswerFormat } from "../../operations/inputs.ts";
+import { toJsonRpcError } from "../../../shared/mcp/http.ts";
+import type { AnswerFormat } from "../../operations/rest-queries.ts";
 import { type Operation, OPERATIONS, type RestFace, type SearchRun, type SiteRun } from "../../operations/table.ts";
 import type { ChargingServices } from "../../services.ts";
 import { siteIdOf } from "../../data/site-id.ts";
@@ -177,7 +178,7 @@ export function chargingRouteTable(
     { method: "GET", path: "/healthz", handle: health, open: true, unmetered: true },
     ...restRoutes(rest),
     { method: "GET", path: "/api/v1/openapi.json", handle: document, open: true },
-    { method: "POST", path: "/mcp", handle: mcp, everyMethod: true },
+    { method: "POST", path: "/mcp", handle: mcp, everyMethod: true, failure: toJsonRpcError },
   ];
   return routes;
 }

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { connect } from "node:net";
 import { after, before, test } from "node:test";
 import fc from "fast-check";
-import { SitesQuery } from "../../../../src/charging/operations/inputs.ts";
+import { SitesQuery } from "../../../../src/charging/operations/rest-queries.ts";
 import { ERROR_CODES } from "../../../../src/shared/errors.ts";
 import { startBuilt, stop } from "../../../../scripts/smoke.ts";
 import { ensureBuilt } from "../../built.ts";

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { validate } from "@readme/openapi-parser";
-import { SitesQuery } from "../../../../src/charging/operations/inputs.ts";
+import { SitesQuery } from "../../../../src/charging/operations/rest-queries.ts";
 import { startBuilt, stop } from "../../../../scripts/smoke.ts";
 import { ensureBuilt, rawHttp } from "../../built.ts";
 import { base, make } from "./harness.ts";
