@@ -3,6 +3,15 @@ import { test } from "node:test";
 import { createChargingHandler } from "../../../../src/charging/handler.ts";
 import { base, call, type Envelope, make, status, store } from "./harness.ts";
 
+/** On /mcp a guard's refusal is a JSON-RPC error (as on the SEO gateway), its message `CODE: ...`. */
+function assertJsonRpcRefusal(body: unknown, code: string, rpcCode = -32000): void {
+  const { jsonrpc, error, id } = body as { jsonrpc: string; error: { code: number; message: string }; id: null };
+  assert.equal(jsonrpc, "2.0");
+  assert.equal(id, null);
+  assert.equal(error.code, rpcCode);
+  assert.ok(error.message.startsWith(`${code}: `), error.message);
+}
+
 /** A metered route that costs nothing to answer. */
 const DOC = "/api/v1/openapi.json";
 
@@ -28,6 +37,8 @@ test("the rate limit answers RATE_LIMITED with retry-after per client address", 
   assert.equal(live.response.headers.get("ratelimit"), null);
   const mcp = await call(handler, "/mcp", { method: "POST", body: "{}" }, "198.51.100.1");
   assert.equal(mcp.status, 429, "the limit covers /mcp");
+  assertJsonRpcRefusal(mcp.body, "RATE_LIMITED");
+  assert.equal(mcp.response.headers.get("retry-after"), "60");
   assert.equal((await call(handler, DOC, {}, "198.51.100.2")).status, 200, "another client");
   const spoofed = await call(
     handler,
@@ -63,7 +74,10 @@ test("the key gate answers UNAUTHORIZED without a valid key and lets x-api-key o
     (await call(handler, "/api/v1/sites", { headers: { authorization: "Bearer k-one" } })).status,
     200,
   );
-  assert.equal((await call(handler, "/mcp", { method: "POST", body: "{}" })).status, 401, "gate covers /mcp");
+  const mcp = await call(handler, "/mcp", { method: "POST", body: "{}" });
+  assert.equal(mcp.status, 401, "gate covers /mcp");
+  assertJsonRpcRefusal(mcp.body, "UNAUTHORIZED", -32001);
+  assert.match(mcp.response.headers.get("www-authenticate") ?? "", /^Bearer /);
   assert.equal((await call(handler, "/healthz")).status, 200, "liveness stays open");
 });
 
@@ -76,7 +90,7 @@ test("bodies over the cap answer PAYLOAD_TOO_LARGE, by content-length and by cou
     headers: { "content-type": "application/json" },
   });
   assert.equal(declared.status, 413);
-  assert.equal((declared.body as Envelope).error.code, "PAYLOAD_TOO_LARGE");
+  assertJsonRpcRefusal(declared.body, "PAYLOAD_TOO_LARGE");
   const stream = new ReadableStream({
     start(c) {
       for (let i = 0; i < 4; i++) c.enqueue(new TextEncoder().encode(big.slice(0, 512)));
