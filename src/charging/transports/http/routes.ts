@@ -21,7 +21,6 @@ import { type Answers, createAnswers } from "./answers.ts";
 import { type Cacheable, createCacheable } from "./cacheable.ts";
 import { Lru } from "../../../shared/lru.ts";
 import { toJsonRpcError } from "../../../shared/mcp/http.ts";
-import { toJsonRpcError } from "../../../shared/mcp/http.ts";
 import type { AnswerFormat } from "../../operations/rest-queries.ts";
 import { type Operation, OPERATIONS, type RestFace, type SearchRun, type SiteRun } from "../../operations/table.ts";
 import type { ChargingServices } from "../../services.ts";
