@@ -20,6 +20,7 @@ import { ACCESS_VALUES, STATUS_VALUES, type StatusValue } from "../data/model.ts
 import { TEXT_FIELDS } from "../snapshot/format.ts";
 import type { Snapshot } from "../snapshot/read.ts";
 import type { AccessFilterValue, Vocabulary } from "./reference.ts";
+import type { ResolvedStrings } from "./filter-index.ts";
 import type { RowFilter } from "./walk.ts";
 
 export interface FilterQuery {
@@ -50,6 +51,14 @@ const maskOf = <T>(values: readonly T[], wanted: readonly T[], shift = 0) => {
   });
   return mask;
 };
+
+/** The string ids the country and operator filters of `q` compare against (an unknown operator is INVALID_ARGUMENTS). */
+export function resolveStrings(vocabulary: Vocabulary, q: FilterQuery): ResolvedStrings {
+  const strings: ResolvedStrings = {};
+  if (q.countries) strings.countries = vocabulary.countryStrings(q.countries);
+  if (q.operators) strings.operators = operatorStrings(vocabulary, q.operators);
+  return strings;
+}
 
 function operatorStrings(vocabulary: Vocabulary, operators: readonly string[]): number[] {
   return operators.flatMap((name) => {
@@ -130,8 +139,11 @@ export function createFilters(snapshot: Snapshot, vocabulary: () => Vocabulary =
       mask[0] = q.access.includes("unknown") ? 1 : 0;
       tests.push((row) => mask[access[row] as number] === 1);
     }
-    if (q.countries) tests.push(textIn(text, COUNTRY, vocabulary().countryStrings(q.countries)));
-    if (q.operators) tests.push(textIn(text, OPERATOR, operatorStrings(vocabulary(), q.operators)));
+    if (q.countries || q.operators) {
+      const { countries, operators } = resolveStrings(vocabulary(), q);
+      if (countries) tests.push(textIn(text, COUNTRY, countries));
+      if (operators) tests.push(textIn(text, OPERATOR, operators));
+    }
     return tests;
   };
 

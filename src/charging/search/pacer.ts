@@ -6,8 +6,8 @@
  */
 
 export interface Pacer {
-  /** Call once per step; true when the slice is used up and the walk should `pause()`. */
-  due(): boolean;
+  /** Call once per step (or once per `steps` of them); true when the slice is used up and the walk should `pause()`. */
+  due(steps?: number): boolean;
   pause(): Promise<void>;
 }
 
@@ -29,8 +29,9 @@ export function createPacer(options: PaceOptions = {}): Pacer {
   let steps = 0;
   let deadline = clock() + sliceMs;
   return {
-    due() {
-      if (++steps < STEPS_PER_CHECK) return false;
+    due(weight = 1) {
+      steps += weight;
+      if (steps < STEPS_PER_CHECK) return false;
       steps = 0;
       return clock() >= deadline;
     },

@@ -8,7 +8,8 @@
  *   centre for a box) and stop after offset + limit sites; nothing else is materialised;
  * - searches without either scan rows in id order and stop after offset + limit;
  * - `total` is counted without sorting: KD cells fully inside the region count as their
- *   size, and only filters make a walk look at single rows.
+ *   size, or under filters through the filter index (filter-index.ts: bitsets and code
+ *   columns in KD order), so only the cells the region's edge cuts are tested row by row.
  * Long walks pause every few milliseconds (`PaceOptions`) so other requests keep flowing.
  *
  * Order: nearest first from `near`, else from the centre of `bbox`, ties in id order;
@@ -21,7 +22,8 @@ import { ApiError } from "../../shared/errors.ts";
 import type { DatasetHeader } from "../data/dataset.ts";
 import { attributionForKey } from "../data/licence.ts";
 import type { Attribution, Site } from "../data/model.ts";
-import { createFilters, type FilterQuery } from "./filter.ts";
+import { createFilters, type FilterQuery, resolveStrings } from "./filter.ts";
+import { counterOf, createFilterIndex, type FilterIndex, type RangeCounter } from "./filter-index.ts";
 import { kmOf } from "./geo.ts";
 import { createPacer, type Pacer, type PaceOptions } from "./pacer.ts";
 import { regionOf } from "./region.ts";
@@ -29,7 +31,7 @@ import { searchAlongRoute, type RouteQuery } from "./corridor.ts";
 import { nearestIn } from "./nearest.ts";
 import { createVocabulary, type Reference, type Vocabulary } from "./reference.ts";
 import { createSyncSearch } from "./sync-search.ts";
-import { countIn, type RowFilter } from "./walk.ts";
+import { countIn, countRange, type RowFilter } from "./walk.ts";
 import { openSnapshot, type Snapshot } from "../snapshot/read.ts";
 import { createSiteReader, rowOf, stringAt } from "../snapshot/sites.ts";
 import { snapshotOf, type WriteOptions } from "../snapshot/write.ts";
@@ -75,6 +77,8 @@ export interface Store {
   sites(): Iterable<Site>;
   /** Every value the exact filters take, with its count of sites (counted on first use). */
   reference(): Promise<Reference>;
+  /** Builds now what the first filtered, country/operator or sync query would build (servers call it before serving). */
+  prepare(): Promise<void>;
 }
 
 /** The NOT_FOUND of an id no open site has; each transport adds where to find an id. */
@@ -97,14 +101,18 @@ export function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Rows in id order passing `filter`: the page's rows and the total. */
+/**
+ * Rows in id order passing `filter`: the page's rows and the total. With a range counter the
+ * scan stops after the page and the total is counted over the whole KD order.
+ */
 async function scanIdOrder(
   size: number,
   filter: RowFilter,
-  offset: number,
-  end: number,
+  counter: RangeCounter | undefined,
+  page: { offset: number; end: number },
   pacer: Pacer,
 ): Promise<{ rows: number[]; total: number }> {
+  const { offset, end } = page;
   if (!filter) {
     const rows: number[] = [];
     for (let row = offset; row < Math.min(end, size); row++) rows.push(row);
@@ -112,24 +120,41 @@ async function scanIdOrder(
   }
   const rows: number[] = [];
   let total = 0;
-  for (let row = 0; row < size; row++) {
+  for (let row = 0; row < size && !(counter && total >= end); row++) {
     if (pacer.due()) await pacer.pause();
     if (!filter(row)) continue;
     if (total >= offset && total < end) rows.push(row);
     total++;
   }
+  if (counter && size > 0) total = await countRange(counter, 0, size - 1, pacer);
   return { rows, total };
+}
+
+/** What the filters need, each built once on first use: the vocabulary and the filter index. */
+function filterParts(snapshot: Snapshot, pace: PaceOptions) {
+  const text = (id: number) => stringAt(snapshot, id);
+  let vocabulary: Vocabulary | undefined;
+  let counting: Promise<Vocabulary> | undefined;
+  let indexing: Promise<FilterIndex> | undefined;
+  const loadVocabulary = async () => (vocabulary ??= await (counting ??= createVocabulary(snapshot, text, createPacer(pace))));
+  const loadIndex = () => (indexing ??= createFilterIndex(snapshot, createPacer(pace)));
+  const filters = createFilters(snapshot, () => vocabulary as Vocabulary);
+  /** The row filter and the range counter of `q`. */
+  const filterOf = async (q: SiteQuery): Promise<{ filter: RowFilter; counter?: RangeCounter }> => {
+    if (q.countries || q.operators) await loadVocabulary();
+    const filter = filters(q);
+    if (!filter || q.connector || q.route) return { filter };
+    const counter = counterOf(await loadIndex(), q, resolveStrings(vocabulary as Vocabulary, q));
+    return counter ? { filter, counter } : { filter };
+  };
+  return { text, loadVocabulary, loadIndex, filterOf };
 }
 
 /** The store over an opened snapshot. */
 export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
   const n = snapshot.size;
   const siteAt = createSiteReader(snapshot);
-  const text = (id: number) => stringAt(snapshot, id);
-  let vocabulary: Vocabulary | undefined;
-  let counting: Promise<Vocabulary> | undefined;
-  const loadVocabulary = async () => (vocabulary ??= await (counting ??= createVocabulary(snapshot, text, createPacer(pace))));
-  const filters = createFilters(snapshot, () => vocabulary as Vocabulary);
+  const { text, loadVocabulary, loadIndex, filterOf } = filterParts(snapshot, pace);
   const attributions = snapshot.header.partitions.map((p) => attributionForKey(p.key));
 
   const attributionOf = (data: readonly Site[]): Attribution[] => {
@@ -140,20 +165,19 @@ export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
   const syncSearch = createSyncSearch({ snapshot, siteAt, attributionOf, text, pace });
 
   const search = async (q: SiteQuery): Promise<SearchResult> => {
-    if (q.countries || q.operators) await loadVocabulary();
-    const filter = filters(q);
+    const { filter, counter } = await filterOf(q);
     if (q.route) return searchAlongRoute({ sites: snapshot, siteAt, attributionOf, pacer: createPacer(pace) }, q, q.route, filter);
-    if (q.updatedSince !== undefined || q.cursor !== undefined) return syncSearch(q, filter);
+    if (q.updatedSince !== undefined || q.cursor !== undefined) return syncSearch.search(q, filter, counter);
     const end = q.offset + Math.max(q.limit, 0);
     const pacer = createPacer(pace);
     const { region, origin } = regionOf(q);
     if (!origin) {
-      const { rows, total } = await scanIdOrder(n, filter, q.offset, end, pacer);
+      const { rows, total } = await scanIdOrder(n, filter, counter, { offset: q.offset, end }, pacer);
       const data = rows.map(siteAt);
       return { data, total, attribution: attributionOf(data) };
     }
     const near = await nearestIn(snapshot.index, n, origin, region, filter, end, pacer);
-    const total = await countIn(snapshot.index, n, region, filter, pacer);
+    const total = await countIn(snapshot.index, n, region, filter, pacer, counter);
     const data = near.rows.slice(q.offset).map((row, k) => {
       const site = siteAt(row);
       if (q.near) site.distanceKm = Math.round(kmOf(near.dists[q.offset + k] as number) * 1000) / 1000;
@@ -177,6 +201,9 @@ export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
       for (let row = 0; row < n; row++) yield siteAt(row);
     },
     reference: async () => (await loadVocabulary()).reference,
+    async prepare() {
+      await Promise.all([loadVocabulary(), loadIndex(), syncSearch.order()]);
+    },
   };
 }
 

@@ -12,7 +12,8 @@ import { createPacer, type Pacer, type PaceOptions } from "./pacer.ts";
 import { regionOf } from "./region.ts";
 import type { SearchResult, SiteQuery } from "./store.ts";
 import { createSyncOrder, cursorOf, positionAfterCursor, positionSince, type SyncOrder } from "./sync.ts";
-import { countIn, type RowFilter } from "./walk.ts";
+import type { RangeCounter } from "./filter-index.ts";
+import { countIn, countRange, type RowFilter } from "./walk.ts";
 
 export interface SyncParts {
   snapshot: Snapshot;
@@ -50,11 +51,18 @@ function startOf(q: SiteQuery, snapshot: Snapshot, sync: SyncOrder): number {
   return q.cursor === undefined ? at : Math.max(at, positionAfterCursor(snapshot, sync, q.cursor));
 }
 
-async function countSync(q: SiteQuery, snapshot: Snapshot, sync: SyncOrder, filter: RowFilter, pacer: Pacer): Promise<number> {
+/**
+ * The total of a sync. `counter` counts the query's filters (not the region, not updatedSince)
+ * over KD positions, so it serves only where every site is at or after updatedSince.
+ */
+async function countSync(q: SiteQuery, snapshot: Snapshot, sync: SyncOrder, filters: { filter: RowFilter; counter?: RangeCounter | undefined }, pacer: Pacer): Promise<number> {
   const n = snapshot.size;
+  const { filter } = filters;
   const from = q.updatedSince === undefined ? 0 : positionSince(snapshot, sync, Date.parse(q.updatedSince));
-  if (q.near || q.bbox) return countIn(snapshot.index, n, regionOf(q).region, filter, pacer);
+  const counter = from === 0 ? filters.counter : undefined;
+  if (q.near || q.bbox) return countIn(snapshot.index, n, regionOf(q).region, filter, pacer, counter);
   if (!filter) return n - from;
+  if (counter) return countRange(counter, 0, n - 1, pacer);
   let total = 0;
   for (let at = from; at < n; at++) {
     if (pacer.due()) await pacer.pause();
@@ -77,9 +85,17 @@ async function pageRows(q: SiteQuery, sync: SyncOrder, filter: RowFilter, at: nu
   return rows;
 }
 
-export function createSyncSearch(parts: SyncParts): (q: SiteQuery, filter: RowFilter) => Promise<SearchResult> {
+export interface SyncSearch {
+  /** One page; `counter` is the range counter of the query's filters, when they have one. */
+  search(q: SiteQuery, filter: RowFilter, counter?: RangeCounter): Promise<SearchResult>;
+  /** The (updatedAt, id) order, built on first use. */
+  order(): Promise<SyncOrder>;
+}
+
+export function createSyncSearch(parts: SyncParts): SyncSearch {
   const { snapshot, siteAt, attributionOf, text, pace } = parts;
-  let order: Promise<SyncOrder> | undefined;
+  let building: Promise<SyncOrder> | undefined;
+  const order = () => (building ??= createSyncOrder(snapshot, text, createPacer(pace)));
   const totals = new Lru<string, number>(256);
   const keptTotal = async (q: SiteQuery, count: () => Promise<number>): Promise<number> => {
     const { cursor: _cursor, limit: _limit, offset: _offset, ...same } = q;
@@ -92,17 +108,18 @@ export function createSyncSearch(parts: SyncParts): (q: SiteQuery, filter: RowFi
     return total;
   };
 
-  return async (q, base) => {
-    const sync = await (order ??= createSyncOrder(snapshot, text, createPacer(pace)));
+  const search = async (q: SiteQuery, base: RowFilter, counter?: RangeCounter): Promise<SearchResult> => {
+    const sync = await order();
     const filter = syncFilter(q, snapshot, sync, base);
     const pacer = createPacer(pace);
     const rows = await pageRows(q, sync, filter, startOf(q, snapshot, sync), pacer);
     const page = rows.slice(0, q.limit);
-    const total = await keptTotal(q, () => countSync(q, snapshot, sync, filter, pacer));
+    const total = await keptTotal(q, () => countSync(q, snapshot, sync, { filter, counter }, pacer));
     const data = page.map((row) => withDistance(q, siteAt(row)));
     const last = page[page.length - 1];
     const result: SearchResult = { data, total, attribution: attributionOf(data) };
     if (rows.length > q.limit && last !== undefined) result.nextCursor = cursorOf(snapshot, sync, last);
     return result;
   };
+  return { search, order };
 }

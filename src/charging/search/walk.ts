@@ -3,8 +3,9 @@
  * its middle point, on longitude at even depths and latitude at odd ones):
  *
  * - `countIn` (here): how many sites a region holds (and pass a filter). Cells fully inside
- *   count as their size without a visit unless a filter must look at each site; nothing is
- *   sorted.
+ *   count as their size without a visit, or under a filter through the filter index's range
+ *   counter (filter-index.ts: bitsets over these same positions); only the cells the region's
+ *   edge cuts are tested site by site; nothing is sorted.
  * - `nearestIn` (nearest.ts): best-first, stopping after the page's sites.
  *
  * Both pause through the pacer so no walk holds the event loop for long.
@@ -19,6 +20,7 @@
  * @module
  */
 import type { KDBush } from "../../../deps.ts";
+import type { RangeCounter } from "./filter-index.ts";
 import type { Cell } from "./geo.ts";
 import type { Pacer } from "./pacer.ts";
 import { INSIDE, OUTSIDE, type Region } from "./region.ts";
@@ -34,13 +36,31 @@ export interface Tree {
 
 export const treeOf = (index: KDBush): Tree => index as unknown as Tree;
 
-/** Counts the sites of `region` passing `filter`; `size` sites are indexed (an empty set holds one dummy point). */
+/** Positions counted per call of a range counter: a pause can come between two chunks. */
+const CHUNK = 8192;
+
+/** `counter` over [left, right], in chunks, each weighed as a pacer's check interval. */
+export async function countRange(counter: RangeCounter, left: number, right: number, pacer: Pacer): Promise<number> {
+  let total = 0;
+  for (let from = left; from <= right; from += CHUNK) {
+    total += counter(from, Math.min(right, from + CHUNK - 1));
+    if (pacer.due(CHUNK >>> 5)) await pacer.pause();
+  }
+  return total;
+}
+
+/**
+ * Counts the sites of `region` passing `filter`; `size` sites are indexed (an empty set holds
+ * one dummy point). `counter`, when given, counts a range of tree positions under the same
+ * filter, so cells fully inside are counted without testing their sites one by one.
+ */
 export async function countIn(
   index: KDBush,
   size: number,
   region: Region,
   filter: RowFilter,
   pacer: Pacer,
+  counter?: RangeCounter,
 ): Promise<number> {
   if (size === 0) return 0;
   const { ids, coords, nodeSize } = treeOf(index);
@@ -59,6 +79,10 @@ export async function countIn(
     if (relation === OUTSIDE) continue;
     if (relation === INSIDE && !filter) {
       total += right - left + 1;
+      continue;
+    }
+    if (relation === INSIDE && counter) {
+      total += await countRange(counter, left, right, pacer);
       continue;
     }
     const whole = relation === INSIDE;
