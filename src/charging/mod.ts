@@ -22,7 +22,8 @@ export { type DataFacts, type DownloadOptions, type RefreshIo, runRefresh } from
 export { chargingTools } from "./transports/mcp.ts";
 export { type ChargingServices, createChargingServices } from "./services.ts";
 export { createSwappableHandler, type SwappableHandler } from "./swap.ts";
-export { isSnapshot, openSnapshot, openSnapshotPaced, type Snapshot } from "./snapshot/read.ts";
+export { isSnapshot } from "./snapshot/container.ts";
+export { openSnapshot, openSnapshotPaced, type Snapshot } from "./snapshot/read.ts";
 export { SnapshotBuilder, snapshotOf } from "./snapshot/write.ts";
 export { createOcpiFeed } from "./status/ocpi-feed.ts";
 export type { LiveFeed } from "./status/service.ts";
