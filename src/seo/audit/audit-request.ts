@@ -6,7 +6,7 @@
  */
 import { v } from "../../../deps.ts";
 import { ApiError, ERRORS } from "../../shared/errors.ts";
-import type { FrontEnd } from "../crawl/bounds.ts";
+import type { CrawlBounds, FrontEnd } from "../crawl/bounds.ts";
 import { type BoundsInput, boundsFrom, externalLinksFrom, politenessProblem } from "./bounds-input.ts";
 import type { CrawlProgress } from "../crawl/crawler.ts";
 import type { HttpRequest } from "../fetch/http-request.ts";
@@ -18,6 +18,7 @@ import { type Comparison, compareReports } from "./compare.ts";
 import type { AuditReport } from "./report.ts";
 import type { ReportStore } from "./report-store.ts";
 import { crawlAndAudit } from "./crawl-and-audit.ts";
+import { IN_MEMORY_PAGES, type OpenPageFacts, type PageFactsStore } from "./page-facts.ts";
 import type { Renderer, RendererFactory } from "../render/renderer.ts";
 
 export interface AuditRequestDeps {
@@ -33,6 +34,8 @@ export interface AuditRequestDeps {
   frontEnd?: FrontEnd;
   /** Starts a browser for the rendering mode (the Node adapter's drives Chromium); absent where none can run. */
   renderer?: RendererFactory;
+  /** Opens a store on disk for the page summaries of a crawl beyond `IN_MEMORY_PAGES` (the Node CLI's is SQLite). */
+  openPageFacts?: OpenPageFacts;
 }
 
 export interface AuditRequest extends BoundsInput {
@@ -174,6 +177,17 @@ function twinOption(start: string, productionUrl: string | undefined): Twin | nu
   return twin;
 }
 
+/** A store on disk when the crawl may go beyond `IN_MEMORY_PAGES`; refused where there is none. */
+async function pageFactsFor(bounds: CrawlBounds, deps: AuditRequestDeps): Promise<PageFactsStore | undefined> {
+  if (bounds.maxPages <= IN_MEMORY_PAGES) return undefined;
+  if (!deps.openPageFacts)
+    throw new ApiError(
+      "INVALID_ARGUMENTS",
+      `a crawl beyond ${IN_MEMORY_PAGES.toLocaleString("en")} pages keeps its pages on disk, which this runtime cannot; audit at most ${IN_MEMORY_PAGES.toLocaleString("en")} pages, or run seo-audit-mcp audit on Node 22.13 or later`,
+    );
+  return deps.openPageFacts();
+}
+
 /**
  * Answers one audit request of either front end: the URL and options checked, the baseline
  * loaded, the site crawled and audited (`crawlAndAudit`), the report stored and compared.
@@ -199,19 +213,28 @@ export async function handleAuditRequest(request: AuditRequest, deps: AuditReque
   if (refused) throw new ApiError("INVALID_ARGUMENTS", refused);
   const twin = twinOption(start, request.production_url);
   const baseline = await loadBaseline(request.compare_to, deps.reports);
-  const renderer = await rendererFor(request, deps);
+  const bounds = boundsFrom(request, hosts, deps.frontEnd ?? "tool");
+  const pageFacts = await pageFactsFor(bounds, deps);
+  const renderer = await rendererFor(request, deps).catch((err: unknown) => {
+    pageFacts?.close();
+    throw err;
+  });
   const report = await crawlAndAudit(start, {
+    ...(pageFacts ? { pageFacts } : {}),
     ...(renderer ? { renderer, ...(request.lab_sample !== undefined ? { labSample: request.lab_sample } : {}) } : {}),
     fetch: deps.fetch,
     ...(deps.request ? { request: deps.request } : {}),
     ...(deps.pageParser ? { pageParser: deps.pageParser } : {}),
     now: deps.now,
-    bounds: boundsFrom(request, hosts, deps.frontEnd ?? "tool"),
+    bounds,
     externalLinks: externalLinksFrom(request, deps.frontEnd ?? "tool"),
     twin,
     ...(deps.signal ? { signal: deps.signal } : {}),
     ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
-  }).finally(() => renderer?.close());
+  }).finally(() => {
+    pageFacts?.close();
+    return renderer?.close();
+  });
   const first = report.pages.find((p) => p.url === report.target);
   if (report.stats.pages_crawled <= 1 && first && first.status === 0) {
     const error =

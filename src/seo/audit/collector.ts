@@ -11,6 +11,7 @@ import { type Example, type Finding, findingOf, type Hit } from "./finding.ts";
 import { LinkPool } from "./link-pool.ts";
 import { analysePage } from "./page.ts";
 import type { PageSummary } from "./page-summary.ts";
+import type { PageFacts } from "./page-facts.ts";
 import { pathOfUrl } from "../fetch/url.ts";
 import { redirectHits } from "./page-checks.ts";
 import { securityHeaderHit } from "./security-checks.ts";
@@ -41,7 +42,8 @@ export function sectionOf(url: string): string {
 }
 
 export class Collector {
-  readonly summaries = new Map<string, PageSummary>();
+  /** Each analysed page's summary: in memory unless the audit was given a store on disk. */
+  readonly summaries: PageFacts;
   readonly byCheck = new Map<CheckId, CheckHits>();
   /** The checks that hit each URL, for the page table. */
   readonly issuesByUrl = new Map<string, CheckId[]>();
@@ -55,6 +57,10 @@ export class Collector {
    */
   readonly #texts = new Map<string, string>();
   #headersJudged = false;
+
+  constructor(summaries: PageFacts = new Map<string, PageSummary>()) {
+    this.summaries = summaries;
+  }
 
   /** The kept copy of `evidence`, detached from its page (see `detach`) and shared by every hit that says the same. */
   #text(evidence: string): string {

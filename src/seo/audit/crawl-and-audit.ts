@@ -13,6 +13,7 @@ import { describeTwin, toLocal, type Twin } from "../crawl/twin.ts";
 import { Collector, URLS_PER_CHECK } from "./collector.ts";
 import { ExternalLinks } from "./external-links.ts";
 import { cutsOf } from "./cuts.ts";
+import type { PageFacts } from "./page-facts.ts";
 import { addReach } from "./impact.ts";
 import type { PageParser } from "./extract.ts";
 import { htmlSinks } from "./page.ts";
@@ -46,6 +47,8 @@ export interface AuditOptions {
   labSample?: number;
   /** External link targets checked at most after the crawl (absent or 0: none; see external-links.ts). */
   externalLinks?: number;
+  /** Where page summaries are kept (default: a Map in memory; see page-facts.ts). */
+  pageFacts?: PageFacts;
 }
 
 /** The rendering visitor, its counters and the lab sample, when the audit renders. */
@@ -154,7 +157,7 @@ function checkExternal(external: ExternalLinks | undefined, start: string, twin:
 /** Crawls `url` within `bounds` and audits what it finds. Throws `ApiError` (UNREACHABLE, ROBOTS_DISALLOWED) when it cannot start. */
 export async function crawlAndAudit(url: string, options: AuditOptions): Promise<AuditReport> {
   const startedAt = options.now().toISOString();
-  const collector = new Collector();
+  const collector = new Collector(options.pageFacts);
   const parsing = options.pageParser?.();
   const rendering = renderingOf(collector, options);
   const external = options.externalLinks ? new ExternalLinks(url) : undefined;

@@ -8,7 +8,7 @@ import type { CrawlBounds } from "../crawl/bounds.ts";
 import type { CrawlResult } from "../crawl/crawler.ts";
 import type { CheckHits } from "./collector.ts";
 import type { CheckId } from "./catalogue.ts";
-import type { PageSummary } from "./page-summary.ts";
+import type { PageFacts } from "./page-facts.ts";
 
 export interface Cut {
   /** The bound that cut: max_pages, max_depth, max_seconds, cancelled, frontier_full, max_bytes, timeout_ms, max_redirects, links_per_page, sitemap_files, sitemap_bytes, robots_bytes, host_stopped. */
@@ -94,15 +94,15 @@ function pageCuts(byCheck: ReadonlyMap<CheckId, CheckHits>, bounds: CrawlBounds,
   hitCut(byCheck, "host-stopped", undefined, { bound: "host_stopped", detail: "a host answering 5xx/429 five times in a row was left alone" }, out);
 }
 
-function linkCuts(summaries: Map<string, PageSummary>, out: Cut[]): void {
-  const pages = [...summaries.values()].filter((s) => s.linksFound !== undefined);
-  if (pages.length === 0) return;
-  out.push({
-    bound: "links_per_page",
-    urls: pages.length,
-    detail: "pages with more than 1,000 links: the first 1,000 were followed",
-    examples: pages.slice(0, 3).map((s) => `${s.url}: ${n(s.linksFound ?? 0)} links`),
-  });
+function linkCuts(summaries: PageFacts, out: Cut[]): void {
+  let urls = 0;
+  const examples: string[] = [];
+  for (const s of summaries.values()) {
+    if (s.linksFound === undefined) continue;
+    if (urls++ < 3) examples.push(`${s.url}: ${n(s.linksFound)} links`);
+  }
+  if (urls === 0) return;
+  out.push({ bound: "links_per_page", urls, detail: "pages with more than 1,000 links: the first 1,000 were followed", examples });
 }
 
 function fileCuts(crawl: CrawlResult, bounds: CrawlBounds, out: Cut[]): void {
@@ -137,7 +137,7 @@ export function cutsOf(
   crawl: CrawlResult,
   bounds: CrawlBounds,
   byCheck: ReadonlyMap<CheckId, CheckHits>,
-  summaries: Map<string, PageSummary>,
+  summaries: PageFacts,
 ): Cut[] {
   const out: Cut[] = [];
   crawlCuts(crawl, bounds, out);

@@ -11,11 +11,15 @@ import type { Hit } from "./finding.ts";
 import { isIndexable, type PageSummary } from "./page-summary.ts";
 import { nearDuplicateGroups } from "./simhash.ts";
 import { variantOf } from "./url-checks.ts";
+import type { PageFacts } from "./page-facts.ts";
 
 type Add = (hit: Hit) => void;
 
-function groupBy<K>(pages: PageSummary[], key: (s: PageSummary) => K | undefined): Map<K, PageSummary[]> {
-  const groups = new Map<K, PageSummary[]>();
+/** What the exact- and near-duplicate checks read of an indexable page; its texts are read again, only if shared. */
+type Slim = Pick<PageSummary, "url" | "documentHash" | "simhash">;
+
+function groupBy<T, K>(pages: T[], key: (s: T) => K | undefined): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
   for (const s of pages) {
     const k = key(s);
     if (k === undefined) continue;
@@ -29,7 +33,7 @@ function groupBy<K>(pages: PageSummary[], key: (s: PageSummary) => K | undefined
 const more = (n: number) => (n > 0 ? ` (+${n} more)` : "");
 
 /** Exact-duplicate groups, as URL-variant hits when the URLs differ only in form. Returns the URLs reported. */
-function exactDuplicates(indexable: PageSummary[], add: Add): Set<string> {
+function exactDuplicates(indexable: Slim[], add: Add): Set<string> {
   const reported = new Set<string>();
   for (const group of groupBy(indexable, (s) => s.documentHash).values()) {
     if (group.length < 2) continue;
@@ -56,26 +60,72 @@ function exactDuplicates(indexable: PageSummary[], add: Add): Set<string> {
   return reported;
 }
 
-function sharedTexts(pages: PageSummary[], add: Add): void {
-  const checks = [
-    ["title-duplicate", (s: PageSummary) => s.title],
-    ["meta-description-duplicate", (s: PageSummary) => s.description],
-    ["h1-duplicate", (s: PageSummary) => s.h1],
-  ] as const;
-  for (const [id, text] of checks) {
-    for (const [key, group] of groupBy(pages, (s) => text(s)?.trim().toLowerCase() || undefined)) {
-      if (group.length < 2) continue;
-      for (const s of group) add({ id, url: s.url, evidence: `shared by ${group.length} pages: "${key.slice(0, 80)}"` });
-    }
+const SHARED_TEXTS = [
+  ["title-duplicate", (s: PageSummary) => s.title],
+  ["meta-description-duplicate", (s: PageSummary) => s.description],
+  ["h1-duplicate", (s: PageSummary) => s.h1],
+] as const;
+
+const textKey = (text: string | undefined) => text?.trim().toLowerCase() || undefined;
+
+/** A 30-bit hash of a text: small integers V8 keeps unboxed; equal hashes only make a text a candidate. */
+function textHash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h & 0x3fffffff;
+}
+
+/**
+ * Per check, the hashes of texts seen on two or more pages: a first pass that keeps numbers,
+ * so the second keeps only the texts (and URLs) that may be shared, not every page's.
+ */
+function repeatedHashes(pages: PageFacts, judged: (s: PageSummary) => boolean): Set<number>[] {
+  const seen = SHARED_TEXTS.map(() => new Set<number>());
+  const repeated = SHARED_TEXTS.map(() => new Set<number>());
+  for (const s of pages.values()) {
+    if (!judged(s)) continue;
+    SHARED_TEXTS.forEach(([, text], i) => {
+      const key = textKey(text(s));
+      if (key === undefined) return;
+      const hash = textHash(key);
+      if ((seen[i] as Set<number>).has(hash)) (repeated[i] as Set<number>).add(hash);
+      else (seen[i] as Set<number>).add(hash);
+    });
   }
+  return repeated;
+}
+
+/** Titles, descriptions and H1s shared by pages that `judged` admits, in two passes over `pages`. */
+function sharedTexts(pages: PageFacts, judged: (s: PageSummary) => boolean, add: Add): void {
+  const repeated = repeatedHashes(pages, judged);
+  const groups = SHARED_TEXTS.map(() => new Map<string, string[]>());
+  for (const s of pages.values()) {
+    if (!judged(s)) continue;
+    SHARED_TEXTS.forEach(([, text], i) => {
+      const key = textKey(text(s));
+      if (key === undefined || !(repeated[i] as Set<number>).has(textHash(key))) return;
+      const byKey = groups[i] as Map<string, string[]>;
+      const group = byKey.get(key);
+      if (group) group.push(s.url);
+      else byKey.set(key, [s.url]);
+    });
+  }
+  SHARED_TEXTS.forEach(([id], i) => {
+    for (const [key, group] of groups[i] as Map<string, string[]>) {
+      if (group.length < 2) continue;
+      for (const url of group) add({ id, url, evidence: `shared by ${group.length} pages: "${key.slice(0, 80)}"` });
+    }
+  });
 }
 
 /** The duplicate checks over every crawled page, judged among the indexable ones (read through `local`). */
-export function duplicateChecks(pages: Map<string, PageSummary>, local: (url: string) => string, add: Add): void {
-  const indexable = [...pages.values()].filter((s) => isIndexable(s, local));
+export function duplicateChecks(pages: PageFacts, local: (url: string) => string, add: Add): void {
+  const indexable: Slim[] = [];
+  for (const s of pages.values())
+    if (isIndexable(s, local)) indexable.push({ url: s.url, documentHash: s.documentHash, simhash: s.simhash });
   const exact = exactDuplicates(indexable, add);
   const rest = exact.size === 0 ? indexable : indexable.filter((s) => !exact.has(s.url));
-  sharedTexts(rest, add);
+  sharedTexts(pages, (s) => isIndexable(s, local) && !exact.has(s.url), add);
   const hashed = rest.flatMap((s) => (s.simhash ? [{ hash: s.simhash, item: s.url }] : []));
   for (const group of nearDuplicateGroups(hashed)) {
     for (const url of group) {

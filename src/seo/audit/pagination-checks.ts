@@ -6,9 +6,9 @@
  * @module
  */
 import type { Hit } from "./finding.ts";
-import type { PageSummary } from "./page-summary.ts";
+import type { PageFacts } from "./page-facts.ts";
 
-export function paginationChecks(pages: Map<string, PageSummary>, local: (url: string) => string, add: (hit: Hit) => void): void {
+export function paginationChecks(pages: PageFacts, local: (url: string) => string, add: (hit: Hit) => void): void {
   for (const s of pages.values()) {
     if (s.status !== 200 || !s.isHtml) continue;
     const target = s.prev && s.canonical ? pages.get(local(s.canonical)) : undefined;

@@ -10,10 +10,11 @@ import { sectionOf } from "./collector.ts";
 import type { Cut } from "./cuts.ts";
 import type { Category, CheckId } from "./catalogue.ts";
 import type { Finding } from "./finding.ts";
-import type { PageSummary, PageType } from "./page-summary.ts";
+import type { PageType } from "./page-summary.ts";
 import type { RankedFix } from "./score.ts";
 import type { LabReport } from "../render/lab-sample.ts";
 import type { ExternalLinksSummary } from "./external-links.ts";
+import type { PageFacts } from "./page-facts.ts";
 
 /** Rows kept in the page table of a report (the crawl's first pages, in crawl order). */
 export const PAGE_ROWS = 10_000;
@@ -123,7 +124,7 @@ export interface AuditReport {
 export function pageRows(
   crawl: CrawlResult,
   limit: number,
-  summaries: Map<string, PageSummary>,
+  summaries: PageFacts,
   issues: Map<string, CheckId[]>,
   ttfb: Map<string, number> = new Map(),
 ): PageRow[] {

@@ -16,6 +16,7 @@ import { relationHits } from "./page-checks.ts";
 import { duplicateChecks } from "./duplicate-checks.ts";
 import { paginationChecks } from "./pagination-checks.ts";
 import { sitemapChecks } from "./sitemap-checks.ts";
+import type { PageFacts } from "./page-facts.ts";
 
 type Add = (hit: Hit) => void;
 type Local = (url: string) => string;
@@ -28,7 +29,7 @@ const linkedFrom = (e: UrlEntry) =>
     : "listed in the sitemap";
 const SESSION_PARAM = /[?&;](jsessionid|phpsessid|sid|sessionid|session_id|sess|aspsessionid\w*|cfid|cftoken)=/i;
 
-function linkChecks(crawl: CrawlResult, pages: Map<string, PageSummary>, add: Add): void {
+function linkChecks(crawl: CrawlResult, pages: PageFacts, add: Add): void {
   for (const e of crawl.entries.values()) {
     if (e.kind === "resource") {
       if (broken(e))
@@ -89,7 +90,7 @@ function notCrawledWhy(e: UrlEntry | undefined): string {
   return "not reached within the crawl's bounds";
 }
 
-function canonicalChecks(crawl: CrawlResult, pages: Map<string, PageSummary>, twin: Twin | undefined, local: Local, add: Add) {
+function canonicalChecks(crawl: CrawlResult, pages: PageFacts, twin: Twin | undefined, local: Local, add: Add) {
   const site = new URL(crawl.start).host.replace(/^www\./, "");
   for (const s of pages.values()) {
     for (const hit of relationHits(s, twin)) add(hit);
@@ -122,7 +123,7 @@ function canonicalTargetChecks(s: PageSummary, canonical: string, target: PageSu
     add({ id: "canonical-to-home", url: s.url, evidence: `canonical ${s.canonical} (the home page)` });
 }
 
-function hreflangChecks(crawl: CrawlResult, pages: Map<string, PageSummary>, local: Local, add: Add): void {
+function hreflangChecks(crawl: CrawlResult, pages: PageFacts, local: Local, add: Add): void {
   for (const s of pages.values()) {
     if (s.hreflang.length === 0) continue;
     const self = normaliseUrl(s.finalUrl);
@@ -145,7 +146,7 @@ function hreflangChecks(crawl: CrawlResult, pages: Map<string, PageSummary>, loc
 }
 
 /** Alternates that are not what a language version must be: live, canonical, indexable. */
-function hreflangTargetChecks(s: PageSummary, self: string | undefined, crawl: CrawlResult, pages: Map<string, PageSummary>, local: Local, add: Add) {
+function hreflangTargetChecks(s: PageSummary, self: string | undefined, crawl: CrawlResult, pages: PageFacts, local: Local, add: Add) {
   const fired = new Set<string>();
   for (const alt of s.hreflang) {
     const url = local(alt.url);
@@ -165,18 +166,20 @@ function hreflangTargetChecks(s: PageSummary, self: string | undefined, crawl: C
 }
 
 /** The production twin the checks read through: the crawl's, else one most pages' canonicals show. */
-export function twinOf(crawl: CrawlResult, pages: Map<string, PageSummary>, detect: boolean): Twin | undefined {
+export function twinOf(crawl: CrawlResult, pages: PageFacts, detect: boolean): Twin | undefined {
   if (crawl.twin || !detect) return crawl.twin;
-  const pairs = [...pages.values()].flatMap((s) =>
-    s.canonical && s.status === 200 ? [{ url: s.finalUrl, canonical: s.canonical }] : [],
-  );
-  return twinFromPages(pairs);
+  return twinFromPages(canonicalPairs(pages));
+}
+
+/** The pages' canonicals a page at a time: a crawl's summaries may be on disk, never copied whole. */
+function* canonicalPairs(pages: PageFacts): Generator<{ url: string; canonical: string }> {
+  for (const s of pages.values()) if (s.canonical && s.status === 200) yield { url: s.finalUrl, canonical: s.canonical };
 }
 
 /** Runs every site-level check, reading URLs through `twin`. */
 export function siteHits(
   crawl: CrawlResult,
-  pages: Map<string, PageSummary>,
+  pages: PageFacts,
   twin: Twin | undefined,
   add: Add,
 ): void {

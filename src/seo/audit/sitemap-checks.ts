@@ -7,8 +7,9 @@ import type { CrawlResult } from "../crawl/crawler.ts";
 import type { SitemapFile } from "../sitemap/discover.ts";
 import { isValidHreflang } from "./directives.ts";
 import type { Hit } from "./finding.ts";
-import { isIndexable, type PageSummary } from "./page-summary.ts";
+import { isIndexable } from "./page-summary.ts";
 import { statusText } from "./entry-status.ts";
+import type { PageFacts } from "./page-facts.ts";
 
 type Add = (hit: Hit) => void;
 
@@ -78,7 +79,7 @@ function mismatchChecks(crawl: CrawlResult, add: Add): void {
   for (const [url, texts] of problems) add({ id: "sitemap-url-mismatch", url, evidence: texts.join("; ") });
 }
 
-function listedChecks(crawl: CrawlResult, pages: Map<string, PageSummary>, local: (url: string) => string, add: Add) {
+function listedChecks(crawl: CrawlResult, pages: PageFacts, local: (url: string) => string, add: Add) {
   for (const e of crawl.entries.values()) {
     if (!e.inSitemap || e.state !== "done") continue;
     const s = pages.get(e.url);
@@ -98,7 +99,7 @@ function listedChecks(crawl: CrawlResult, pages: Map<string, PageSummary>, local
 
 export function sitemapChecks(
   crawl: CrawlResult,
-  pages: Map<string, PageSummary>,
+  pages: PageFacts,
   local: (url: string) => string,
   add: Add,
 ): void {

@@ -10,25 +10,27 @@
  */
 import { v } from "../../../deps.ts";
 import { metaFlagOf, type OptionSpec, type ParsedArgs, parseArgs, valueOf } from "../../shared/cli/args.ts";
-import { cliFailure, failureLine } from "../../shared/cli/failure.ts";
+import { cliFailure } from "../../shared/cli/failure.ts";
 import { VERSION } from "../../shared/build-info.ts";
 import { ApiError } from "../../shared/errors.ts";
 import { type AuditRequest, handleAuditRequest } from "../audit/audit-request.ts";
 import { CLI_WORDS, presentReport, reportText } from "../audit/present.ts";
 import { type Severity, SEVERITY_RANK } from "../audit/catalogue.ts";
 import type { ReportStore } from "../audit/report-store.ts";
+import type { OpenPageFacts } from "../audit/page-facts.ts";
 import type { AuditReport } from "../audit/report.ts";
 import type { Comparison } from "../audit/compare.ts";
 import { REPORT_ID } from "../audit/report-store.ts";
 import { cliBoundsInput } from "../audit/bounds-input.ts";
-import { EXTERNAL_LINKS } from "../audit/external-checker.ts";
-import { CAPS, DEFAULTS, REMOTE_LIMITS } from "../crawl/bounds.ts";
 import type { HttpRequest } from "../fetch/http-request.ts";
 import type { PageParser } from "../audit/extract.ts";
 import type { RendererFactory } from "../render/renderer.ts";
 import { renderReportHtml } from "../report-html/render.ts";
-import { type Budget, junitOf, overBudget, parseBudget, sarifOf } from "./ci-formats.ts";
-import { csvFiles } from "./csv.ts";
+import { type Budget, overBudget, parseBudget } from "./ci-formats.ts";
+import { writeCiFiles, writeHtml } from "./audit-output.ts";
+import { AUDIT_USAGE } from "./audit-usage.ts";
+
+export { AUDIT_USAGE };
 
 export interface CliIo {
   stdout(s: string): void;
@@ -50,53 +52,9 @@ export interface CliIo {
   /** Makes a directory and its parents, for `--csv <dir>`. */
   makeDir?(path: string): Promise<void>;
   signal?: AbortSignal;
+  /** Opens the on-disk store of page summaries a crawl beyond 100,000 pages needs (the Node adapter's is SQLite). */
+  openPageFacts?: OpenPageFacts;
 }
-
-const own = DEFAULTS.cli["own-machine"];
-const remote = DEFAULTS.cli.remote;
-const cap = CAPS.cli;
-const both = (key: keyof typeof own) =>
-  own[key] === remote[key] ? `default ${remote[key]}` : `default ${remote[key]}; ${own[key]} on your own machine`;
-
-export const AUDIT_USAGE = `Usage: seo-audit-mcp audit <url> [options]
-
-Crawls the site (same host, robots.txt honoured for every URL) and prints the audit.
-Sites on your own machine or network (localhost, 127.0.0.1, private addresses, .local, .test,
-.internal, single-label hosts) are crawled fast: no gap, ${own.concurrency} in parallel. Others politely.
-  --max-pages N        URLs to fetch as pages (${both("maxPages")}; max ${cap.maxPages})
-  --max-depth N        clicks from the start URL (${both("maxDepth")}; max ${cap.maxDepth})
-  --max-seconds N      time budget (${both("maxSeconds")}; max ${cap.maxSeconds})
-  --concurrency N      parallel requests per host (${both("concurrency")}; max ${REMOTE_LIMITS.maxConcurrency} for remote sites, ${cap.concurrency} on your own)
-  --min-interval-ms N  gap between requests per host (${both("minIntervalMs")}; at least ${REMOTE_LIMITS.minIntervalMs} for remote sites)
-  --timeout-ms N       per-request timeout (${both("timeoutMs")}; max ${cap.timeoutMs})
-  --no-resources       do not check images, scripts and stylesheets
-  --no-sitemaps        do not read sitemaps
-  --production-url URL the production address of the start page, when auditing a staging or
-                       local copy (default: detected from the start page's canonical; "none": off)
-  --render             also load every HTML page in a local headless Chromium (CHROME_PATH or the
-                       usual install paths): audit the rendered HTML, compare it with the raw
-                       HTML, follow links scripts add, lab metrics for 20 pages
-  --lab-sample N       with --render: pages given lab metrics (default 20; 0 for none)
-  --external-links N   links to other sites checked after the crawl, most-linked first (HEAD,
-                       then GET; robots.txt and a gap per host honoured; default ${EXTERNAL_LINKS.max}; max ${EXTERNAL_LINKS.cap})
-  --no-external-links  do not check links to other sites
-  --compare ID|FILE    compare with an earlier report (its id, or a JSON file from --json)
-  --html FILE          also write a self-contained HTML report (charts, sortable page table)
-  --detailed           every finding with examples (default: the top fixes)
-  --json               print the report as JSON instead of text
-  --fail-on SEVERITY   exit 1 when a finding of this severity or a worse one is present:
-                       critical, high, medium or low (for CI; default: exit 0 on any audit)
-  --budget FILE        exit 1 when a check has more URLs than a JSON file allows,
-                       e.g. {"broken-internal-link": 0, "image-missing-alt": 10}
-  --sarif FILE         also write the findings as SARIF 2.1.0 (GitHub code scanning)
-  --junit FILE         also write the checks as JUnit XML test cases (fired checks fail)
-  --csv DIR            also write pages.csv and one <check id>.csv per finding (every URL)
-  --help, --version
-
-Exit codes: 0 audited, 1 the audit could not run, --fail-on found findings or a check is over
-its --budget, 2 bad usage,
-130 stopped by Ctrl-C (the partial report is printed first).
-`;
 
 const NUMERIC: Record<string, keyof typeof cliBoundsInput> = {
   "max-pages": "max_pages",
@@ -239,54 +197,6 @@ async function readBudget(file: string, io: CliIo): Promise<Budget> {
   return parseBudget(text, file);
 }
 
-/** Writes one output file of the report; 1 when it could not be written (the report is printed anyway). */
-async function writeOutput(flag: string, path: string, text: string, io: CliIo): Promise<number> {
-  if (!io.writeText) {
-    io.stderr(`WRITE_FAILED: ${flag} is not available here (no file system); run the audit from a terminal\n`);
-    return 1;
-  }
-  try {
-    await io.writeText(path, text);
-  } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    io.stderr(`${failureLine(new ApiError("WRITE_FAILED", `cannot write ${path}: ${why}`), "seo-audit-mcp audit --help")}\n`);
-    return 1;
-  }
-  io.stderr(`${flag}: ${path} (${Math.round(text.length / 1024)} KB)\n`);
-  return 0;
-}
-
-/** The --sarif and --junit files. */
-async function writeCiFiles(parsed: Parsed, report: AuditReport, io: CliIo): Promise<number> {
-  let failed = 0;
-  if (parsed.sarif !== undefined) failed = Math.max(failed, await writeOutput("--sarif", parsed.sarif, sarifOf(report), io));
-  if (parsed.junit !== undefined) failed = Math.max(failed, await writeOutput("--junit", parsed.junit, junitOf(report), io));
-  if (parsed.csv !== undefined) failed = Math.max(failed, await writeCsv(parsed.csv, report, io));
-  return failed;
-}
-
-/** The --csv directory: made if missing, then pages.csv and one file per finding. */
-async function writeCsv(dir: string, report: AuditReport, io: CliIo): Promise<number> {
-  try {
-    await io.makeDir?.(dir);
-  } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    io.stderr(`${failureLine(new ApiError("WRITE_FAILED", `cannot make ${dir}: ${why}`), "seo-audit-mcp audit --help")}\n`);
-    return 1;
-  }
-  const files = csvFiles(report);
-  const base = dir.replace(/[\\/]+$/, "");
-  let failed = 0;
-  for (const [name, text] of files) failed = Math.max(failed, await writeOutput("--csv", `${base}/${name}`, text, quiet(io)));
-  if (failed === 0) io.stderr(`--csv: ${files.size} file(s) in ${dir} (pages.csv and one per check)\n`);
-  return failed;
-}
-
-/** The io with its stderr kept for failures: one summary line instead of a line per CSV file. */
-function quiet(io: CliIo): CliIo {
-  return { ...io, stderr: (s) => (s.startsWith("--csv: ") ? undefined : io.stderr(s)) };
-}
-
 /** Exit 1 when a check has more URLs than the --budget file allows. */
 function budgetExit(report: AuditReport, budget: Budget | undefined, io: CliIo): 0 | 1 {
   if (!budget) return 0;
@@ -297,22 +207,6 @@ function budgetExit(report: AuditReport, budget: Budget | undefined, io: CliIo):
   }
   io.stderr(`--budget: failed, ${over.length} check(s) over budget: ${over.join(", ")}; fix them, or raise the budget\n`);
   return 1;
-}
-
-async function writeHtml(path: string, html: string, io: CliIo): Promise<number> {
-  if (!io.writeText) {
-    io.stderr("WRITE_FAILED: --html is not available here (no file system); run the audit from a terminal to get the HTML report\n");
-    return 1;
-  }
-  try {
-    await io.writeText(path, html);
-  } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    io.stderr(`${failureLine(new ApiError("WRITE_FAILED", `cannot write ${path}: ${why}`), "seo-audit-mcp audit --help")}\n`);
-    return 1;
-  }
-  io.stderr(`HTML report: ${path} (${Math.round(html.length / 1024)} KB, self-contained)\n`);
-  return 0;
 }
 
 /** The report on stdout, as text in the CLI's words or as JSON. */
@@ -352,6 +246,7 @@ async function auditAndPrint(parsed: Parsed, io: CliIo): Promise<number> {
     ...(io.request ? { request: io.request } : {}),
     ...(io.pageParser ? { pageParser: io.pageParser } : {}),
     ...(io.renderer ? { renderer: io.renderer } : {}),
+    ...(io.openPageFacts ? { openPageFacts: io.openPageFacts } : {}),
     now: io.now,
     reports: io.reports,
     onProgress: progressPrinter(io),

@@ -73,7 +73,8 @@ export const CAPS: Record<FrontEnd, Record<Tunable, number>> = {
     timeoutMs: 30_000,
   },
   cli: {
-    maxPages: 100_000,
+    // Beyond 100,000 pages the page summaries go to disk (audit/page-facts.ts, IN_MEMORY_PAGES).
+    maxPages: 1_000_000,
     maxDepth: 100,
     maxSeconds: 86_400,
     concurrency: 32,

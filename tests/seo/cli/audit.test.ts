@@ -103,7 +103,7 @@ test("bad usage exits 2 with one line naming the fix; audit failures exit 1; --h
     [["a", "b"], /one URL only/],
     [["http://x/", "--max-pages"], /--max-pages needs a value/],
     [["http://x/", "--max-pages", "ten"], /needs a whole number/],
-    [["http://x/", "--max-pages", "100001"], /max_pages: /],
+    [["http://x/", "--max-pages", "1000001"], /max_pages: /],
     [["http://x/", "--frobnicate"], /unknown option --frobnicate/],
     [["http://x/", "--max-pages", "5", "--max-pages=6"], /--max-pages given more than once/],
     [["http://x/", "--json=yes"], /--json takes no value/],

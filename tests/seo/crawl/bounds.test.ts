@@ -65,10 +65,10 @@ test("defaults: remote sites stay polite; own machine finishes 1,000 pages (tool
   assert.equal(boundsFrom({ check_resources: false, max_pages: 7 }, "remote").maxResources, 0);
   assert.equal(boundsFrom({ max_pages: 7 }, "remote").maxResources, 7);
   assert.equal(DEFAULTS.cli.remote.maxPages, 100);
-  assert.match(describeToolBounds(), /own machine.*1000 pages.*caps 5000 pages.*100,000 pages/);
+  assert.match(describeToolBounds(), /own machine.*1000 pages.*caps 5000 pages.*1,000,000 pages/);
 });
 
-test("caps: the tool stops at 5,000 pages, the CLI at 100,000; remote politeness cannot be switched off", () => {
+test("caps: the tool stops at 5,000 pages, the CLI at 1,000,000 (beyond 100,000 on disk); remote politeness cannot be switched off", () => {
   const tool = v.object(boundsInput);
   const cli = v.object(cliBoundsInput);
   assert.equal(v.safeParse(tool, { max_pages: 5000 }).success, true);
