@@ -52,9 +52,17 @@ function storeOfJson(path: string, bytes: Uint8Array): Store {
 
 /**
  * The store over a data-set file (a snapshot, or the JSON data-set format), or over the
- * embedded real data when `path` is undefined. A bad file is INVALID_CONFIG naming it.
+ * embedded real data when `path` is undefined. A bad file is INVALID_CONFIG naming it. The
+ * store is prepared (filter index, reference counts, sync order) before it serves, so no
+ * first query of a kind pays for them.
  */
 export async function loadStore(path?: string): Promise<Store> {
+  const store = await openStore(path);
+  await store.prepare();
+  return store;
+}
+
+async function openStore(path?: string): Promise<Store> {
   if (path === undefined) return storeOfSnapshot(embeddedSnapshot());
   const bytes = await readDataFile(path);
   try {
