@@ -7,14 +7,8 @@ import os
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from reversible_mask.fold_tables import tables_for
-from reversible_mask.normalize import (
-    _latin1_pieces,
-    _lone_spaces,
-    _one_piece,
-    reference_view,
-    view,
-)
+from reversible_mask.normalize import view
+from reversible_mask.text_view import reference_view
 
 # Characters that exercise every branch: whitespace of several kinds, invisible characters,
 # stable and composing marks, characters whose fold has another length, Hangul jamo,
@@ -136,32 +130,6 @@ def test_long_mixed_texts_agree(text: str) -> None:
 def test_long_stretchy_texts_agree(words: list[str], case_sensitive: bool) -> None:
     text = "".join(words)
     assert view(text, case_sensitive).folded == reference_view(text, case_sensitive).folded
-
-
-def test_the_stretch_paths_run() -> None:
-    """The texts above do reach the paths they are meant for."""
-    tables = tables_for(False)
-    assert _latin1_pieces("Straße und Maß", tables) == [
-        "Stra",
-        "ß",
-        "e und Ma",
-        "ß",
-        "",
-    ]
-    assert _latin1_pieces("Straße ª", tables) is None  # two kinds: the regex
-    assert _latin1_pieces("Stra\u00dfe \u20ac", tables) is None  # not Latin-1
-    # Lone line breaks and tabs read as spaces; a whitespace run goes to the regex.
-    assert _latin1_pieces("Maß\nund\tMaß", tables) == ["Ma", "ß", " und Ma", "ß", ""]
-    assert _latin1_pieces("Maß\n\nMaß", tables) is None
-    assert view("Acme\nCorp", False).fold is None  # ASCII: one to one, no pieces
-    assert view("Acme\n\nCorp", False).fold is not None
-    visible = "great 🎉 job ❤ Acme"
-    assert _one_piece(visible.encode(), "🎉❤", tables)
-    assert not _one_piece((visible + "\n").encode(), "🎉❤", tables)
-    assert _lone_spaces(b"great \xf0\x9f\x8e\x89\njob") == b"great \xf0\x9f\x8e\x89 job"
-    assert _lone_spaces(b"x \ny") == b"x \ny"  # a run
-    assert not _one_piece((visible + "  x").encode(), "🎉❤", tables)
-    assert not _one_piece((visible + "\u0301").encode(), "🎉❤\u0301", tables)
 
 
 @SETTINGS

@@ -3,7 +3,7 @@ character to one, and the split patterns built from them once per process and ca
 
 `normalize.view` cuts a text with these patterns and folds the pieces; everything here is
 computed from the running Python's Unicode data, so the fast view agrees with
-`normalize.reference_view` whatever the Python version.
+`text_view.reference_view` whatever the Python version.
 """
 
 from __future__ import annotations
