@@ -19,6 +19,9 @@
  * over a region then costs its fully-inside cells' words plus the sites of the cells the
  * region's edge cuts (walk.ts tests those one by one with the row filter, as before).
  *
+ * A caller may add column clauses of its own: a sync adds "at or after this position of the
+ * (updatedAt, id) order" over a column of sync positions in KD order (sync-search.ts).
+ *
  * The `connector` substring matches labels, which no bitset holds: a query with it counts
  * row by row as before (`counterOf` answers undefined). Memory at 1,000,000 sites: one bit
  * per site per value present (about 20 values: 2.5 bytes) and 6 bytes of columns.
@@ -59,6 +62,9 @@ interface Coded {
 
 /** Counts the positions of [left, right] passing a query's filters. */
 export type RangeCounter = (left: number, right: number) => number;
+
+/** The range counter of one query's filters with `extra` clauses added (undefined: nothing to count by). */
+export type Counting = (extra?: readonly ColumnClause[]) => RangeCounter | undefined;
 
 const WIDTH = TEXT_FIELDS.length;
 const COUNTRY = TEXT_FIELDS.indexOf("countryCode");
@@ -165,21 +171,22 @@ export async function createFilterIndex(s: Snapshot, pacer: Pacer): Promise<Filt
   return { size: s.size, status, access, plugs, country, operator, power, powers, bytes };
 }
 
-/** A column clause: positions whose code is marked in `mask`. */
-interface Masked {
+/** A column clause: positions whose code is marked in `mask`, or without a mask at least `min`. */
+export interface ColumnClause {
   codes: Column;
-  mask: Uint8Array;
+  mask?: Uint8Array;
+  min?: number;
 }
 
 interface Clauses {
   /** Each clause passes where one of its bitsets has the bit (an empty clause passes nowhere). */
   bits: Uint32Array[][];
-  columns: Masked[];
+  columns: ColumnClause[];
 }
 
 const present = (sets: (Uint32Array | undefined)[]) => sets.filter((b) => b !== undefined);
 
-function maskOf(coded: Coded, strings: readonly number[]): Masked {
+function maskOf(coded: Coded, strings: readonly number[]): ColumnClause {
   const mask = new Uint8Array(coded.code.size);
   for (const id of strings) {
     const c = coded.code.get(id);
@@ -207,7 +214,7 @@ export interface ResolvedStrings {
 
 function clausesOf(index: FilterIndex, q: FilterQuery, strings: ResolvedStrings): Clauses {
   const bits: Uint32Array[][] = [];
-  const columns: Masked[] = [];
+  const columns: ColumnClause[] = [];
   if (q.openOnly) bits.push(present([index.status[STATUS_VALUES.indexOf("AVAILABLE")]]));
   if (q.statuses) bits.push(present(q.statuses.map((v) => index.status[STATUS_VALUES.indexOf(v)])));
   if (q.access) bits.push(present(q.access.map((v) => index.access[(ACCESS_VALUES as readonly string[]).indexOf(v) + 1])));
@@ -240,34 +247,55 @@ function wordOf(bits: Uint32Array[][], w: number, word: number): number {
   return word;
 }
 
+/** Whether position `p` passes every column clause. */
+function passesAll(columns: readonly ColumnClause[], p: number): boolean {
+  for (const { codes, mask, min = 0 } of columns) {
+    const code = codes[p] as number;
+    if (mask ? mask[code] !== 1 : code < min) return false;
+  }
+  return true;
+}
+
 /** How many set bits of `word` (positions from `base`) pass every column clause. */
-function columnsPass(columns: readonly Masked[], word: number, base: number): number {
+function columnsPass(columns: readonly ColumnClause[], word: number, base: number): number {
   let count = 0;
   let rest = word;
   while (rest !== 0) {
     const low = rest & -rest;
-    const p = base + 31 - Math.clz32(low);
-    let pass = true;
-    for (const { codes, mask } of columns) {
-      if (mask[codes[p] as number] !== 1) {
-        pass = false;
-        break;
-      }
-    }
-    if (pass) count++;
+    if (passesAll(columns, base + 31 - Math.clz32(low))) count++;
     rest ^= low;
   }
   return count;
+}
+
+/** Column clauses alone: a plain pass over the positions (one masked column: a sum of the mask). */
+function columnsOnly(columns: readonly ColumnClause[]): RangeCounter {
+  const [only] = columns;
+  if (columns.length === 1 && only?.mask) {
+    const { codes, mask } = only;
+    return (left, right) => {
+      let total = 0;
+      for (let p = left; p <= right; p++) total += mask[codes[p] as number] as number;
+      return total;
+    };
+  }
+  return (left, right) => {
+    let total = 0;
+    for (let p = left; p <= right; p++) if (passesAll(columns, p)) total++;
+    return total;
+  };
 }
 
 /**
  * The range counter of a query's filters, or undefined when a filter has no index (the
  * `connector` substring) or there is no filter (a cell counts as its size).
  */
-export function counterOf(index: FilterIndex, q: FilterQuery, strings: ResolvedStrings): RangeCounter | undefined {
+export function counterOf(index: FilterIndex, q: FilterQuery, strings: ResolvedStrings, extra: readonly ColumnClause[] = []): RangeCounter | undefined {
   if (q.connector) return undefined;
   const { bits, columns } = clausesOf(index, q, strings);
+  columns.push(...extra);
   if (bits.length === 0 && columns.length === 0) return undefined;
+  if (bits.length === 0) return columnsOnly(columns);
   return (left, right) => {
     let total = 0;
     const first = left >>> 5;

@@ -23,7 +23,7 @@ import type { DatasetHeader } from "../data/dataset.ts";
 import { attributionForKey } from "../data/licence.ts";
 import type { Attribution, Site } from "../data/model.ts";
 import { createFilters, type FilterQuery, resolveStrings } from "./filter.ts";
-import { counterOf, createFilterIndex, type FilterIndex, type RangeCounter } from "./filter-index.ts";
+import { type Counting, counterOf, createFilterIndex, type FilterIndex, type RangeCounter } from "./filter-index.ts";
 import { kmOf } from "./geo.ts";
 import { createPacer, type Pacer, type PaceOptions } from "./pacer.ts";
 import { regionOf } from "./region.ts";
@@ -139,13 +139,14 @@ function filterParts(snapshot: Snapshot, pace: PaceOptions) {
   const loadVocabulary = async () => (vocabulary ??= await (counting ??= createVocabulary(snapshot, text, createPacer(pace))));
   const loadIndex = () => (indexing ??= createFilterIndex(snapshot, createPacer(pace)));
   const filters = createFilters(snapshot, () => vocabulary as Vocabulary);
-  /** The row filter and the range counter of `q`. */
-  const filterOf = async (q: SiteQuery): Promise<{ filter: RowFilter; counter?: RangeCounter }> => {
+  /** The row filter of `q` and, when the index serves its filters, its range counters (with a caller's clauses added). */
+  const filterOf = async (q: SiteQuery): Promise<{ filter: RowFilter; counting?: Counting }> => {
     if (q.countries || q.operators) await loadVocabulary();
     const filter = filters(q);
-    if (!filter || q.connector || q.route) return { filter };
-    const counter = counterOf(await loadIndex(), q, resolveStrings(vocabulary as Vocabulary, q));
-    return counter ? { filter, counter } : { filter };
+    if (q.connector || q.route || (!filter && q.updatedSince === undefined)) return { filter };
+    const index = await loadIndex();
+    const strings = resolveStrings(vocabulary as Vocabulary, q);
+    return { filter, counting: (extra) => counterOf(index, q, strings, extra) };
   };
   return { text, loadVocabulary, loadIndex, filterOf };
 }
@@ -165,9 +166,10 @@ export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
   const syncSearch = createSyncSearch({ snapshot, siteAt, attributionOf, text, pace });
 
   const search = async (q: SiteQuery): Promise<SearchResult> => {
-    const { filter, counter } = await filterOf(q);
+    const { filter, counting } = await filterOf(q);
     if (q.route) return searchAlongRoute({ sites: snapshot, siteAt, attributionOf, pacer: createPacer(pace) }, q, q.route, filter);
-    if (q.updatedSince !== undefined || q.cursor !== undefined) return syncSearch.search(q, filter, counter);
+    if (q.updatedSince !== undefined || q.cursor !== undefined) return syncSearch.search(q, filter, counting);
+    const counter = counting?.();
     const end = q.offset + Math.max(q.limit, 0);
     const pacer = createPacer(pace);
     const { region, origin } = regionOf(q);

@@ -12,8 +12,8 @@ import { createPacer, type Pacer, type PaceOptions } from "./pacer.ts";
 import { regionOf } from "./region.ts";
 import type { SearchResult, SiteQuery } from "./store.ts";
 import { createSyncOrder, cursorOf, positionAfterCursor, positionSince, type SyncOrder } from "./sync.ts";
-import type { RangeCounter } from "./filter-index.ts";
-import { countIn, countRange, type RowFilter } from "./walk.ts";
+import type { Counting } from "./filter-index.ts";
+import { countIn, countRange, type RowFilter, treeOf } from "./walk.ts";
 
 export interface SyncParts {
   snapshot: Snapshot;
@@ -52,14 +52,14 @@ function startOf(q: SiteQuery, snapshot: Snapshot, sync: SyncOrder): number {
 }
 
 /**
- * The total of a sync. `counter` counts the query's filters (not the region, not updatedSince)
- * over KD positions, so it serves only where every site is at or after updatedSince.
+ * The total of a sync. `counting` gives the query filters' range counter over KD positions;
+ * updatedSince joins it as a clause over each position's place in the sync order.
  */
-async function countSync(q: SiteQuery, snapshot: Snapshot, sync: SyncOrder, filters: { filter: RowFilter; counter?: RangeCounter | undefined }, pacer: Pacer): Promise<number> {
+async function countSync(q: SiteQuery, snapshot: Snapshot, sync: Ordered, filters: { filter: RowFilter; counting?: Counting | undefined }, pacer: Pacer): Promise<number> {
   const n = snapshot.size;
   const { filter } = filters;
   const from = q.updatedSince === undefined ? 0 : positionSince(snapshot, sync, Date.parse(q.updatedSince));
-  const counter = from === 0 ? filters.counter : undefined;
+  const counter = filters.counting?.(q.updatedSince === undefined ? [] : [{ codes: sync.places, min: from }]);
   if (q.near || q.bbox) return countIn(snapshot.index, n, regionOf(q).region, filter, pacer, counter);
   if (!filter) return n - from;
   if (counter) return countRange(counter, 0, n - 1, pacer);
@@ -86,16 +86,38 @@ async function pageRows(q: SiteQuery, sync: SyncOrder, filter: RowFilter, at: nu
 }
 
 export interface SyncSearch {
-  /** One page; `counter` is the range counter of the query's filters, when they have one. */
-  search(q: SiteQuery, filter: RowFilter, counter?: RangeCounter): Promise<SearchResult>;
+  /** One page; `counting` gives range counters of the query's filters, when the index serves them. */
+  search(q: SiteQuery, filter: RowFilter, counting?: Counting): Promise<SearchResult>;
   /** The (updatedAt, id) order, built on first use. */
   order(): Promise<SyncOrder>;
 }
 
+/** The sync order and each KD position's place in it. */
+interface Ordered extends SyncOrder {
+  places: Uint32Array;
+}
+
+/** `places[k]`: where the site at KD position k stands in the sync order. */
+async function placesOf(snapshot: Snapshot, sync: SyncOrder, pacer: Pacer): Promise<Uint32Array> {
+  const n = snapshot.size;
+  const placeOfRow = new Uint32Array(n);
+  for (let at = 0; at < n; at++) placeOfRow[sync.order[at] as number] = at;
+  if (pacer.due(n)) await pacer.pause();
+  const { ids } = treeOf(snapshot.index);
+  const places = new Uint32Array(n);
+  for (let k = 0; k < n; k++) places[k] = placeOfRow[ids[k] as number] as number;
+  return places;
+}
+
 export function createSyncSearch(parts: SyncParts): SyncSearch {
   const { snapshot, siteAt, attributionOf, text, pace } = parts;
-  let building: Promise<SyncOrder> | undefined;
-  const order = () => (building ??= createSyncOrder(snapshot, text, createPacer(pace)));
+  let building: Promise<Ordered> | undefined;
+  const order = () =>
+    (building ??= (async () => {
+      const pacer = createPacer(pace);
+      const sync = await createSyncOrder(snapshot, text, pacer);
+      return { ...sync, places: await placesOf(snapshot, sync, pacer) };
+    })());
   const totals = new Lru<string, number>(256);
   const keptTotal = async (q: SiteQuery, count: () => Promise<number>): Promise<number> => {
     const { cursor: _cursor, limit: _limit, offset: _offset, ...same } = q;
@@ -108,13 +130,13 @@ export function createSyncSearch(parts: SyncParts): SyncSearch {
     return total;
   };
 
-  const search = async (q: SiteQuery, base: RowFilter, counter?: RangeCounter): Promise<SearchResult> => {
+  const search = async (q: SiteQuery, base: RowFilter, counting?: Counting): Promise<SearchResult> => {
     const sync = await order();
     const filter = syncFilter(q, snapshot, sync, base);
     const pacer = createPacer(pace);
     const rows = await pageRows(q, sync, filter, startOf(q, snapshot, sync), pacer);
     const page = rows.slice(0, q.limit);
-    const total = await keptTotal(q, () => countSync(q, snapshot, sync, { filter, counter }, pacer));
+    const total = await keptTotal(q, () => countSync(q, snapshot, sync, { filter, counting }, pacer));
     const data = page.map((row) => withDistance(q, siteAt(row)));
     const last = page[page.length - 1];
     const result: SearchResult = { data, total, attribution: attributionOf(data) };

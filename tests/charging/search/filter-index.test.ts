@@ -32,6 +32,8 @@ const PLUGS: Pick<Connector, "type" | "label" | "current">[] = [
 const COUNTRIES = ["DE", "FR", "GB"];
 const OPERATORS = ["Ionity", "IONITY", "ChargePoint", "Allego"];
 const POWERS = [3.7, 22, 50, 150];
+const IMPORTED_AT = "2026-01-01T00:00:00.000Z";
+const STAMPS = ["2021-03-04T05:06:07Z", "2024-01-01T00:00:00.000Z", "2025-06-01T12:00:00.000Z", "2025-06-01T12:00:00.001Z", null];
 
 /** Sites from a seed: cheap to generate in the hundreds, so trees have many cells and words. */
 function sitesOf(seed: number, count: number): Site[] {
@@ -51,6 +53,7 @@ function sitesOf(seed: number, count: number): Site[] {
       operator: rand() < 0.1 ? null : pick(OPERATORS),
       access: rand() < 0.2 ? null : pick(ACCESS_VALUES),
       status: pick(STATUS_VALUES),
+      lastUpdated: pick(STAMPS),
     });
   });
 }
@@ -74,7 +77,7 @@ const LIMITS = { numRuns: 60, interruptAfterTimeLimit: 4_000 };
 test("a range counter equals the row filter over every position of the range (fast-check)", async () => {
   await fc.assert(
     fc.asyncProperty(fc.integer(), fc.integer({ min: 1, max: 300 }), filterArb, fc.array(fc.tuple(fc.nat(), fc.nat()), { minLength: 1, maxLength: 20 }), async (seed, count, q, ranges) => {
-      const snapshot = openSnapshot(snapshotOf(sitesOf(seed, count), { importedAt: "2026-01-01T00:00:00.000Z", sources: [] }, { nodeSize: 4 }));
+      const snapshot = openSnapshot(snapshotOf(sitesOf(seed, count), { importedAt: IMPORTED_AT, sources: [] }, { nodeSize: 4 }));
       const vocabulary = await createVocabulary(snapshot, (id) => stringAt(snapshot, id), createPacer());
       if (q.operators?.some((o) => !vocabulary.operatorStrings(o))) return;
       const filter = createFilters(snapshot, () => vocabulary)(q as FilterQuery);
@@ -99,18 +102,20 @@ const regionArb = fc.oneof(
   fc.constant({}),
 );
 
-test("store totals over boxes, radii and the whole set under indexed filters equal a linear scan (fast-check)", async () => {
+const sinceArb = fc.option(fc.constantFrom("2020-01-01T00:00:00Z", "2024-01-01T00:00:00Z", "2025-06-01T12:00:00.001Z", "2025-12-31T00:00:00Z"), { nil: undefined });
+
+test("store totals over boxes, radii, the whole set and syncs under indexed filters equal a linear scan (fast-check)", async () => {
   await fc.assert(
-    fc.asyncProperty(fc.integer(), fc.integer({ min: 50, max: 400 }), filterArb, regionArb, async (seed, count, filters, region) => {
+    fc.asyncProperty(fc.integer(), fc.integer({ min: 50, max: 400 }), filterArb, regionArb, sinceArb, async (seed, count, filters, region, since) => {
       const sites = sitesOf(seed, count);
-      const store = createStore(openSnapshot(snapshotOf(sites, { importedAt: "2026-01-01T00:00:00.000Z", sources: [] }, { nodeSize: 4 })));
-      const q: SiteQuery = { ...filters, ...region, limit: 5, offset: 3 };
+      const store = createStore(openSnapshot(snapshotOf(sites, { importedAt: IMPORTED_AT, sources: [] }, { nodeSize: 4 })));
+      const q: SiteQuery = { ...filters, ...region, ...(since ? { updatedSince: since } : {}), limit: 5, offset: 3 };
       const held = new Set(sites.map((s) => s.operator?.toLowerCase()));
       if (q.operators && !q.operators.every((o) => held.has(o.toLowerCase()))) return;
-      const expected = sites.filter((s) => inRegion(s, q) && passes(s, q));
+      const expected = sites.filter((s) => inRegion(s, q) && passes(s, q) && (!since || Date.parse(s.lastUpdated ?? IMPORTED_AT) >= Date.parse(since)));
       const result = await store.search(q);
       assert.equal(result.total, expected.length);
-      if (!q.bbox && !q.near) assert.deepEqual(result.data.map((s) => s.id), expected.slice(3, 8).map((s) => s.id));
+      if (!q.bbox && !q.near && !since) assert.deepEqual(result.data.map((s) => s.id), expected.slice(3, 8).map((s) => s.id));
     }),
     LIMITS,
   );
@@ -136,7 +141,7 @@ function passes(s: Site, q: SiteQuery): boolean {
 }
 
 test("the index's memory: a bit per site per value held, and 2-byte code columns", async () => {
-  const snapshot = openSnapshot(snapshotOf(sitesOf(7, 1000), { importedAt: "2026-01-01T00:00:00.000Z", sources: [] }));
+  const snapshot = openSnapshot(snapshotOf(sitesOf(7, 1000), { importedAt: IMPORTED_AT, sources: [] }));
   const index = await createFilterIndex(snapshot, createPacer());
   const sets = index.status.filter(Boolean).length + index.access.filter(Boolean).length + index.plugs.size;
   assert.equal(index.bytes, sets * 4 * Math.ceil(1000 / 32) + 3 * 2 * 1000);
