@@ -15,23 +15,26 @@
  *               rendering mode in the local headless Chromium (CHROME_PATH or /usr/bin/chromium):
  *               1,000 pages, each fetched and rendered; its peak memory is the whole process
  *               tree's (Node and every browser process), summed as PSS from /proc, sampled every 100 ms.
- * Then the CLI alone on a 100,000-page site (`--max-pages 100000`, its only flag).
+ * Then the CLI alone on a 100,000-page site (`--max-pages 100000 --max-seconds 86400`), and with
+ * `--large 100000,1000000` on a 1,000,000-page site after it (beyond 100,000 pages the audit keeps
+ * its page summaries on disk), its pages/s as a ratio of the 100,000-page row's.
  * Whole-process wall time and peak RSS come from /usr/bin/time -v (for mcp: the server's);
  * the site server counts each crawl's requests. Ratios are printed against Crawlee and bare.
  *
- * Usage: node scripts/bench-seo-crawl.ts [--runs N] [--pages N] [--large N (0: skip)]
+ * Usage: node scripts/bench-seo-crawl.ts [--runs N] [--pages N] [--large N[,N...] (0: skip)]
  *        [--only cli,mcp,crawlee,linkinator,bare,rendered] [--help]
  * Benchmark-only deps (crawlee, linkinator) go to .bench/ (gitignored) on first use.
  * @module
  */
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { generatedSiteHandler, indexOf } from "../tests/seo/fakes/generated-site.ts";
 import { DEFAULTS } from "../src/seo/crawl/bounds.ts";
+import { prepare } from "./bench-seo-others.ts";
 
 const BENCH = resolve(".bench");
 const SEO = resolve("dist/seo.js");
@@ -41,7 +44,8 @@ const RENDERED_PAGES = Number(arg("rendered-pages", "1000"));
 const USAGE = `Usage: node scripts/bench-seo-crawl.ts [--runs N] [--pages N] [--large N] [--only LIST]
   --runs N    counted runs per crawler after one warm-up, in interleaved rounds (default 3)
   --pages N   pages of the generated site (default 10000)
-  --large N   then the CLI alone on an N-page site (default 100000; 0 skips)
+  --large N   then the CLI alone on an N-page site (default 100000; 0 skips); a list (100000,1000000)
+              runs each in turn, the larger compared with the first
   --only LIST crawlers to run, of ${CRAWLERS.join(",")} (default all; rendered crawls ${RENDERED_PAGES} pages
               in the local headless Chromium, peak memory summed over its process tree)
   --rendered-pages N  pages of the rendered crawl (default 1000)
@@ -83,111 +87,6 @@ function serve(count: number): void {
   server.listen(0, "127.0.0.1", () => {
     process.stdout.write(`http://127.0.0.1:${(server.address() as AddressInfo).port}\n`);
   });
-}
-
-// --- the crawlers other than ours, written into .bench/ ---
-
-const CRAWLEE_ENTRY = `
-import { CheerioCrawler, Configuration, log, LogLevel } from "crawlee";
-log.setLevel(LogLevel.WARNING);
-const config = new Configuration({ persistStorage: false, purgeOnStart: true });
-const crawler = new CheerioCrawler({
-  maxConcurrency: 16, respectRobotsTxtFile: false, sameDomainDelaySecs: 0, maxRequestRetries: 0,
-  async requestHandler({ enqueueLinks }) { await enqueueLinks({ strategy: "same-hostname" }); },
-}, config);
-await crawler.run([process.argv[2]]);
-`;
-
-const BARE_ENTRY = `
-import { Agent, request } from "node:http";
-import { Parser } from "htmlparser2";
-const [start, concurrency] = [process.argv[2], Number(process.argv[3])];
-const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
-const origin = new URL(start).origin;
-const seen = new Set([start]);
-const queue = [start];
-let head = 0;
-let active = 0;
-const get = (url) => new Promise((done, fail) => {
-  request(url, { agent }, (res) => {
-    const links = [];
-    const parser = new Parser({ onopentag(name, attrs) { if (name === "a" && attrs.href) links.push(attrs.href); } }, { decodeEntities: true });
-    res.setEncoding("utf8");
-    res.on("data", (chunk) => parser.write(chunk));
-    res.on("end", () => { parser.end(); done(links); });
-    res.on("error", fail);
-  }).on("error", fail).end();
-});
-await new Promise((finished) => {
-  const pump = () => {
-    while (active < concurrency && head < queue.length) {
-      const url = queue[head++];
-      active++;
-      get(url).then((links) => {
-        for (const href of links) {
-          const next = new URL(href, url);
-          next.hash = "";
-          if (next.origin === origin && !seen.has(next.href)) { seen.add(next.href); queue.push(next.href); }
-        }
-      }, () => {}).finally(() => { active--; pump(); });
-    }
-    if (active === 0 && head >= queue.length) finished();
-  };
-  pump();
-});
-agent.destroy();
-`;
-
-const MCP_ENTRY = `
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-const [url, seo] = process.argv.slice(2);
-const transport = new StdioClientTransport({ command: "/usr/bin/time", args: ["-v", process.execPath, seo, "mcp"], env: process.env, stderr: "pipe" });
-let err = "";
-transport.stderr.on("data", (chunk) => { err += chunk; });
-const client = new Client({ name: "bench", version: "1" });
-const started = performance.now();
-await client.connect(transport);
-const result = await client.callTool({ name: "seo_audit_site", arguments: { url } }, undefined, { timeout: 3_600_000 });
-const ms = performance.now() - started;
-await client.close();
-await new Promise((done) => setTimeout(done, 200));
-const rss = /Maximum resident set size \\(kbytes\\): (\\d+)/.exec(err);
-if (result.isError || !rss) { process.stderr.write(err + JSON.stringify(result.content)); process.exit(1); }
-process.stdout.write(JSON.stringify({ ms, pages: result.structuredContent.summary.pages_crawled.value, rssKiB: Number(rss[1]) }) + "\\n");
-`;
-
-async function prepare(): Promise<void> {
-  mkdirSync(BENCH, { recursive: true });
-  if (!existsSync(join(BENCH, "node_modules/crawlee")) || !existsSync(join(BENCH, "node_modules/linkinator"))) {
-    log("installing crawlee and linkinator into .bench/ (benchmark only)");
-    writeFileSync(
-      join(BENCH, "package.json"),
-      JSON.stringify({ name: "seo-bench", private: true, type: "module", overrides: { linkedom: "0.18.14" } }),
-    );
-    execFileSync(
-      "npm",
-      ["install", "--prefix", BENCH, "--no-audit", "--no-fund", "crawlee@3.18.1", "linkinator@7.6.1"],
-      { stdio: ["ignore", "ignore", "inherit"] },
-    );
-  }
-  writeFileSync(join(BENCH, "crawl-crawlee.mjs"), CRAWLEE_ENTRY);
-  const { build } = await import("esbuild");
-  // Resolved from the repository root: our htmlparser2 and MCP SDK, not what Crawlee brought into .bench/.
-  for (const [name, contents] of [["bare", BARE_ENTRY], ["mcp-client", MCP_ENTRY]] as const) {
-    await build({
-      stdin: { contents, resolveDir: resolve("."), sourcefile: `${name}-entry.mjs`, loader: "js" },
-      outfile: join(BENCH, `${name}.mjs`),
-      bundle: true,
-      format: "esm",
-      platform: "node",
-      target: "node22",
-      banner: { js: 'import { createRequire as __cr } from "node:module"; const require = __cr(import.meta.url);' },
-      logLevel: "warning",
-    });
-  }
-  log("building dist/seo.js (the shipped bundle)");
-  execFileSync(process.execPath, ["scripts/build.ts", "seo"], { stdio: ["ignore", "ignore", "inherit"] });
 }
 
 // --- running and measuring ---
@@ -354,6 +253,11 @@ function verdicts(rows: Row[]): string[] {
     );
   if (bare) out.push(`target: >= 0.5x the bare loop's pages/s: ${met(cli.pps / bare.pps >= 0.5)}`);
   if (large) out.push(`target: <= 512 MiB peak RSS at ${large.pages} pages: ${met(large.rss <= 512)}`);
+  const million = rows.find((r) => r.name.startsWith("cli ") && r.pages >= 1_000_000);
+  if (large && million)
+    out.push(
+      `${million.pages} pages (on disk) vs ${large.pages}: ${(million.pps / large.pps).toFixed(2)}x pages/s, ${(million.rss / large.rss).toFixed(2)}x peak RSS; targets: >= 0.8x pages/s: ${met(million.pps / large.pps >= 0.8)}; <= 1024 MiB peak RSS: ${met(million.rss <= 1024)}`,
+    );
   return out;
 }
 
@@ -379,7 +283,8 @@ async function large(count: number): Promise<Row> {
   const site = await startSite(count);
   try {
     log(`site of ${count} pages at ${site.origin}: the CLI with --max-pages ${count}, one run`);
-    const run = await runOnce("cli", site.origin, ["--max-pages", String(count)]);
+    // No time bound: a million pages outlast the CLI's default 600 s on a shared machine.
+    const run = await runOnce("cli", site.origin, ["--max-pages", String(count), "--max-seconds", "86400"]);
     log(`cli at ${count}: ${run.wallS.toFixed(2)} s, ${run.rssMiB.toFixed(1)} MiB, ${run.pages} pages`);
     return rowOf(`cli ${count}`, [run]);
   } finally {
@@ -394,14 +299,15 @@ async function main(): Promise<void> {
   }
   const runs = Number(arg("runs", "3"));
   const pages = Number(arg("pages", "10000"));
-  const largePages = Number(arg("large", "100000"));
+  const largeList = arg("large", "100000").split(",").map(Number);
+  const largePages = Math.min(...largeList);
   const only = arg("only", CRAWLERS.join(",")).split(",") as Crawler[];
   const unknown = only.filter((name) => !CRAWLERS.includes(name));
   if (unknown.length > 0 || !(runs >= 1) || !(pages >= 2) || !(largePages >= 0)) {
     log(`usage: --runs N (>= 1) --pages N (>= 2) --large N (0 skips) --only ${CRAWLERS.join(",")} (unknown: ${unknown.join(", ") || "none"})`);
     process.exit(2);
   }
-  if (only.some((name) => name === "crawlee" || name === "linkinator" || name === "bare" || name === "mcp")) await prepare();
+  if (only.some((name) => name === "crawlee" || name === "linkinator" || name === "bare" || name === "mcp")) await prepare(BENCH, log);
   const site = await startSite(pages);
   log(`site of ${pages} pages at ${site.origin}; ${runs} runs after 1 warm-up per crawler, in rounds`);
   let results: Map<string, Run[]>;
@@ -411,7 +317,7 @@ async function main(): Promise<void> {
     site.stop();
   }
   const rows = [...results].map(([name, list]) => rowOf(name, list));
-  if (largePages > 0 && only.includes("cli")) rows.push(await large(largePages));
+  if (largePages > 0 && only.includes("cli")) for (const count of largeList) rows.push(await large(count));
   const note = rows.some((r) => r.name === "rendered")
     ? ["rendered: every page fetched and rendered in headless Chromium; its memory is the PSS of Node and every browser process, summed"]
     : [];
