@@ -61,6 +61,23 @@ async function readCappedText(response: Response, maxBytes: number): Promise<str
   return new TextDecoder().decode(bytes);
 }
 
+/** The observation an OCPI Location answer gives (undefined: the feed does not know the site). */
+function observationOf(body: string, now: () => Date): LiveObservation | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    throw unavailable("answer is not JSON");
+  }
+  const parsed = v.safeParse(EnvelopeSchema, json);
+  if (!parsed.success) throw unavailable("answer is not an OCPI 2.2.1 Location envelope");
+  const { status_code: code, data } = parsed.output;
+  if (code === 2003) return undefined; // OCPI "unknown location"
+  if (code < 1000 || code > 1999 || !data) throw unavailable(`OCPI status_code ${code}`);
+  const status = aggregateStatus(data.evses.map((e) => e.status).filter((s) => s !== "REMOVED"));
+  return status ? { status, retrievedAt: now().toISOString() } : undefined;
+}
+
 export function createOcpiFeed(config: OcpiFeedConfig): LiveFeed {
   const base = config.baseUrl.replace(/\/+$/, "");
   const timeoutMs = config.timeoutMs ?? 3000;
@@ -98,23 +115,7 @@ export function createOcpiFeed(config: OcpiFeedConfig): LiveFeed {
         ? err
         : unavailable(timeout.aborted ? `no answer within ${timeoutMs} ms` : "body read failed");
     });
-    return observation(body);
-  }
-
-  function observation(body: string): LiveObservation | undefined {
-    let json: unknown;
-    try {
-      json = JSON.parse(body);
-    } catch {
-      throw unavailable("answer is not JSON");
-    }
-    const parsed = v.safeParse(EnvelopeSchema, json);
-    if (!parsed.success) throw unavailable("answer is not an OCPI 2.2.1 Location envelope");
-    const { status_code: code, data } = parsed.output;
-    if (code === 2003) return undefined; // OCPI "unknown location"
-    if (code < 1000 || code > 1999 || !data) throw unavailable(`OCPI status_code ${code}`);
-    const status = aggregateStatus(data.evses.map((e) => e.status).filter((s) => s !== "REMOVED"));
-    return status ? { status, retrievedAt: config.now().toISOString() } : undefined;
+    return observationOf(body, () => config.now());
   }
 
   return { label, attribution, lookup };

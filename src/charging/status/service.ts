@@ -51,12 +51,9 @@ export interface StatusService {
   statusOf(id: string, signal?: AbortSignal): Promise<StatusRecord>;
 }
 
-export function createStatusService(store: Store, deps: StatusDeps): StatusService {
-  const cache = new Lru<string, LiveObservation>(deps.cacheSize ?? 10_000);
-  const reuseMs = deps.liveReuseMs ?? 60_000;
-  const fallbackTime = isoMillis(deps.importedAt ?? new Date(0));
-
-  const liveRecord = (id: string, live: LiveFeed, seen: LiveObservation): StatusRecord => ({
+/** The record of a live observation (fresh: the reader keeps only values within the SLO). */
+function liveRecord(id: string, live: LiveFeed, seen: LiveObservation): StatusRecord {
+  return {
     id,
     status: seen.status,
     kind: "live",
@@ -64,12 +61,21 @@ export function createStatusService(store: Store, deps: StatusDeps): StatusServi
     source: live.label,
     stale: false,
     attribution: live.attribution,
-  });
+  };
+}
 
+type LiveRead = { seen: LiveObservation; why?: undefined } | { seen?: undefined; why: string };
+
+/**
+ * Reads a site's live value: a cached one younger than `liveReuseMs`, else the feed's answer
+ * (kept as the site's last good value), else on a feed failure the last good value while it is
+ * within the SLO; otherwise the reason there is none (for the stale reason).
+ */
+function createLiveReader(live: LiveFeed, deps: StatusDeps): (id: string, signal?: AbortSignal) => Promise<LiveRead> {
+  const cache = new Lru<string, LiveObservation>(deps.cacheSize ?? 10_000);
+  const reuseMs = deps.liveReuseMs ?? 60_000;
   const ageMs = (seen: LiveObservation) => deps.now().getTime() - Date.parse(seen.retrievedAt);
-
-  /** A live value within the SLO, or the reason there is none (for the stale reason). */
-  const tryLive = async (id: string, live: LiveFeed, signal?: AbortSignal) => {
+  return async (id, signal) => {
     const cached = cache.get(id);
     if (cached && ageMs(cached) <= reuseMs) return { seen: cached };
     try {
@@ -85,15 +91,20 @@ export function createStatusService(store: Store, deps: StatusDeps): StatusServi
       return { why: `live feed unavailable: ${detail}` };
     }
   };
+}
 
+export function createStatusService(store: Store, deps: StatusDeps): StatusService {
+  const fallbackTime = isoMillis(deps.importedAt ?? new Date(0));
+  const { live } = deps;
+  const readLive = live && createLiveReader(live, deps);
   return {
     async statusOf(id, signal) {
       const site = store.get(id);
       if (!site) throw unknownSite(id);
       let why: string | undefined;
-      if (deps.live) {
-        const result = await tryLive(id, deps.live, signal);
-        if (result.seen) return liveRecord(id, deps.live, result.seen);
+      if (live && readLive) {
+        const result = await readLive(id, signal);
+        if (result.seen) return liveRecord(id, live, result.seen);
         why = result.why;
       }
       const retrievedAt = site.lastUpdated ? isoMillis(site.lastUpdated) : fallbackTime;
