@@ -64,6 +64,9 @@ export async function countIn(
 ): Promise<number> {
   if (size === 0) return 0;
   const { ids, coords, nodeSize } = treeOf(index);
+  // One site by its tree position: the counter reads the index's bits there, which lie in
+  // tree order (next to the cell's other sites), where the row filter jumps through the columns.
+  const passes = (k: number) => (counter ? counter(k, k) === 1 : !filter || filter(ids[k] as number));
   const stack: number[] = [0, ids.length - 1, 0, -180, -90, 180, 90];
   const cell: Cell = { minLng: 0, minLat: 0, maxLng: 0, maxLat: 0 };
   let total = 0;
@@ -90,14 +93,14 @@ export async function countIn(
       for (let k = left; k <= right; k++) {
         if (pacer.due()) await pacer.pause();
         if (!whole && !region.has(coords[2 * k] as number, coords[2 * k + 1] as number)) continue;
-        if (!filter || filter(ids[k] as number)) total++;
+        if (passes(k)) total++;
       }
       continue;
     }
     const m = (left + right) >> 1;
     const x = coords[2 * m] as number;
     const y = coords[2 * m + 1] as number;
-    if (region.has(x, y) && (!filter || filter(ids[m] as number))) total++;
+    if (region.has(x, y) && passes(m)) total++;
     const { minLng, minLat, maxLng, maxLat } = cell;
     stack.push(left, m - 1, 1 - axis, minLng, minLat, axis === 0 ? x : maxLng, axis === 1 ? y : maxLat);
     stack.push(m + 1, right, 1 - axis, axis === 0 ? x : minLng, axis === 1 ? y : minLat, maxLng, maxLat);
