@@ -8,7 +8,7 @@ import { ApiError } from "../../shared/errors.ts";
 import { kindForOcmId } from "../data/connectors.ts";
 import { maxPower } from "../data/dataset.ts";
 import { ocmAttributionKey, openLicence } from "../data/licence.ts";
-import type { Access, Connector, Site } from "../data/model.ts";
+import type { Access, Address, Connector, Site } from "../data/model.ts";
 import { ocmSiteStatus, ocmStatus } from "../status/vocabulary.ts";
 import type { OcmReference } from "./ocm-reference.ts";
 import { clean, isoDate, latest, type RowResult, round7, validCoordinates } from "./row.ts";
@@ -132,6 +132,28 @@ function licenceOf(poi: Poi, ref: OcmReference | undefined): { provider: number;
   return { provider, licence: known ? openLicence(known.licence, known.isOpen) : null };
 }
 
+/** A POI's postal address, null when it has none; a compact row names its country by id only. */
+function addressOf(a: Poi["AddressInfo"], ref: OcmReference | undefined): Address | null {
+  const countryCode = clean(a.Country?.ISOCode)?.toUpperCase() ?? ref?.countries.get(a.CountryID ?? -1) ?? null;
+  const address: Address = {
+    line1: clean(a.AddressLine1),
+    line2: clean(a.AddressLine2),
+    town: clean(a.Town),
+    region: clean(a.StateOrProvince),
+    postcode: clean(a.Postcode),
+    countryCode: countryCode && /^[A-Z]{2}$/.test(countryCode) ? countryCode : null,
+  };
+  return Object.values(address).some((x) => x !== null) ? address : null;
+}
+
+/** When the status was last updated or verified, else when the POI was last confirmed or created. */
+function lastUpdatedOf(poi: Poi): string | null {
+  return (
+    latest(isoDate(poi.DateLastStatusUpdate), isoDate(poi.DateLastVerified)) ??
+    latest(isoDate(poi.DateLastConfirmed), isoDate(poi.DateCreated))
+  );
+}
+
 /** One OCM POI (already validated against `PoiSchema`) into a site or a drop reason. */
 export function ocmSite(poi: Poi, ref: OcmReference | undefined): RowResult {
   const id = `ocm:${poi.ID}`;
@@ -150,18 +172,8 @@ export function ocmSite(poi: Poi, ref: OcmReference | undefined): RowResult {
   const a = poi.AddressInfo;
   if (!validCoordinates(a.Latitude, a.Longitude)) return { drop: "no-coordinates", id };
   const connectors = connections.map((c) => connectorOf(c, ref)).filter((c): c is Connector => c !== null);
-  const countryCode =
-    clean(a.Country?.ISOCode)?.toUpperCase() ?? ref?.countries.get(a.CountryID ?? -1) ?? null;
   const operatorName = clean(poi.OperatorInfo?.Title) ?? ref?.operators.get(poi.OperatorID ?? -1) ?? null;
   const usageCost = clean(poi.UsageCost);
-  const address = {
-    line1: clean(a.AddressLine1),
-    line2: clean(a.AddressLine2),
-    town: clean(a.Town),
-    region: clean(a.StateOrProvince),
-    postcode: clean(a.Postcode),
-    countryCode: countryCode && /^[A-Z]{2}$/.test(countryCode) ? countryCode : null,
-  };
   const site: Site = {
     id,
     source: "ocm",
@@ -170,7 +182,7 @@ export function ocmSite(poi: Poi, ref: OcmReference | undefined): RowResult {
     name: clean(a.Title),
     lat: round7(a.Latitude as number),
     lon: round7(a.Longitude as number),
-    address: Object.values(address).some((x) => x !== null) ? address : null,
+    address: addressOf(a, ref),
     operator: poi.OperatorID === UNKNOWN_OPERATOR ? null : operatorName,
     network: null,
     connectors,
@@ -182,9 +194,7 @@ export function ocmSite(poi: Poi, ref: OcmReference | undefined): RowResult {
     openingHours: null,
     status,
     statusKind: "registry",
-    lastUpdated:
-      latest(isoDate(poi.DateLastStatusUpdate), isoDate(poi.DateLastVerified)) ??
-      latest(isoDate(poi.DateLastConfirmed), isoDate(poi.DateCreated)),
+    lastUpdated: lastUpdatedOf(poi),
     sourceUrl: `https://openchargemap.org/site/poi/details/${poi.ID}`,
   };
   return { site };
