@@ -27,13 +27,14 @@
  * @module
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { generatedSiteHandler, indexOf } from "../tests/seo/fakes/generated-site.ts";
 import { DEFAULTS } from "../src/seo/crawl/bounds.ts";
+import { timed } from "./bench-seo-measure.ts";
 import { prepare } from "./bench-seo-others.ts";
 
 const BENCH = resolve(".bench");
@@ -104,34 +105,6 @@ interface Run {
   served: Served;
 }
 
-function timed(
-  command: string[],
-  env: NodeJS.ProcessEnv,
-  wholeTree = false,
-): Promise<{ wallS: number; rssMiB: number; stdout: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn("/usr/bin/time", ["-v", ...command], { stdio: ["ignore", "pipe", "pipe"], env });
-    // /usr/bin/time reports the largest single process; a browser is many: sum the tree instead.
-    let peakPss = 0;
-    const sampler = wholeTree
-      ? setInterval(() => void (peakPss = Math.max(peakPss, treePssKiB(child.pid ?? 0))), 100)
-      : undefined;
-    let err = "";
-    let out = "";
-    child.stderr.on("data", (chunk: Buffer) => void (err += chunk.toString()));
-    child.stdout.on("data", (chunk: Buffer) => void (out.length < 4096 && (out += chunk.toString())));
-    child.on("error", fail);
-    child.on("close", (code) => {
-      clearInterval(sampler);
-      const wall = /Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)/.exec(err);
-      const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(err);
-      if (code !== 0 || !wall || !rss) return fail(new Error(`${command.join(" ")} failed (${code}): ${err.slice(-800)}`));
-      const wallS = Number(wall[1] ?? 0) * 3600 + Number(wall[2]) * 60 + Number(wall[3]);
-      done({ wallS, rssMiB: (wholeTree ? peakPss : Number(rss[1])) / 1024, stdout: out });
-    });
-  });
-}
-
 function command(name: Crawler, url: string, extra: string[]): string[] {
   const node = process.execPath;
   switch (name) {
@@ -148,41 +121,6 @@ function command(name: Crawler, url: string, extra: string[]): string[] {
     case "rendered":
       return [node, SEO, "audit", url, "--json", "--render", "--max-pages", String(RENDERED_PAGES), "--lab-sample", "0", ...extra];
   }
-}
-
-/** Process ids under `root` (itself included), from /proc's parent links. */
-function tree(root: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(parent, [...(children.get(parent) ?? []), Number(name)]);
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  const out: number[] = [];
-  const walk = (pid: number) => {
-    out.push(pid);
-    for (const child of children.get(pid) ?? []) walk(child);
-  };
-  walk(root);
-  return out;
-}
-
-/** PSS of every process under `root` in KiB: shared pages counted once across the tree. */
-function treePssKiB(root: number): number {
-  let sum = 0;
-  for (const pid of tree(root)) {
-    try {
-      sum += Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"))?.[1] ?? 0);
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return sum;
 }
 
 async function runOnce(name: Crawler, origin: string, extra: string[] = []): Promise<Run> {
