@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import { handleAuditRequest } from "../../../src/seo/audit/audit-request.ts";
 import { crawlAndAudit } from "../../../src/seo/audit/crawl-and-audit.ts";
-import type { PageFacts } from "../../../src/seo/audit/page-facts.ts";
+import type { PageFacts, PageFactsStore } from "../../../src/seo/audit/page-facts.ts";
 import type { PageSummary } from "../../../src/seo/audit/page-summary.ts";
 import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";
 import type { AuditReport } from "../../../src/seo/audit/report.ts";
@@ -13,6 +13,7 @@ import { defaultBounds } from "../../../src/seo/crawl/bounds.ts";
 import { ApiError } from "../../../src/shared/errors.ts";
 import { loadSqlite, openSqlitePageFacts } from "../../../shim/node/seo/page-facts-sqlite.ts";
 import { SHOP, shopFetch } from "../fakes/checks-site.ts";
+import { serveFixtureSite } from "../crawl/site-server.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "seo-page-facts-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -77,4 +78,26 @@ test("beyond 100,000 pages a runtime without a disk store is refused before any 
   const deps = { fetch: counting, now: () => new Date(), reports: memoryReportStore(), frontEnd: "cli" as const };
   await assert.rejects(handleAuditRequest({ url: `${SHOP}/`, max_pages: 100_001 }, deps), /beyond 100,000 pages keeps its pages on disk/);
   assert.equal(requests, 0);
+});
+
+/** A store in memory that says whether it was closed: what the request does with the adapter's store. */
+function fakeStore(): PageFactsStore & { closed: number } {
+  const map = new Map<string, PageSummary>();
+  return Object.assign(map, { closed: 0, close() { this.closed++; } });
+}
+
+test("beyond 100,000 pages the audit opens the adapter's store, keeps the pages in it, and closes it; also when it fails", async () => {
+  const site = await serveFixtureSite("problems");
+  after(() => site.close());
+  const store = fakeStore();
+  const deps = { fetch, now: () => new Date(), reports: memoryReportStore(), frontEnd: "cli" as const, openPageFacts: async () => store };
+  const { report } = await handleAuditRequest({ url: `${site.origin}/`, max_pages: 100_001 }, deps);
+  assert.ok(store.size >= report.stats.html_pages && report.stats.html_pages > 10, "every analysed page is in the store");
+  assert.equal(store.closed, 1);
+  const failing = fakeStore();
+  await assert.rejects(
+    handleAuditRequest({ url: `${site.origin}/`, max_pages: 100_001, render: true }, { ...deps, openPageFacts: async () => failing }),
+    /rendering needs a local browser/,
+  );
+  assert.equal(failing.closed, 1);
 });
