@@ -9,6 +9,7 @@ import { type Cell, cellLowerBound, haverDist } from "./geo.ts";
 import { DistanceHeap } from "./heap.ts";
 import type { Pacer } from "./pacer.ts";
 import { OUTSIDE, type Region } from "./region.ts";
+import type { RangeCounter } from "./filter-index.ts";
 import { type RowFilter, type Tree, treeOf } from "./walk.ts";
 
 export interface Nearest {
@@ -53,15 +54,15 @@ class NearestWalk {
   readonly #lat: number;
   readonly #cosLat: number;
   readonly #region: Region;
-  readonly #filter: RowFilter;
+  readonly #passes: (k: number) => boolean;
 
-  constructor(tree: Tree, origin: { lng: number; lat: number }, region: Region, filter: RowFilter) {
+  constructor(tree: Tree, origin: { lng: number; lat: number }, region: Region, passes: (k: number) => boolean) {
     this.#tree = tree;
     this.#lng = origin.lng;
     this.#lat = origin.lat;
     this.#cosLat = Math.cos((origin.lat * Math.PI) / 180);
     this.#region = region;
-    this.#filter = filter;
+    this.#passes = passes;
     this.heap.push(0, -(this.#pool.add(0, tree.ids.length - 1, 0, this.#child) + 1));
   }
 
@@ -96,7 +97,7 @@ class NearestWalk {
     const x = coords[2 * k] as number;
     const y = coords[2 * k + 1] as number;
     const row = ids[k] as number;
-    if (this.#region.has(x, y) && (!this.#filter || this.#filter(row))) {
+    if (this.#region.has(x, y) && this.#passes(k)) {
       this.heap.push(haverDist(this.#lng, this.#lat, this.#cosLat, x, y), row);
     }
   }
@@ -111,7 +112,8 @@ class NearestWalk {
 
 /**
  * The first `want` sites of `region` passing `filter`, nearest to (lng, lat) first; ties by
- * row (id order). `size` sites are indexed.
+ * row (id order). `size` sites are indexed. With `counter` (the same filter over tree
+ * positions, filter-index.ts) a site is tested by its bits, which lie next to its cell's.
  */
 export async function nearestIn(
   index: KDBush,
@@ -121,10 +123,14 @@ export async function nearestIn(
   filter: RowFilter,
   want: number,
   pacer: Pacer,
+  counter?: RangeCounter,
 ): Promise<Nearest> {
   const found: Nearest = { rows: [], dists: [] };
   if (size === 0 || want <= 0) return found;
-  const walk = new NearestWalk(treeOf(index), origin, region, filter);
+  const tree = treeOf(index);
+  const { ids } = tree;
+  const passes = counter ? (k: number) => counter(k, k) === 1 : filter ? (k: number) => filter(ids[k] as number) : () => true;
+  const walk = new NearestWalk(tree, origin, region, passes);
   const { heap } = walk;
   while (heap.size > 0 && found.rows.length < want) {
     if (pacer.due()) await pacer.pause();

@@ -178,7 +178,7 @@ export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
       const data = rows.map(siteAt);
       return { data, total, attribution: attributionOf(data) };
     }
-    const near = await nearestIn(snapshot.index, n, origin, region, filter, end, pacer);
+    const near = await nearestIn(snapshot.index, n, origin, region, filter, end, pacer, counter);
     const total = await countIn(snapshot.index, n, region, filter, pacer, counter);
     const data = near.rows.slice(q.offset).map((row, k) => {
       const site = siteAt(row);
