@@ -1,42 +1,34 @@
 /**
- * The exact filters laid over the KD-tree's point order, so a total counts whole cells at once.
+ * The exact filters laid over the KD-tree's point order, so a total counts whole cells at once
+ * (the counting itself: range-counter.ts).
  *
  * kdbush stores its points so that every cell of the tree is one contiguous range of
- * positions. Over that order this module keeps, built once per snapshot in one paced pass:
+ * positions. Over that order this module keeps, built once per snapshot (the server builds it
+ * before serving; a million sites take some 300 ms of CPU, paced):
  * - one bitset per value of the small vocabularies: status (8), access (4 and unknown), and
  *   (connector type, current) pairs, a bit set when one connector of the site has both; a
  *   connector filter is the OR of the pairs it accepts, which keeps "one connector passes
  *   all of them" exact;
  * - a code column for the open-ended ones: country and operator (the string ids, numbered
  *   densely, 2 bytes a site while fewer than 65,536 differ) and the rank of the site's
- *   maximum power among the distinct powers (so `minPower` is a rank threshold, exact);
- *   a bitset per country or operator would cost a bit per site per value, and real data
- *   has thousands of operators.
+ *   maximum power among the distinct powers (so `minPower` is a rank threshold, exact); a
+ *   bitset per country or operator would cost a bit per site per value, and real data has
+ *   thousands of operators.
  *
- * A query's filters become clauses (each the OR of some bitsets, or a mask over a column) and
- * a range of positions is counted 32 at a time: the bitset clauses AND word by word, then the
- * column clauses test only the bits still set, and a word left whole is a popcount. A total
- * over a region then costs its fully-inside cells' words plus the sites of the cells the
- * region's edge cuts (walk.ts tests those one by one with the row filter, as before).
- *
- * A caller may add column clauses of its own: a sync adds "at or after this position of the
- * (updatedAt, id) order" over a column of sync positions in KD order (sync-search.ts).
- *
- * The `connector` substring matches labels, which no bitset holds: a query with it counts
- * row by row as before (`counterOf` answers undefined). Memory at 1,000,000 sites: one bit
- * per site per value present (about 20 values: 2.5 bytes) and 6 bytes of columns.
+ * Memory at 1,000,000 sites: a bit per site per value held (the scale bench's data: 14
+ * values, 1.75 bytes; real data about 30, 4 bytes) and 6 bytes of columns; the sync adds 4
+ * (sync-search.ts). Per-value bitsets for every field would have been simpler to count with
+ * but cost a byte per site per 8 values, a code column 2 bytes whatever the vocabulary.
  * @module
  */
 import { connectorKind } from "../data/connectors.ts";
-import { CURRENT_TYPES } from "../data/connector-types.ts";
 import { ACCESS_VALUES, STATUS_VALUES } from "../data/model.ts";
 import { TEXT_FIELDS } from "../snapshot/format.ts";
 import type { Snapshot } from "../snapshot/read.ts";
-import type { FilterQuery } from "./filter.ts";
 import type { Pacer } from "./pacer.ts";
 import { treeOf } from "./walk.ts";
 
-type Column = Uint16Array | Uint32Array;
+export type Column = Uint16Array | Uint32Array;
 
 /** The filters' values over the KD order (position k is the tree's k-th point). */
 export interface FilterIndex {
@@ -55,16 +47,10 @@ export interface FilterIndex {
 }
 
 /** A column of dense codes and the string id each code stands for. */
-interface Coded {
+export interface Coded {
   codes: Column;
   code: Map<number, number>;
 }
-
-/** Counts the positions of [left, right] passing a query's filters. */
-export type RangeCounter = (left: number, right: number) => number;
-
-/** The range counter of one query's filters with `extra` clauses added (undefined: nothing to count by). */
-export type Counting = (extra?: readonly ColumnClause[]) => RangeCounter | undefined;
 
 const WIDTH = TEXT_FIELDS.length;
 const COUNTRY = TEXT_FIELDS.indexOf("countryCode");
@@ -169,145 +155,4 @@ export async function createFilterIndex(s: Snapshot, pacer: Pacer): Promise<Filt
   const sets = [...status, ...access, ...plugs.values()].filter((b) => b !== undefined);
   const bytes = sets.reduce((n, b) => n + b.byteLength, 0) + country.codes.byteLength + operator.codes.byteLength + power.byteLength;
   return { size: s.size, status, access, plugs, country, operator, power, powers, bytes };
-}
-
-/** A column clause: positions whose code is marked in `mask`, or without a mask at least `min`. */
-export interface ColumnClause {
-  codes: Column;
-  mask?: Uint8Array;
-  min?: number;
-}
-
-interface Clauses {
-  /** Each clause passes where one of its bitsets has the bit (an empty clause passes nowhere). */
-  bits: Uint32Array[][];
-  columns: ColumnClause[];
-}
-
-const present = (sets: (Uint32Array | undefined)[]) => sets.filter((b) => b !== undefined);
-
-function maskOf(coded: Coded, strings: readonly number[]): ColumnClause {
-  const mask = new Uint8Array(coded.code.size);
-  for (const id of strings) {
-    const c = coded.code.get(id);
-    if (c !== undefined) mask[c] = 1;
-  }
-  return { codes: coded.codes, mask };
-}
-
-/** The plug bitsets a connector-type / current filter accepts. */
-function plugClause(index: FilterIndex, q: FilterQuery): Uint32Array[] {
-  const current = q.current ? CURRENT_TYPES.indexOf(q.current) + 1 : undefined;
-  const sets: Uint32Array[] = [];
-  for (const [key, set] of index.plugs) {
-    const [type = "", code] = key.split("/");
-    if ((!q.connectorTypes || q.connectorTypes.includes(type)) && (current === undefined || Number(code) === current)) sets.push(set);
-  }
-  return sets;
-}
-
-/** The strings a country or operator filter compares against (resolved by the vocabulary). */
-export interface ResolvedStrings {
-  countries?: readonly number[];
-  operators?: readonly number[];
-}
-
-function clausesOf(index: FilterIndex, q: FilterQuery, strings: ResolvedStrings): Clauses {
-  const bits: Uint32Array[][] = [];
-  const columns: ColumnClause[] = [];
-  if (q.openOnly) bits.push(present([index.status[STATUS_VALUES.indexOf("AVAILABLE")]]));
-  if (q.statuses) bits.push(present(q.statuses.map((v) => index.status[STATUS_VALUES.indexOf(v)])));
-  if (q.access) bits.push(present(q.access.map((v) => index.access[(ACCESS_VALUES as readonly string[]).indexOf(v) + 1])));
-  if (q.connectorTypes || q.current) bits.push(plugClause(index, q));
-  if (strings.countries) columns.push(maskOf(index.country, strings.countries));
-  if (strings.operators) columns.push(maskOf(index.operator, strings.operators));
-  if (q.minPower !== undefined) {
-    const min = q.minPower;
-    const mask = Uint8Array.from({ length: index.powers.length + 1 }, (_, r) => (r > 0 && (index.powers[r - 1] as number) >= min ? 1 : 0));
-    columns.push({ codes: index.power, mask });
-  }
-  return { bits, columns };
-}
-
-/** Set bits of a 32-bit word. */
-function popcount(word: number): number {
-  let v = word - ((word >>> 1) & 0x55555555);
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) as number;
-}
-
-/** The bits of word `w` passing every bitset clause. */
-function wordOf(bits: Uint32Array[][], w: number, word: number): number {
-  for (const clause of bits) {
-    let any = 0;
-    for (const set of clause) any |= set[w] as number;
-    word &= any;
-    if (word === 0) return 0;
-  }
-  return word;
-}
-
-/** Whether position `p` passes every column clause. */
-function passesAll(columns: readonly ColumnClause[], p: number): boolean {
-  for (const { codes, mask, min = 0 } of columns) {
-    const code = codes[p] as number;
-    if (mask ? mask[code] !== 1 : code < min) return false;
-  }
-  return true;
-}
-
-/** How many set bits of `word` (positions from `base`) pass every column clause. */
-function columnsPass(columns: readonly ColumnClause[], word: number, base: number): number {
-  let count = 0;
-  let rest = word;
-  while (rest !== 0) {
-    const low = rest & -rest;
-    if (passesAll(columns, base + 31 - Math.clz32(low))) count++;
-    rest ^= low;
-  }
-  return count;
-}
-
-/** Column clauses alone: a plain pass over the positions (one masked column: a sum of the mask). */
-function columnsOnly(columns: readonly ColumnClause[]): RangeCounter {
-  const [only] = columns;
-  if (columns.length === 1 && only?.mask) {
-    const { codes, mask } = only;
-    return (left, right) => {
-      let total = 0;
-      for (let p = left; p <= right; p++) total += mask[codes[p] as number] as number;
-      return total;
-    };
-  }
-  return (left, right) => {
-    let total = 0;
-    for (let p = left; p <= right; p++) if (passesAll(columns, p)) total++;
-    return total;
-  };
-}
-
-/**
- * The range counter of a query's filters, or undefined when a filter has no index (the
- * `connector` substring) or there is no filter (a cell counts as its size).
- */
-export function counterOf(index: FilterIndex, q: FilterQuery, strings: ResolvedStrings, extra: readonly ColumnClause[] = []): RangeCounter | undefined {
-  if (q.connector) return undefined;
-  const { bits, columns } = clausesOf(index, q, strings);
-  columns.push(...extra);
-  if (bits.length === 0 && columns.length === 0) return undefined;
-  if (bits.length === 0) return columnsOnly(columns);
-  return (left, right) => {
-    let total = 0;
-    const first = left >>> 5;
-    const last = right >>> 5;
-    for (let w = first; w <= last; w++) {
-      let word = -1;
-      if (w === first) word &= -1 << (left & 31);
-      if (w === last) word &= -1 >>> (31 - (right & 31));
-      word = wordOf(bits, w, word);
-      if (word === 0) continue;
-      total += columns.length === 0 ? popcount(word) : columnsPass(columns, word, w << 5);
-    }
-    return total;
-  };
 }

@@ -20,7 +20,7 @@ import { ACCESS_VALUES, STATUS_VALUES, type StatusValue } from "../data/model.ts
 import { TEXT_FIELDS } from "../snapshot/format.ts";
 import type { Snapshot } from "../snapshot/read.ts";
 import type { AccessFilterValue, Vocabulary } from "./reference.ts";
-import type { ResolvedStrings } from "./filter-index.ts";
+import type { ResolvedStrings } from "./range-counter.ts";
 import type { RowFilter } from "./walk.ts";
 
 export interface FilterQuery {

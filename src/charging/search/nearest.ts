@@ -9,7 +9,7 @@ import { type Cell, cellLowerBound, haverDist } from "./geo.ts";
 import { DistanceHeap } from "./heap.ts";
 import type { Pacer } from "./pacer.ts";
 import { OUTSIDE, type Region } from "./region.ts";
-import type { RangeCounter } from "./filter-index.ts";
+import type { RangeCounter } from "./range-counter.ts";
 import { type RowFilter, type Tree, treeOf } from "./walk.ts";
 
 export interface Nearest {

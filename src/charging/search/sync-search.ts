@@ -12,7 +12,7 @@ import { createPacer, type Pacer, type PaceOptions } from "./pacer.ts";
 import { regionOf } from "./region.ts";
 import type { SearchResult, SiteQuery } from "./store.ts";
 import { createSyncOrder, cursorOf, positionAfterCursor, positionSince, type SyncOrder } from "./sync.ts";
-import type { Counting } from "./filter-index.ts";
+import type { Counting } from "./range-counter.ts";
 import { countIn, countRange, type RowFilter, treeOf } from "./walk.ts";
 
 export interface SyncParts {

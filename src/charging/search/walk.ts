@@ -20,7 +20,7 @@
  * @module
  */
 import type { KDBush } from "../../../deps.ts";
-import type { RangeCounter } from "./filter-index.ts";
+import type { RangeCounter } from "./range-counter.ts";
 import type { Cell } from "./geo.ts";
 import type { Pacer } from "./pacer.ts";
 import { INSIDE, OUTSIDE, type Region } from "./region.ts";
