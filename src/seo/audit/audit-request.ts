@@ -177,6 +177,25 @@ function twinOption(start: string, productionUrl: string | undefined): Twin | nu
   return twin;
 }
 
+/** A crawl that fetched nothing of the site is an error, not a report: the start page failed, or left the site. */
+function refuseNothingAudited(report: AuditReport, startUrl: URL): void {
+  const first = report.pages.find((p) => p.url === report.target);
+  if (report.stats.pages_crawled <= 1 && first && first.status === 0) {
+    const error =
+      report.findings.find((f) => f.id === "fetch-failed")?.examples[0]?.evidence ?? "no response";
+    throw new ApiError(
+      "UNREACHABLE",
+      `could not fetch ${report.target} (${error}); ${reachNextStep(error)}`,
+    );
+  }
+  if (report.stats.pages_crawled <= 1 && offSite(first?.final_url, startUrl)) {
+    throw new ApiError(
+      "OFF_SITE_REDIRECT",
+      `${report.target} redirects to ${first?.final_url}, outside the site being audited (same host with or without www., same port), so nothing was audited; audit ${first?.final_url} instead`,
+    );
+  }
+}
+
 /** A store on disk when the crawl may go beyond `IN_MEMORY_PAGES`; refused where there is none. */
 async function pageFactsFor(bounds: CrawlBounds, deps: AuditRequestDeps): Promise<PageFactsStore | undefined> {
   if (bounds.maxPages <= IN_MEMORY_PAGES) return undefined;
@@ -235,21 +254,7 @@ export async function handleAuditRequest(request: AuditRequest, deps: AuditReque
     pageFacts?.close();
     return renderer?.close();
   });
-  const first = report.pages.find((p) => p.url === report.target);
-  if (report.stats.pages_crawled <= 1 && first && first.status === 0) {
-    const error =
-      report.findings.find((f) => f.id === "fetch-failed")?.examples[0]?.evidence ?? "no response";
-    throw new ApiError(
-      "UNREACHABLE",
-      `could not fetch ${report.target} (${error}); ${reachNextStep(error)}`,
-    );
-  }
-  if (report.stats.pages_crawled <= 1 && offSite(first?.final_url, startUrl)) {
-    throw new ApiError(
-      "OFF_SITE_REDIRECT",
-      `${report.target} redirects to ${first?.final_url}, outside the site being audited (same host with or without www., same port), so nothing was audited; audit ${first?.final_url} instead`,
-    );
-  }
+  refuseNothingAudited(report, startUrl);
   const id = await deps.reports.save(report);
   report.id = id;
   return { report, ...(baseline ? { comparison: compareReports(baseline, report) } : {}) };
