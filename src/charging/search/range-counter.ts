@@ -124,8 +124,21 @@ function columnsPass(columns: readonly ColumnClause[], word: number, base: numbe
   return count;
 }
 
-/** Column clauses alone: a plain pass over the positions (one masked column: a sum of the mask). */
-function columnsOnly(columns: readonly ColumnClause[]): RangeCounter {
+/** The bits of the 32 positions from `base` (within `length`) passing one column clause. */
+function columnWord(clause: ColumnClause, base: number, length: number): number {
+  const { codes, mask, min = 0 } = clause;
+  const end = Math.min(32, length - base);
+  let bits = 0;
+  if (mask) for (let j = 0; j < end; j++) bits |= (mask[codes[base + j] as number] as number) << j;
+  else for (let j = 0; j < end; j++) bits |= ((codes[base + j] as number) >= min ? 1 : 0) << j;
+  return bits;
+}
+
+/**
+ * Column clauses alone: one clause is a plain sum over its mask; several build each word's
+ * bits clause by clause (branch-free loops), AND them and count.
+ */
+function columnsOnly(columns: readonly ColumnClause[], length: number): RangeCounter {
   const [only] = columns;
   if (columns.length === 1 && only?.mask) {
     const { codes, mask } = only;
@@ -137,9 +150,26 @@ function columnsOnly(columns: readonly ColumnClause[]): RangeCounter {
   }
   return (left, right) => {
     let total = 0;
-    for (let p = left; p <= right; p++) if (passesAll(columns, p)) total++;
+    const first = left >>> 5;
+    const last = right >>> 5;
+    for (let w = first; w <= last; w++) {
+      let word = edges(w, first, last, left, right);
+      for (const clause of columns) {
+        word &= columnWord(clause, w << 5, length);
+        if (word === 0) break;
+      }
+      total += popcount(word);
+    }
     return total;
   };
+}
+
+/** All 32 bits of word `w`, less those before `left` (in the first word) or after `right` (in the last). */
+function edges(w: number, first: number, last: number, left: number, right: number): number {
+  let word = -1;
+  if (w === first) word &= -1 << (left & 31);
+  if (w === last) word &= -1 >>> (31 - (right & 31));
+  return word;
 }
 
 /**
@@ -151,16 +181,13 @@ export function counterOf(index: FilterIndex, q: FilterQuery, strings: ResolvedS
   const { bits, columns } = clausesOf(index, q, strings);
   columns.push(...extra);
   if (bits.length === 0 && columns.length === 0) return undefined;
-  if (bits.length === 0) return columnsOnly(columns);
+  if (bits.length === 0) return columnsOnly(columns, index.size);
   return (left, right) => {
     let total = 0;
     const first = left >>> 5;
     const last = right >>> 5;
     for (let w = first; w <= last; w++) {
-      let word = -1;
-      if (w === first) word &= -1 << (left & 31);
-      if (w === last) word &= -1 >>> (31 - (right & 31));
-      word = wordOf(bits, w, word);
+      const word = wordOf(bits, w, edges(w, first, last, left, right));
       if (word === 0) continue;
       total += columns.length === 0 ? popcount(word) : columnsPass(columns, word, w << 5);
     }
