@@ -13,8 +13,10 @@
  * 3. times the 500 km radius query through the server's socket;
  * 4. answers the exact filters of issue 22 (connectorType, current, country, operator, access,
  *    status, and a sync paged by updatedSince + cursor) through the server's socket, p50/p99
- *    per page, each total checked against the store's and against an independent linear
- *    scan over the decoded sites (`--filter-queries` per kind);
+ *    per page and the server's mean CPU per query (from /proc, which other processes cannot
+ *    inflate as they do the wall clock), each total checked against the store's and against
+ *    an independent linear scan over the decoded sites (`--filter-queries` per kind); the
+ *    store's rows add the CPU p99 per query (process.cpuUsage, GC threads included);
  * 5. searches along routes (scripts/bench-charging-route.ts): 1,000 km of 500 (and 10,000)
  *    points over the data set, in the store, totals checked against a brute-force scan
  *    (`--route-queries` per row; `--route-only` prints only these, reusing the data set when
@@ -288,20 +290,25 @@ async function filterFigures(path: string, places: Town[], store: ReturnType<typ
   const decoded = decodedSites(snapshot);
   const server = await startBuilt({ CHARGING_DATA: path, CHARGING_RATE_LIMIT: "1000000000" });
   const out = [
-    `Exact filters through dist/charging.js (${FILTER_QUERIES} queries per row, one at a time; each HTTP total equal to the store's, the first ${BASELINE} also to an independent linear scan):`,
+    `Exact filters through dist/charging.js (${FILTER_QUERIES} queries per row after one untimed, one at a time; each HTTP total equal to the store's, the first ${BASELINE} also to an independent linear scan):`,
     "",
-    "| query | HTTP p50 ms | HTTP p99 ms | store p50 ms | store p99 ms | totals checked |",
-    "|---|---|---|---|---|---|",
+    "| query | HTTP p50 ms | HTTP p99 ms | server CPU ms/query | store p50 ms | store p99 ms | store CPU p99 ms | totals checked |",
+    "|---|---|---|---|---|---|---|---|",
   ];
   try {
     for (const kind of FILTER_KINDS) {
       const rand = random(kind.name.length * 104_729);
       const queries = Array.from({ length: FILTER_QUERIES }, () => kind.query(rand, places[Math.floor(rand() * places.length)] as Town));
       say(`${kind.name}: ${FILTER_QUERIES} HTTP queries`);
+      // One untimed query first: the server's first request of a kind compiles its code paths.
+      await timedGet(server.url + pathOf(kind.query(random(1), places[0] as Town)));
       const http: number[] = [];
       let checked = 0;
+      let serverCpu = 0;
       for (const [i, q] of queries.entries()) {
+        const before = serverCpuMs(server.child.pid);
         const { ms: took, body } = await timedGet(server.url + pathOf(q));
+        serverCpu += serverCpuMs(server.child.pid) - before;
         http.push(took);
         const { total } = await store.search(q);
         if (body.page.total !== total) throw new Error(`${kind.name}: HTTP total ${body.page.total}, store ${total} for ${pathOf(q)}`);
@@ -313,7 +320,10 @@ async function filterFigures(path: string, places: Town[], store: ReturnType<typ
       }
       const local = await timeStore(store, queries);
       http.sort((a, b) => a - b);
-      out.push(`| ${kind.name} | ${ms(percentile(http, 0.5))} | ${ms(percentile(http, 0.99))} | ${ms(percentile(local.times, 0.5))} | ${ms(percentile(local.times, 0.99))} | ${FILTER_QUERIES} store, ${checked} scan |`);
+      const cpuPerQuery = serverCpu / FILTER_QUERIES;
+      out.push(
+        `| ${kind.name} | ${ms(percentile(http, 0.5))} | ${ms(percentile(http, 0.99))} | ${ms(cpuPerQuery)} | ${ms(percentile(local.times, 0.5))} | ${ms(percentile(local.times, 0.99))} | ${ms(percentile(local.cpu, 0.99))} | ${FILTER_QUERIES} store, ${checked} scan |`,
+      );
     }
     out.push(await syncFigures(server.url, places, decoded));
   } finally {
@@ -341,7 +351,7 @@ async function syncFigures(base: string, places: Town[], decoded: readonly Decod
   const scanned = scanTotal(decoded, first);
   if (seen !== total || total !== scanned) throw new Error(`sync: ${seen} sites seen, total ${total}, linear scan ${scanned}`);
   times.sort((a, b) => a - b);
-  return `| sync by cursor (country=${country}, ${times.length} pages of 100, ${seen} sites each once) | ${ms(percentile(times, 0.5))} | ${ms(percentile(times, 0.99))} | - | - | count = scan |`;
+  return `| sync by cursor (country=${country}, ${times.length} pages of 100, ${seen} sites each once) | ${ms(percentile(times, 0.5))} | ${ms(percentile(times, 0.99))} | - | - | - | - | count = scan |`;
 }
 
 /** The old way: test every row, sort the hits, slice the page. */
@@ -404,19 +414,22 @@ async function timeStore(store: ReturnType<typeof createStore>, queries: SiteQue
   delay.enable();
   slices.longest = 0;
   const times: number[] = [];
+  const cpu: number[] = [];
   const tick = () => new Promise((resolve) => setTimeout(resolve, 2));
   for (const q of queries) {
     const t = performance.now();
+    const c = cpuMs();
     slices.start();
     await store.search(q);
     slices.cut();
     times.push(performance.now() - t);
+    cpu.push(cpuMs() - c);
     // Between queries the loop idles, so the delay monitor samples; a stall inside a query shows as one long delay.
     await tick();
   }
   await tick();
   delay.disable();
-  return { times: times.sort((a, b) => a - b), stallMs: delay.max / 1e6, sliceCpuMs: slices.longest };
+  return { times: times.sort((a, b) => a - b), cpu: cpu.sort((a, b) => a - b), stallMs: delay.max / 1e6, sliceCpuMs: slices.longest };
 }
 
 function timeLinear(s: Snapshot, filters: ReturnType<typeof createFilters>, queries: SiteQuery[]): number[] {
@@ -427,6 +440,12 @@ function timeLinear(s: Snapshot, filters: ReturnType<typeof createFilters>, quer
     times.push(performance.now() - t);
   }
   return times.sort((a, b) => a - b);
+}
+
+/** CPU time (user + system, ms) the server process has used, from /proc (10 ms ticks: meaningful summed over a row). */
+function serverCpuMs(pid: number | undefined): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 function rssMb(pid: number | undefined): number {
