@@ -3,8 +3,8 @@
  * (the counting itself: range-counter.ts).
  *
  * kdbush stores its points so that every cell of the tree is one contiguous range of
- * positions. Over that order this module keeps, built once per snapshot (the server builds it
- * before serving; a million sites take some 300 ms of CPU, paced):
+ * positions. Over that order this module keeps, built once per snapshot (the server starts it
+ * at once, Store.prepare; a million sites take some 300 ms of CPU, paced):
  * - one bitset per value of the small vocabularies: status (8), access (4 and unknown), and
  *   (connector type, current) pairs, a bit set when one connector of the site has both; a
  *   connector filter is the OR of the pairs it accepts, which keeps "one connector passes

@@ -78,7 +78,7 @@ export interface Store {
   sites(): Iterable<Site>;
   /** Every value the exact filters take, with its count of sites (counted on first use). */
   reference(): Promise<Reference>;
-  /** Builds now what the first filtered, country/operator or sync query would build (servers call it before serving). */
+  /** Builds now what the first filtered, country/operator or sync query would build (the server calls it at start and before a reloaded store serves). */
   prepare(): Promise<void>;
 }
 

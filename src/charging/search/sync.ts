@@ -6,7 +6,7 @@
  * stays valid across pages, across the server's other requests and across a new snapshot:
  * the next page starts strictly after it, and no site is sent twice or skipped.
  *
- * The order is built once per snapshot (before serving, or the first time a sync asks), pausing
+ * The order is built once per snapshot (when the server prepares the store, or the first time a sync asks), pausing
  * as searches do: timestamps are read from their bytes, and rows (already in id order) are
  * radix-sorted by timestamp, 11 bits a pass; each pass is stable, which keeps id order within
  * one instant.
