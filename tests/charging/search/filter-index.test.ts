@@ -147,3 +147,14 @@ test("the index's memory: a bit per site per value held, and 2-byte code columns
   const sets = index.status.filter(Boolean).length + index.access.filter(Boolean).length + index.plugs.size;
   assert.equal(index.bytes, sets * 4 * Math.ceil(1000 / 32) + 3 * 2 * 1000);
 });
+
+test("a prepared store answers filtered, reference and sync queries from what prepare built", async () => {
+  const sites = sitesOf(3, 200);
+  const store = createStore(openSnapshot(snapshotOf(sites, { importedAt: IMPORTED_AT, sources: [] }, { nodeSize: 4 })));
+  await store.prepare();
+  const since = "2024-01-01T00:00:00Z";
+  const page = await store.search({ countries: ["DE"], updatedSince: since, bbox: [0, 40, 1.5, 41], limit: 3, offset: 0 });
+  const expected = sites.filter((s) => s.address?.countryCode === "DE" && boxHas([0, 40, 1.5, 41], s.lon, s.lat) && Date.parse(s.lastUpdated ?? IMPORTED_AT) >= Date.parse(since));
+  assert.equal(page.total, expected.length);
+  assert.equal((await store.reference()).countries.find((c) => c.code === "DE")?.count, sites.filter((s) => s.address?.countryCode === "DE").length);
+});
