@@ -15,8 +15,9 @@ import type { PageFacts } from "./page-facts.ts";
 
 type Add = (hit: Hit) => void;
 
-/** What the exact- and near-duplicate checks read of an indexable page; its texts are read again, only if shared. */
-type Slim = Pick<PageSummary, "url" | "documentHash" | "simhash">;
+/** What the exact-duplicate check keeps of a page whose document hash another page may share. */
+type Slim = Pick<PageSummary, "url" | "documentHash">;
+type Judged = (s: PageSummary) => boolean;
 
 function groupBy<T, K>(pages: T[], key: (s: T) => K | undefined): Map<K, T[]> {
   const groups = new Map<K, T[]>();
@@ -32,10 +33,41 @@ function groupBy<T, K>(pages: T[], key: (s: T) => K | undefined): Map<K, T[]> {
 
 const more = (n: number) => (n > 0 ? ` (+${n} more)` : "");
 
+/** The 30 low bits of a number: a small integer V8 keeps unboxed; equal keys only make a page a candidate. */
+const low30 = (n: number) => n & 0x3fffffff;
+
+/**
+ * The values `key` gives two or more judged pages (as 30-bit keys): a first pass that keeps
+ * numbers, so the next keeps only the pages that may share something, not every page.
+ */
+function repeatedKeys(pages: PageFacts, judged: Judged, key: (s: PageSummary) => number | undefined): Set<number> {
+  const seen = new Set<number>();
+  const repeated = new Set<number>();
+  for (const s of pages.values()) {
+    const k = judged(s) ? key(s) : undefined;
+    if (k === undefined) continue;
+    if (seen.has(k)) repeated.add(k);
+    else seen.add(k);
+  }
+  return repeated;
+}
+
+/** The judged pages whose whole document may equal another's, in crawl order. */
+function exactCandidates(pages: PageFacts, judged: Judged): Slim[] {
+  const docKey = (s: PageSummary) => (s.documentHash === undefined ? undefined : low30(s.documentHash));
+  const repeated = repeatedKeys(pages, judged, docKey);
+  const candidates: Slim[] = [];
+  for (const s of pages.values()) {
+    const k = repeated.size > 0 && judged(s) ? docKey(s) : undefined;
+    if (k !== undefined && repeated.has(k)) candidates.push({ url: s.url, documentHash: s.documentHash });
+  }
+  return candidates;
+}
+
 /** Exact-duplicate groups, as URL-variant hits when the URLs differ only in form. Returns the URLs reported. */
-function exactDuplicates(indexable: Slim[], add: Add): Set<string> {
+function exactDuplicates(pages: PageFacts, judged: Judged, add: Add): Set<string> {
   const reported = new Set<string>();
-  for (const group of groupBy(indexable, (s) => s.documentHash).values()) {
+  for (const group of groupBy(exactCandidates(pages, judged), (s) => s.documentHash).values()) {
     if (group.length < 2) continue;
     const variants = groupBy(group, (s) => variantOf(s.url).key);
     for (const same of variants.values()) {
@@ -79,7 +111,7 @@ function textHash(text: string): number {
  * Per check, the hashes of texts seen on two or more pages: a first pass that keeps numbers,
  * so the second keeps only the texts (and URLs) that may be shared, not every page's.
  */
-function repeatedHashes(pages: PageFacts, judged: (s: PageSummary) => boolean): Set<number>[] {
+function repeatedHashes(pages: PageFacts, judged: Judged): Set<number>[] {
   const seen = SHARED_TEXTS.map(() => new Set<number>());
   const repeated = SHARED_TEXTS.map(() => new Set<number>());
   for (const s of pages.values()) {
@@ -96,7 +128,7 @@ function repeatedHashes(pages: PageFacts, judged: (s: PageSummary) => boolean): 
 }
 
 /** Titles, descriptions and H1s shared by pages that `judged` admits, in two passes over `pages`. */
-function sharedTexts(pages: PageFacts, judged: (s: PageSummary) => boolean, add: Add): void {
+function sharedTexts(pages: PageFacts, judged: Judged, add: Add): void {
   const repeated = repeatedHashes(pages, judged);
   const groups = SHARED_TEXTS.map(() => new Map<string, string[]>());
   for (const s of pages.values()) {
@@ -118,19 +150,34 @@ function sharedTexts(pages: PageFacts, judged: (s: PageSummary) => boolean, add:
   });
 }
 
-/** The duplicate checks over every crawled page, judged among the indexable ones (read through `local`). */
-export function duplicateChecks(pages: PageFacts, local: (url: string) => string, add: Add): void {
-  const indexable: Slim[] = [];
-  for (const s of pages.values())
-    if (isIndexable(s, local)) indexable.push({ url: s.url, documentHash: s.documentHash, simhash: s.simhash });
-  const exact = exactDuplicates(indexable, add);
-  const rest = exact.size === 0 ? indexable : indexable.filter((s) => !exact.has(s.url));
-  sharedTexts(pages, (s) => isIndexable(s, local) && !exact.has(s.url), add);
-  const hashed = rest.flatMap((s) => (s.simhash ? [{ hash: s.simhash, item: s.url }] : []));
-  for (const group of nearDuplicateGroups(hashed)) {
-    for (const url of group) {
-      const other = group.find((u) => u !== url);
-      add({ id: "near-duplicate-content", url, evidence: `near-duplicate of ${other}${more(group.length - 2)}` });
+/**
+ * Near-duplicate groups among the judged pages, found on their SimHashes with each page known by
+ * its place in the crawl order; only the URLs of pages in a group are read back.
+ */
+function nearDuplicates(pages: PageFacts, judged: Judged, add: Add): void {
+  const hashed: { hash: [number, number]; item: number }[] = [];
+  let at = 0;
+  for (const s of pages.values()) if (judged(s) && s.simhash) hashed.push({ hash: s.simhash, item: at++ });
+  const groups = nearDuplicateGroups(hashed);
+  if (groups.length === 0) return;
+  const wanted = new Set(groups.flat());
+  const urls = new Map<number, string>();
+  at = 0;
+  for (const s of pages.values()) if (judged(s) && s.simhash && wanted.has(at++)) urls.set(at - 1, s.url);
+  for (const group of groups) {
+    const named = group.map((i) => urls.get(i) as string);
+    for (const url of named) {
+      const other = named.find((u) => u !== url);
+      add({ id: "near-duplicate-content", url, evidence: `near-duplicate of ${other}${more(named.length - 2)}` });
     }
   }
+}
+
+/** The duplicate checks over every crawled page, judged among the indexable ones (read through `local`). */
+export function duplicateChecks(pages: PageFacts, local: (url: string) => string, add: Add): void {
+  const indexable: Judged = (s) => isIndexable(s, local);
+  const exact = exactDuplicates(pages, indexable, add);
+  const rest: Judged = (s) => indexable(s) && !exact.has(s.url);
+  sharedTexts(pages, rest, add);
+  nearDuplicates(pages, rest, add);
 }
