@@ -3,6 +3,7 @@ from __future__ import annotations
 import copy
 import json
 import logging
+import re
 import time
 from collections.abc import Generator
 from concurrent.futures import ThreadPoolExecutor
@@ -68,8 +69,8 @@ def test_the_count_in_flight_is_logged(caplog: pytest.LogCaptureFixture) -> None
     with caplog.at_level(logging.DEBUG, logger="reversible_mask"):
         store.open(data)
         store.close(data)
-    assert "1 requests in flight (opened one)" in caplog.text
-    assert "0 requests in flight (closed one)" in caplog.text
+    assert "1 requests in flight (opened one, request 0)" in caplog.text
+    assert "0 requests in flight (closed one, request 0)" in caplog.text
 
 
 def test_the_oldest_are_dropped_beyond_the_limit(caplog: pytest.LogCaptureFixture) -> None:
@@ -107,6 +108,27 @@ def test_a_request_scope_closes_what_its_hooks_left_open() -> None:
         assert len(store) == 2
     assert len(store) == 1 and store.get(left) is None and store.get(outside) is not None
     assert len(other) == 0
+
+
+def test_the_debug_log_names_each_registrys_request_and_its_end(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """An operator (and the in-flight test) can tell a registry whose request still runs from
+    one that outlived its request."""
+    store = InFlight()
+    with caplog.at_level(logging.DEBUG, logger="reversible_mask"):
+        with request_scope():
+            store.open({"metadata": {}})
+        with request_scope():
+            kept = {"metadata": {}}
+            store.open(kept)
+            store.close(kept)
+    numbers = [int(n) for n in re.findall(r"\(opened one, request (\d+)\)", caplog.text)]
+    first, second = numbers
+    assert second == first + 1
+    assert f"(closed one, request {first})" in caplog.text  # closed by its request's end
+    assert f"(closed one, request {second})" in caplog.text
+    assert f"request {first} ended" in caplog.text and f"request {second} ended" in caplog.text
 
 
 def test_request_scopes_of_concurrent_requests_stay_apart() -> None:

@@ -20,6 +20,7 @@ level on every change (logger `reversible_mask`).
 
 from __future__ import annotations
 
+import itertools
 import logging
 import secrets
 import threading
@@ -38,31 +39,45 @@ LIMIT = 4096
 TTL_SECONDS = 1800.0
 TICKET_KEY = "reversible_mask_ticket"
 
-# The registries opened within the current HTTP request (tasks the request spawns share the list).
-_OPENED: ContextVar[list[tuple[InFlight, str]] | None] = ContextVar(
-    "reversible_mask_opened", default=None
-)
+
+class _RequestScope:
+    """One HTTP request: its number in the debug log and the registries it opened (tasks the
+    request spawns share the list)."""
+
+    __slots__ = ("number", "opened")
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+        self.opened: list[tuple[InFlight, str]] = []
+
+
+_SCOPE: ContextVar[_RequestScope | None] = ContextVar("reversible_mask_scope", default=None)
+_NUMBERS = itertools.count(1)
 
 
 @contextmanager
 def request_scope() -> Iterator[None]:
-    """Run one HTTP request: whatever registries it opened are closed when it ends."""
-    opened: list[tuple[InFlight, str]] = []
-    token = _OPENED.set(opened)
+    """Run one HTTP request: whatever registries it opened are closed when it ends. At debug
+    level its end is logged by number, so a registry still open can be told apart: one whose
+    request still runs (the proxy's work) from one that outlived its request (ours)."""
+    scope = _RequestScope(next(_NUMBERS))
+    token = _SCOPE.set(scope)
     try:
         yield
     finally:
-        for in_flight, ticket in opened:
+        for in_flight, ticket in scope.opened:
             if in_flight.close_ticket(ticket):
                 log.debug("reversible_mask: the request ended with its registry open; closed")
+        if scope.opened:
+            log.debug("reversible_mask: request %d ended", scope.number)
         _reset(token)
 
 
-def _reset(token: Token[list[tuple[InFlight, str]] | None]) -> None:
+def _reset(token: Token[_RequestScope | None]) -> None:
     """A request task the server dropped unfinished is closed by the garbage collector, in
     another context, where `reset` refuses the token: the registries are closed by then."""
     try:
-        _OPENED.reset(token)
+        _SCOPE.reset(token)
     except ValueError:
         pass
 
@@ -95,7 +110,8 @@ class InFlight:
     ) -> None:
         """`observe` is told the number in flight after each open and close (the metrics)."""
         self._limit, self._ttl, self._clock, self._observe = limit, ttl, clock, observe
-        self._entries: OrderedDict[str, tuple[Registry, float]] = OrderedDict()
+        # ticket -> (registry, when opened, the HTTP request's number)
+        self._entries: OrderedDict[str, tuple[Registry, float, int]] = OrderedDict()
         self._lock = threading.Lock()
 
     def open(self, data: dict[str, Any]) -> Registry:
@@ -109,13 +125,14 @@ class InFlight:
         bucket[TICKET_KEY] = ticket
         registry = Registry()
         now = self._clock()
-        opened = _OPENED.get()
-        if opened is not None:
-            opened.append((self, ticket))
+        scope = _SCOPE.get()
+        if scope is not None:
+            scope.opened.append((self, ticket))
+        number = scope.number if scope is not None else 0
         with self._lock:
-            self._entries[ticket] = (registry, now)
+            self._entries[ticket] = (registry, now, number)
             self._evict(now)
-            self._report("opened")
+            self._report("opened", number)
         return registry
 
     def get(self, data: Any) -> Registry | None:
@@ -134,18 +151,21 @@ class InFlight:
     def close_ticket(self, ticket: str) -> bool:
         """False when the ticket was closed already (or dropped)."""
         with self._lock:
-            if self._entries.pop(ticket, None) is None:
+            entry = self._entries.pop(ticket, None)
+            if entry is None:
                 return False
-            self._report("closed")
+            self._report("closed", entry[2])
         return True
 
-    def _report(self, change: str) -> None:
+    def _report(self, change: str, number: int) -> None:
         """Under the lock: hooks close from the proxy's thread pool too, and a count reported
         after the lock could reach the log (and the gauge) after a later one, leaving a stale
-        last number."""
+        last number. `number` is the HTTP request's (0: opened outside any)."""
         count = len(self._entries)
         self._observe(count)
-        log.debug("reversible_mask: %d requests in flight (%s one)", count, change)
+        log.debug(
+            "reversible_mask: %d requests in flight (%s one, request %d)", count, change, number
+        )
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -162,7 +182,7 @@ class InFlight:
 
     def _evict(self, now: float) -> None:
         while self._entries:
-            _, (_, opened) = next(iter(self._entries.items()))
+            _, (_, opened, _) = next(iter(self._entries.items()))
             expired = now - opened > self._ttl
             if not expired and len(self._entries) <= self._limit:
                 return
