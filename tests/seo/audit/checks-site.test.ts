@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
 import { crawlAndAudit } from "../../../src/seo/audit/crawl-and-audit.ts";
-import { presentReport, reportText } from "../../../src/seo/audit/present.ts";
+import { presentReport } from "../../../src/seo/audit/present.ts";
+import { reportText } from "../../../src/seo/audit/report-text.ts";
 import type { AuditReport } from "../../../src/seo/audit/report.ts";
 import { defaultBounds } from "../../../src/seo/crawl/bounds.ts";
 import { bareSiteFetch, SHOP, shopFetch, WWW } from "../fakes/checks-site.ts";

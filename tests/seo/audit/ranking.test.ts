@@ -18,7 +18,8 @@
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
 import { handleAuditRequest } from "../../../src/seo/audit/audit-request.ts";
-import { presentReport, reportText } from "../../../src/seo/audit/present.ts";
+import { presentReport } from "../../../src/seo/audit/present.ts";
+import { reportText } from "../../../src/seo/audit/report-text.ts";
 import type { AuditReport } from "../../../src/seo/audit/report.ts";
 import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";
 import type { TestSite } from "../crawl/site-server.ts";

@@ -7,7 +7,8 @@
  * @module
  */
 import { handleAuditRequest } from "../../../src/seo/audit/audit-request.ts";
-import { presentReport, reportText } from "../../../src/seo/audit/present.ts";
+import { presentReport } from "../../../src/seo/audit/present.ts";
+import { reportText } from "../../../src/seo/audit/report-text.ts";
 import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";
 import { renderReportHtml } from "../../../src/seo/report-html/render.ts";
 import type { TestSite } from "../crawl/site-server.ts";

@@ -12,7 +12,8 @@ import { type AuditRequest, handleAuditRequest } from "../../../src/seo/audit/au
 import type { AuditReport } from "../../../src/seo/audit/report.ts";
 import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";
 import { auditCommand } from "../../../src/seo/cli/audit.ts";
-import { presentReport, reportText } from "../../../src/seo/audit/present.ts";
+import { presentReport } from "../../../src/seo/audit/present.ts";
+import { reportText } from "../../../src/seo/audit/report-text.ts";
 import { loadConfig } from "../../../src/seo/config.ts";
 import { buildPageReport } from "../../../src/seo/page-report/report.ts";
 import { renderReportHtml } from "../../../src/seo/report-html/render.ts";
