@@ -1,39 +1,22 @@
 /**
- * The htmlparser2 callbacks of one pass over a page: regions (main content, boilerplate),
- * captured texts and word hashing, written straight into an `HtmlFacts`.
+ * The htmlparser2 callbacks of one pass over a page: captured texts, links and word hashing,
+ * by region (`content-regions.ts`), written straight into an `HtmlFacts`.
  * @module
  */
 import { HtmlParser } from "../../../deps-html.ts";
 import { jsonLdItem, readBlankTarget, readForm, readLink, readMeta } from "./element-facts.ts";
+import { ContentRegions } from "./content-regions.ts";
 import { type HtmlFacts, LIMIT } from "./html-facts.ts";
+import { GENERIC_MAX, genericText, labelled } from "./link-text.ts";
 import { ItemReader } from "./microdata.ts";
+import { isJavaScript, mountPoint, scriptRedirect } from "./script-signs.ts";
 import { SimHasher } from "./simhash.ts";
 
 const SKIP_TEXT = new Set(["script", "style", "noscript", "template", "svg"]);
-const BOILERPLATE = new Set(["nav", "header", "footer", "aside"]);
-const BOILERPLATE_ROLES = new Set(["navigation", "banner", "contentinfo", "complementary", "search"]);
-const MAIN = new Set(["main", "article"]);
 const CODE = new Set(["pre", "code", "table"]);
 /** Links followed per page (POLICY.linksPerPage); more are counted in `linksFound` only. */
 const LINKS_KEPT = 1000;
 const SCRIPT_SCAN = 4096;
-const SCRIPT_REDIRECT =
-  /\b(?:(?:window|document|self|top)\.)?location(?:\.href)?\s*=\s*(["'`])([^"'`\s]+)\1|\blocation\.(?:replace|assign)\(\s*(["'`])([^"'`\s]+)\3\s*\)/;
-const GENERIC_TEXT = new Set([
-  "click here",
-  "click this",
-  "here",
-  "read more",
-  "more",
-  "learn more",
-  "go",
-  "start",
-  "this",
-  "link",
-  "right here",
-]);
-/** Longest generic link text, with room for stray spaces. */
-const GENERIC_MAX = Math.max(...[...GENERIC_TEXT].map((t) => t.length)) + 8;
 const RESOURCE_ATTR: Record<string, string> = {
   img: "src",
   script: "src",
@@ -44,32 +27,6 @@ const RESOURCE_ATTR: Record<string, string> = {
   embed: "src",
 };
 
-/** Ids the common script frameworks mount into (React, Vue, Next, Nuxt, Gatsby, Svelte, Quasar, Ember). */
-const MOUNT_IDS = new Set(["root", "app", "__next", "__nuxt", "___gatsby", "svelte", "q-app", "ember-app", "app-root", "main-app"]);
-
-/** An element that opens a main-content or boilerplate region, and same-named elements inside it. */
-interface Region {
-  tag: string;
-  nested: number;
-  main: boolean;
-}
-
-/**
- * A link whose `title` or `aria-label` says more than a generic phrase, or that names its label
- * element, describes its target to search engines and screen readers alike: a language tab
- * "Go" titled "Go language: …" is not "click here".
- */
-function labelled(attrs: Record<string, string>): boolean {
-  if ((attrs["aria-labelledby"] ?? "").trim() !== "") return true;
-  return [attrs.title, attrs["aria-label"]].some((label) => {
-    const text = (label ?? "").trim().toLowerCase().replace(/\s+/g, " ");
-    return text !== "" && !GENERIC_TEXT.has(text);
-  });
-}
-
-const isJavaScript = (type: string | undefined) =>
-  type === undefined || /^\s*(text\/javascript|application\/javascript|module)?\s*$/i.test(type);
-
 /** The parser callbacks: one pass, compact facts, nothing of the text kept beyond small buffers. */
 export class FactsReader {
   readonly parser: HtmlParser;
@@ -79,9 +36,7 @@ export class FactsReader {
   readonly #rest = new SimHasher();
   #fed = false; // text went to a hasher since the last markup
   #skip = 0;
-  readonly #regions: Region[] = [];
-  #inMain = 0;
-  #inBoiler = 0;
+  readonly #regions = new ContentRegions();
   #capture: "title" | "h1" | "a" | "jsonld" | "script" | undefined;
   #buffer = "";
   #anchorDepth = 0;
@@ -125,8 +80,8 @@ export class FactsReader {
   #text(text: string): void {
     if (this.#capture) this.#keep(text);
     if (text.includes("\ufffd")) this.#facts.replacementChars += text.split("\ufffd").length - 1;
-    if (this.#skip > 0 || this.#inBoiler > 0 || this.#capture === "title") return;
-    (this.#inMain > 0 ? this.#main : this.#rest).addText(text);
+    if (this.#skip > 0 || this.#regions.inBoilerplate || this.#capture === "title") return;
+    (this.#regions.inMain ? this.#main : this.#rest).addText(text);
     this.#fed = true;
   }
 
@@ -151,9 +106,9 @@ export class FactsReader {
   #open(name: string, attrs: Record<string, string>): void {
     if (this.#fed) this.#endWord();
     this.#items.open(attrs);
-    this.#enterRegion(name, (attrs.role ?? "").trim().toLowerCase());
+    this.#regions.enter(name, (attrs.role ?? "").trim().toLowerCase());
     if (SKIP_TEXT.has(name)) this.#openSkipped(name, attrs);
-    else if (CODE.has(name) && this.#inBoiler === 0) this.#facts.codeBlocks++;
+    else if (CODE.has(name) && !this.#regions.inBoilerplate) this.#facts.codeBlocks++;
     this.#element(name, attrs);
     if (this.#facts.mountPoint === undefined) this.#mountPoint(name, attrs);
     if (name.length === 2 && name[0] === "h" && name[1] !== undefined && name[1] >= "1" && name[1] <= "6") {
@@ -165,41 +120,9 @@ export class FactsReader {
     if (src && this.#facts.resources.length < LIMIT) this.#facts.resources.push(src);
   }
 
-  #enterRegion(name: string, role: string): void {
-    const main = MAIN.has(name) || role === "main";
-    if (main || BOILERPLATE.has(name) || BOILERPLATE_ROLES.has(role)) {
-      this.#regions.push({ tag: name, nested: 0, main });
-      if (main) this.#inMain++;
-      else this.#inBoiler++;
-      return;
-    }
-    for (let i = this.#regions.length - 1; i >= 0; i--) {
-      const region = this.#regions[i] as Region;
-      if (region.tag !== name) continue;
-      region.nested++;
-      return;
-    }
-  }
-
-  #leaveRegion(name: string): void {
-    for (let i = this.#regions.length - 1; i >= 0; i--) {
-      const region = this.#regions[i] as Region;
-      if (region.tag !== name) continue;
-      if (region.nested > 0) region.nested--;
-      else {
-        this.#regions.splice(i, 1);
-        if (region.main) this.#inMain--;
-        else this.#inBoiler--;
-      }
-      return;
-    }
-  }
-
-  /** An element named like a framework's mount point: an id it mounts into, or a custom element (`<app-root>`). */
   #mountPoint(name: string, attrs: Record<string, string>): void {
-    const id = attrs.id?.trim();
-    if (id !== undefined && MOUNT_IDS.has(id.toLowerCase())) this.#facts.mountPoint = `<${name} id="${id}">`;
-    else if (name.includes("-") && this.#skip === 0) this.#facts.mountPoint = `<${name}>`;
+    const found = mountPoint(name, attrs, this.#skip > 0);
+    if (found !== undefined) this.#facts.mountPoint = found;
   }
 
   #openSkipped(name: string, attrs: Record<string, string>): void {
@@ -257,7 +180,7 @@ export class FactsReader {
       if (name === "script") this.#closeScript();
       this.#skip = Math.max(0, this.#skip - 1);
     }
-    this.#leaveRegion(name);
+    this.#regions.leave(name);
     if (name === "title" && capture === "title") facts.titles.push(this.#buffer.trim().replace(/\s+/g, " "));
     if (name === "h1" && capture === "h1") facts.h1.push(this.#buffer.trim().replace(/\s+/g, " "));
     if (name === "a" && this.#anchorDepth > 0 && --this.#anchorDepth === 0) this.#closeAnchor();
@@ -273,8 +196,8 @@ export class FactsReader {
   #closeScript(): void {
     if (this.#capture === "jsonld") this.#facts.jsonLd.push(jsonLdItem(this.#buffer, this.#jsonLdLine));
     if (this.#capture === "script" && this.#facts.scriptRedirect === undefined) {
-      const found = SCRIPT_REDIRECT.exec(this.#buffer);
-      if (found) this.#facts.scriptRedirect = found[2] ?? found[4];
+      const found = scriptRedirect(this.#buffer);
+      if (found !== undefined) this.#facts.scriptRedirect = found;
     }
     if (this.#capture === "jsonld" || this.#capture === "script") this.#capture = undefined;
   }
@@ -282,11 +205,9 @@ export class FactsReader {
   #closeAnchor(): void {
     this.#linkWords[0] += this.#main.words - this.#linkMarkMain;
     this.#linkWords[1] += this.#rest.words - this.#linkMarkRest;
-    // The generic phrases are short: longer link texts need no normalising to rule them out.
-    if (this.#capture !== "a" || this.#buffer.length > GENERIC_MAX || this.#anchorLabelled) return;
-    const text = this.#buffer.trim().toLowerCase().replace(/\s+/g, " ");
-    if (GENERIC_TEXT.has(text) && this.#facts.genericLinkTexts.length < LIMIT)
-      this.#facts.genericLinkTexts.push(text);
+    if (this.#capture !== "a" || this.#anchorLabelled) return;
+    const text = genericText(this.#buffer);
+    if (text !== undefined && this.#facts.genericLinkTexts.length < LIMIT) this.#facts.genericLinkTexts.push(text);
   }
 
   #startCapture(kind: "title" | "h1" | "a" | "jsonld" | "script"): void {
@@ -299,7 +220,7 @@ export class FactsReader {
     if (++this.#anchorDepth === 1) {
       this.#linkMarkMain = this.#main.words;
       this.#linkMarkRest = this.#rest.words;
-      if (this.#inBoiler === 0 && this.#skip === 0) this.#links[this.#inMain > 0 ? 0 : 1]++;
+      if (!this.#regions.inBoilerplate && this.#skip === 0) this.#links[this.#regions.inMain ? 0 : 1]++;
       if (this.#capture === undefined) this.#startCapture("a");
       this.#anchorLabelled = labelled(attrs);
     }
