@@ -78,11 +78,16 @@ async function writeJson(path: string, value: Record<string, unknown>): Promise<
 }
 
 export function fileReportStore(dir = defaultReportDir(), limit = 50): ReportStore {
+  // The order this store saved its files in: a file system's write times can tie (a coarse
+  // clock tick), and the random part of an id says nothing about which report came last.
+  const savedOrder = new Map<string, number>();
+  let saves = 0;
   return {
     async save(report) {
       await mkdir(dir, { recursive: true });
       const id = newReportId(new Date());
       await writeJson(join(dir, `${id}.json`), { ...report, id });
+      savedOrder.set(`${id}.json`, ++saves);
       // Ids order by second only, so the oldest are found by write time; the report just saved is never pruned.
       const others = (await readdir(dir)).filter(
         (f) => f !== `${id}.json` && REPORT_ID.test(f.replace(/\.json$/, "")),
@@ -90,9 +95,12 @@ export function fileReportStore(dir = defaultReportDir(), limit = 50): ReportSto
       const aged = await Promise.all(
         others.map(async (name) => ({ name, at: await stat(join(dir, name)).then((s) => s.mtimeMs, () => 0) })),
       );
-      aged.sort((a, b) => a.at - b.at || a.name.localeCompare(b.name));
-      for (const old of aged.slice(0, Math.max(0, aged.length + 1 - limit)))
+      const order = (name: string) => savedOrder.get(name) ?? 0;
+      aged.sort((a, b) => a.at - b.at || order(a.name) - order(b.name) || a.name.localeCompare(b.name));
+      for (const old of aged.slice(0, Math.max(0, aged.length + 1 - limit))) {
         await rm(join(dir, old.name), { force: true });
+        savedOrder.delete(old.name);
+      }
       return id;
     },
     async load(id) {
