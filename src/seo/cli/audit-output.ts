@@ -18,20 +18,34 @@ export interface OutputFiles {
   csv?: string;
 }
 
-/** Writes one output file of the report; 1 when it could not be written (the report is printed anyway). */
-async function writeOutput(flag: string, path: string, text: string, io: CliIo): Promise<number> {
+/** One WRITE_FAILED line, pointing to the command's help. */
+function writeFailed(io: CliIo, message: string): void {
+  io.stderr(`${failureLine(new ApiError("WRITE_FAILED", message), "seo-audit-mcp audit --help")}\n`);
+}
+
+const reason = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** Writes one file; false, after one stderr line, when it could not be written. */
+async function written(path: string, text: string, io: CliIo, unavailable: string): Promise<boolean> {
   if (!io.writeText) {
-    io.stderr(`WRITE_FAILED: ${flag} is not available here (no file system); run the audit from a terminal\n`);
-    return 1;
+    io.stderr(`WRITE_FAILED: ${unavailable}\n`);
+    return false;
   }
   try {
     await io.writeText(path, text);
+    return true;
   } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    io.stderr(`${failureLine(new ApiError("WRITE_FAILED", `cannot write ${path}: ${why}`), "seo-audit-mcp audit --help")}\n`);
-    return 1;
+    writeFailed(io, `cannot write ${path}: ${reason(err)}`);
+    return false;
   }
-  io.stderr(`${flag}: ${path} (${Math.round(text.length / 1024)} KB)\n`);
+}
+
+const kilobytes = (text: string) => Math.round(text.length / 1024);
+
+/** Writes one output file of the report; 1 when it could not be written (the report is printed anyway). */
+async function writeOutput(flag: string, path: string, text: string, io: CliIo): Promise<number> {
+  if (!(await written(path, text, io, `${flag} is not available here (no file system); run the audit from a terminal`))) return 1;
+  io.stderr(`${flag}: ${path} (${kilobytes(text)} KB)\n`);
   return 0;
 }
 
@@ -49,8 +63,7 @@ async function writeCsv(dir: string, report: AuditReport, io: CliIo): Promise<nu
   try {
     await io.makeDir?.(dir);
   } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    io.stderr(`${failureLine(new ApiError("WRITE_FAILED", `cannot make ${dir}: ${why}`), "seo-audit-mcp audit --help")}\n`);
+    writeFailed(io, `cannot make ${dir}: ${reason(err)}`);
     return 1;
   }
   const files = csvFiles(report);
@@ -67,17 +80,8 @@ function quiet(io: CliIo): CliIo {
 }
 
 export async function writeHtml(path: string, html: string, io: CliIo): Promise<number> {
-  if (!io.writeText) {
-    io.stderr("WRITE_FAILED: --html is not available here (no file system); run the audit from a terminal to get the HTML report\n");
-    return 1;
-  }
-  try {
-    await io.writeText(path, html);
-  } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    io.stderr(`${failureLine(new ApiError("WRITE_FAILED", `cannot write ${path}: ${why}`), "seo-audit-mcp audit --help")}\n`);
-    return 1;
-  }
-  io.stderr(`HTML report: ${path} (${Math.round(html.length / 1024)} KB, self-contained)\n`);
+  const unavailable = "--html is not available here (no file system); run the audit from a terminal to get the HTML report";
+  if (!(await written(path, html, io, unavailable))) return 1;
+  io.stderr(`HTML report: ${path} (${kilobytes(html)} KB, self-contained)\n`);
   return 0;
 }
