@@ -1,16 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createChargingHandler } from "../../../../src/charging/handler.ts";
-import { base, call, type Envelope, make, status, store } from "./harness.ts";
-
-/** On /mcp a guard's refusal is a JSON-RPC error (as on the SEO gateway), its message `CODE: ...`. */
-function assertJsonRpcRefusal(body: unknown, code: string, rpcCode = -32000): void {
-  const { jsonrpc, error, id } = body as { jsonrpc: string; error: { code: number; message: string }; id: null };
-  assert.equal(jsonrpc, "2.0");
-  assert.equal(id, null);
-  assert.equal(error.code, rpcCode);
-  assert.ok(error.message.startsWith(`${code}: `), error.message);
-}
+import { assertJsonRpcRefusal, base, call, type Envelope, make, status, store } from "./harness.ts";
 
 /** A metered route that costs nothing to answer. */
 const DOC = "/api/v1/openapi.json";

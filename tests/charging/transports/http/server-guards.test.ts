@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { before, test } from "node:test";
 import { startBuilt, stop } from "../../../../scripts/smoke.ts";
 import { ensureBuilt, getJson as get } from "../../built.ts";
+import { assertJsonRpcRefusal } from "./harness.ts";
 
 type Envelope = { error: { code: string; message: string } };
 const KNOWN_ID = "ocm:2388";
@@ -83,11 +84,7 @@ test("PAYLOAD_TOO_LARGE by content-length and by counting a chunked body without
       "content-length": "2048",
     });
     assert.equal(declared.status, 413);
-    // On /mcp the refusal is a JSON-RPC error carrying the code in its message.
-    const refusal = JSON.parse(declared.body) as { jsonrpc: string; error: { code: number; message: string } };
-    assert.equal(refusal.jsonrpc, "2.0");
-    assert.equal(refusal.error.code, -32000);
-    assert.match(refusal.error.message, /^PAYLOAD_TOO_LARGE: /);
+    assertJsonRpcRefusal(JSON.parse(declared.body), "PAYLOAD_TOO_LARGE");
     const chunked = await rawPost(`${capped.url}/mcp`, Array(8).fill("y".repeat(512)), {
       "content-type": "application/json",
       "transfer-encoding": "chunked",
