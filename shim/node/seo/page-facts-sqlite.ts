@@ -44,7 +44,9 @@ function removeStale(dir: string): void {
   for (const name of readdirSync(dir)) {
     if (!/^crawl-.*\.sqlite(-journal)?$/.test(name)) continue;
     const path = join(dir, name);
-    if (Date.now() - statSync(path, { throwIfNoEntry: false })!.mtimeMs > STALE_MS) rmSync(path, { force: true });
+    // Another audit's clean-up may remove it between the listing and this look.
+    const touched = statSync(path, { throwIfNoEntry: false })?.mtimeMs;
+    if (touched !== undefined && Date.now() - touched > STALE_MS) rmSync(path, { force: true });
   }
 }
 
