@@ -9,6 +9,7 @@ import { LAB_SAMPLE, LabSampler } from "../render/lab-sample.ts";
 import type { Renderer, SubRequestGate } from "../render/renderer.ts";
 import { type RenderStats, renderingVisitor } from "../render/rendering-visitor.ts";
 import type { HttpRequest } from "../fetch/http-request.ts";
+import type { CrawlJournal } from "../crawl/crawl-journal.ts";
 import { describeTwin, toLocal, type Twin } from "../crawl/twin.ts";
 import { Collector, URLS_PER_CHECK } from "./collector.ts";
 import { ExternalLinks } from "./external-links.ts";
@@ -49,6 +50,8 @@ export interface AuditOptions {
   externalLinks?: number;
   /** Where page summaries are kept (default: a Map in memory; see page-facts.ts). */
   pageFacts?: PageFacts;
+  /** A resumable crawl's record of fetched URLs (see crawl-journal.ts). */
+  journal?: CrawlJournal;
 }
 
 /** The rendering visitor, its counters and the lab sample, when the audit renders. */
@@ -131,6 +134,7 @@ function crawlDepsOf(options: AuditOptions, textSink: CrawlDeps["textSink"], aft
     ...(options.twin !== undefined ? { twin: options.twin } : {}),
     ...(textSink ? { textSink } : {}),
     ...(afterPages ? { afterPages } : {}),
+    ...(options.journal ? { journal: options.journal } : {}),
   };
 }
 

@@ -11,6 +11,7 @@ import type { CrawlDeps, CrawlResult, PageVisit, Visitor } from "./crawl-types.t
 import type { FetchedPage } from "../fetch/fetch-page.ts";
 import type { SubRequestGate } from "../render/renderer.ts";
 import { Frontier, type QueueName, type UrlEntry } from "./frontier.ts";
+import { pageOfRecord, pageRecord, ReadHeaders } from "./crawl-journal.ts";
 import { PoliteClient } from "./polite-client.ts";
 import { toLocal, type Twin, twinFromCanonical } from "./twin.ts";
 import { unreachableStart } from "./unreachable.ts";
@@ -192,16 +193,24 @@ export class CrawlRun {
       entry.reason = "robots.txt";
       return undefined;
     }
-    const page = await this.#client.fetchEntry(entry.url, entry.kind === "resource");
+    const journal = this.#deps.journal;
+    const replayed = journal?.replay(entry.url);
+    const page = replayed ? pageOfRecord(replayed) : await this.#client.fetchEntry(entry.url, entry.kind === "resource");
     if (!page) return undefined; // the crawl stopped meanwhile: it stays queued
+    const headers = journal && !replayed ? (page.headers = new ReadHeaders(page.headers)) : undefined;
     entry.state = "done";
     entry.status = page.status;
     entry.finalUrl = page.finalUrl;
     entry.hops = page.redirects.length;
     if (page.error) entry.error = page.error;
-    if (entry.kind === "resource") return undefined;
+    if (entry.kind === "resource") {
+      if (headers) journal?.record(pageRecord(page, headers));
+      return undefined;
+    }
     const analyseAs = this.#claimFinal(entry, page);
     const visit = await this.#visit(page, entry, analyseAs, this.#gate);
+    // Written once the visit is done: a page interrupted half-way is fetched again on resuming.
+    if (headers) journal?.record(pageRecord(page, headers));
     const owner = analyseAs ? (this.frontier.entries.get(analyseAs) ?? entry) : entry;
     return { visit, owner };
   }

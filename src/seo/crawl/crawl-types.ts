@@ -9,6 +9,7 @@ import type { HttpRequest, ResponseHeaders } from "../fetch/http-request.ts";
 import type { TextSink } from "../fetch/read-body.ts";
 import type { CutPattern, UrlEntry } from "./frontier.ts";
 import type { Twin } from "./twin.ts";
+import type { CrawlJournal } from "./crawl-journal.ts";
 import type { SubRequestGate } from "../render/renderer.ts";
 
 export interface CrawlDeps {
@@ -30,6 +31,8 @@ export interface CrawlDeps {
   twin?: Twin | null;
   /** Run after the last page, within the crawl's deadline, with the gate its sub-requests pass (lab metrics). */
   afterPages?(gate: SubRequestGate, signal: AbortSignal): Promise<void>;
+  /** A resumable crawl's record of the URLs it fetched: those it has are answered from it, not fetched. */
+  journal?: CrawlJournal;
 }
 
 export interface CrawlProgress {
