@@ -9,7 +9,7 @@
  */
 import type { Hit } from "./finding.ts";
 import { isIndexable, type PageSummary } from "./page-summary.ts";
-import { nearDuplicateGroups } from "./simhash.ts";
+import { nearDuplicateGroups, SimHashList } from "./simhash.ts";
 import { variantOf } from "./url-checks.ts";
 import type { PageFacts } from "./page-facts.ts";
 
@@ -155,14 +155,13 @@ function sharedTexts(pages: PageFacts, judged: Judged, add: Add): void {
  * its place in the crawl order; only the URLs of pages in a group are read back.
  */
 function nearDuplicates(pages: PageFacts, judged: Judged, add: Add): void {
-  const hashed: { hash: [number, number]; item: number }[] = [];
-  let at = 0;
-  for (const s of pages.values()) if (judged(s) && s.simhash) hashed.push({ hash: s.simhash, item: at++ });
+  const hashed = new SimHashList();
+  for (const s of pages.values()) if (judged(s) && s.simhash) hashed.push(s.simhash);
   const groups = nearDuplicateGroups(hashed);
   if (groups.length === 0) return;
   const wanted = new Set(groups.flat());
   const urls = new Map<number, string>();
-  at = 0;
+  let at = 0;
   for (const s of pages.values()) if (judged(s) && s.simhash && wanted.has(at++)) urls.set(at - 1, s.url);
   for (const group of groups) {
     const named = group.map((i) => urls.get(i) as string);

@@ -162,36 +162,119 @@ export function hammingDistance(a: [number, number], b: [number, number]): numbe
   return popcount((a[0] ^ b[0]) >>> 0) + popcount((a[1] ^ b[1]) >>> 0);
 }
 
+/** SimHashes in the order they were added, 8 bytes each: a million pages' fit in 8 MiB, not in a million arrays. */
+export class SimHashList {
+  #halves = new Uint32Array(2 * 1024);
+  #length = 0;
+
+  get length(): number {
+    return this.#length;
+  }
+
+  push(hash: readonly [number, number]): void {
+    if (this.#length * 2 === this.#halves.length) {
+      const grown = new Uint32Array(this.#halves.length * 2);
+      grown.set(this.#halves);
+      this.#halves = grown;
+    }
+    this.#halves[this.#length * 2] = hash[0];
+    this.#halves[this.#length * 2 + 1] = hash[1];
+    this.#length++;
+  }
+
+  lo(i: number): number {
+    return this.#halves[i * 2] as number;
+  }
+
+  hi(i: number): number {
+    return this.#halves[i * 2 + 1] as number;
+  }
+}
+
+/** An Int32Array that doubles as it fills. */
+class Int32List {
+  values = new Int32Array(1024);
+  length = 0;
+  push(value: number): void {
+    if (this.length === this.values.length) {
+      const grown = new Int32Array(this.values.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.length++] = value;
+  }
+}
+
+/** The four 16-bit blocks of hash `i`, each as a bucket key (block * 4 + its place). */
+function blockKeys(hashes: SimHashList, i: number, keys: Int32Array): void {
+  const lo = hashes.lo(i);
+  const hi = hashes.hi(i);
+  keys[0] = (lo & 0xffff) * 4;
+  keys[1] = (lo >>> 16) * 4 + 1;
+  keys[2] = (hi & 0xffff) * 4 + 2;
+  keys[3] = (hi >>> 16) * 4 + 3;
+}
+
+function distance(hashes: SimHashList, a: number, b: number): number {
+  return popcount((hashes.lo(a) ^ hashes.lo(b)) >>> 0) + popcount((hashes.hi(a) ^ hashes.hi(b)) >>> 0);
+}
+
 /**
- * Groups items whose hashes are within `NEAR_DUPLICATE_BITS`; each new item is compared only
- * with group representatives sharing a 16-bit block, so identical sites stay linear.
+ * Groups the hashes within `NEAR_DUPLICATE_BITS` of each other, as lists of their places in
+ * `hashes`; each hash is compared only with group representatives sharing a 16-bit block, so
+ * identical sites stay linear. Groups come in the order their first member was added, members
+ * in the order they were added. Every list is a typed array (a bucket is a chain through
+ * `next`, in the order its representatives came), so a million pages cost tens of MiB, not
+ * hundreds.
  */
-export function nearDuplicateGroups<T>(items: { hash: [number, number]; item: T }[]): T[][] {
-  const reps: { hash: [number, number]; members: T[] }[] = [];
-  const buckets = new Map<number, number[]>();
-  const blocks = (h: [number, number]) => [h[0] & 0xffff, h[0] >>> 16, h[1] & 0xffff, h[1] >>> 16];
-  for (const { hash, item } of items) {
-    const keys = blocks(hash).map((block, i) => block * 4 + i);
-    let found: number | undefined;
-    for (const key of keys) {
-      for (const index of buckets.get(key) ?? []) {
-        if (hammingDistance((reps[index] as { hash: [number, number] }).hash, hash) <= NEAR_DUPLICATE_BITS) {
-          found = index;
+export function nearDuplicateGroups(hashes: SimHashList): number[][] {
+  const head = new Int32Array(4 * 65536).fill(-1);
+  const tail = new Int32Array(4 * 65536).fill(-1);
+  /** Per representative, its hash's place; per bucket entry (representative * 4 + block), the next entry. */
+  const reps = new Int32List();
+  const next = new Int32List();
+  const groupOf = new Int32Array(hashes.length);
+  const keys = new Int32Array(4);
+  for (let i = 0; i < hashes.length; i++) {
+    blockKeys(hashes, i, keys);
+    let found = -1;
+    for (let k = 0; k < 4 && found < 0; k++)
+      for (let entry = head[keys[k] as number] as number; entry >= 0; entry = next.values[entry] as number)
+        if (distance(hashes, reps.values[entry >> 2] as number, i) <= NEAR_DUPLICATE_BITS) {
+          found = entry >> 2;
           break;
         }
-      }
-      if (found !== undefined) break;
-    }
-    if (found !== undefined) {
-      reps[found]?.members.push(item);
+    if (found >= 0) {
+      groupOf[i] = found;
       continue;
     }
-    reps.push({ hash, members: [item] });
-    for (const key of keys) {
-      const list = buckets.get(key);
-      if (list) list.push(reps.length - 1);
-      else buckets.set(key, [reps.length - 1]);
+    const rep = reps.length;
+    reps.push(i);
+    groupOf[i] = rep;
+    for (let k = 0; k < 4; k++) {
+      const key = keys[k] as number;
+      const entry = rep * 4 + k;
+      next.push(-1);
+      if ((tail[key] as number) < 0) head[key] = entry;
+      else next.values[tail[key] as number] = entry;
+      tail[key] = entry;
     }
   }
-  return reps.map((rep) => rep.members).filter((members) => members.length > 1);
+  return membersOf(groupOf, reps.length);
+}
+
+/** The groups of two or more members, in group order. */
+function membersOf(groupOf: Int32Array, groups: number): number[][] {
+  const sizes = new Int32Array(groups);
+  for (const group of groupOf) sizes[group] = (sizes[group] as number) + 1;
+  const lists = new Map<number, number[]>();
+  for (let i = 0; i < groupOf.length; i++) {
+    const group = groupOf[i] as number;
+    if ((sizes[group] as number) < 2) continue;
+    const list = lists.get(group);
+    if (list) list.push(i);
+    else lists.set(group, [i]);
+  }
+  // A group's first member is its representative, so first-member order is group order.
+  return [...lists.values()];
 }

@@ -8,7 +8,7 @@ import {
 } from "../../../src/seo/audit/directives.ts";
 import { extractHtml } from "../../../src/seo/audit/extract.ts";
 import { auditPage } from "../../../src/seo/audit/page.ts";
-import { hammingDistance, nearDuplicateGroups, SimHasher } from "../../../src/seo/audit/simhash.ts";
+import { hammingDistance, nearDuplicateGroups, SimHasher, SimHashList } from "../../../src/seo/audit/simhash.ts";
 import type { FetchedPage } from "../../../src/seo/fetch/fetch-page.ts";
 
 function page(
@@ -139,12 +139,55 @@ test("SimHash: near-identical texts are close, different texts far; groups stay 
   assert.ok(hammingDistance(hash(base), near) <= 3);
   assert.ok(hammingDistance(hash(base), other) > 10);
   assert.equal(new SimHasher().digest(), undefined);
-  const groups = nearDuplicateGroups([
-    { hash: hash(base), item: "a" },
-    { hash: near, item: "b" },
-    { hash: other, item: "c" },
-  ]);
-  assert.deepEqual(groups, [["a", "b"]]);
+  assert.deepEqual(nearDuplicateGroups(listOf([hash(base), near, other])), [[0, 1]]);
+});
+
+const listOf = (hashes: [number, number][]) => {
+  const list = new SimHashList();
+  for (const h of hashes) list.push(h);
+  return list;
+};
+
+/** The grouping as first written, on arrays of objects: the typed one must group exactly as it did. */
+function referenceGroups(hashes: [number, number][]): number[][] {
+  const reps: { hash: [number, number]; members: number[] }[] = [];
+  const buckets = new Map<number, number[]>();
+  hashes.forEach((hash, item) => {
+    const keys = [hash[0] & 0xffff, hash[0] >>> 16, hash[1] & 0xffff, hash[1] >>> 16].map((block, i) => block * 4 + i);
+    const found = keys
+      .flatMap((key) => buckets.get(key) ?? [])
+      .find((index) => hammingDistance((reps[index] as { hash: [number, number] }).hash, hash) <= 3);
+    if (found !== undefined) return void reps[found]?.members.push(item);
+    reps.push({ hash, members: [item] });
+    for (const key of keys) buckets.set(key, [...(buckets.get(key) ?? []), reps.length - 1]);
+  });
+  return reps.map((rep) => rep.members).filter((members) => members.length > 1);
+}
+
+test("near-duplicate groups on typed arrays: the same groups, in the same order, as the object-based grouping", () => {
+  let seed = 7;
+  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+  const flip = (h: [number, number], bits: number): [number, number] => {
+    const out: [number, number] = [h[0], h[1]];
+    for (let b = 0; b < bits; b++) {
+      const bit = random() % 64;
+      if (bit < 32) out[0] = (out[0] ^ (1 << bit)) >>> 0;
+      else out[1] = (out[1] ^ (1 << (bit - 32))) >>> 0;
+    }
+    return out;
+  };
+  // Clusters of hashes a few bits apart (some within 3 bits of a representative, some chained beyond it), and loners.
+  const centres = Array.from({ length: 40 }, (): [number, number] => [random(), random()]);
+  const hashes = Array.from({ length: 3000 }, (_, i) => {
+    const centre = centres[random() % centres.length] as [number, number];
+    return i % 5 === 0 ? ([random(), random()] as [number, number]) : flip(centre, random() % 6);
+  });
+  const groups = nearDuplicateGroups(listOf(hashes));
+  assert.ok(groups.length > 40);
+  assert.deepEqual(groups, referenceGroups(hashes));
+  // Growing past the first typed arrays' size keeps every hash.
+  assert.equal(listOf(hashes).length, 3000);
+  assert.deepEqual(nearDuplicateGroups(listOf([])), []);
 });
 
 test("generic link text: a link whose title, aria-label or aria-labelledby describes it is not generic", () => {
