@@ -17,7 +17,8 @@ export { newReportId, REPORT_ID, type ReportStore } from "./audit/report-store.t
 export { SERVER_NAME as SEO_SERVER_NAME } from "./mcp-info.ts";
 export type { CliIo as AuditCommandIo } from "./cli/audit.ts";
 export type { PageParser } from "./audit/extract.ts";
-export type { PageFactsStore } from "./audit/page-facts.ts";
+export { IN_MEMORY_PAGES, type CrawlState, type CrawlStates, type PageFactsStore } from "./audit/page-facts.ts";
+export type { PageRecord } from "./crawl/crawl-journal.ts";
 export type { PageSummary } from "./audit/page-summary.ts";
 
 /** The `seo-audit-mcp audit` command line (exit code out). */

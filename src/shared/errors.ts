@@ -62,6 +62,11 @@ export const ERRORS = {
     when: "compare_to names a report id that is not stored on this machine",
     hint: "pass the report_id of an earlier audit on this machine, or the earlier report object itself",
   },
+  RESUME_NOT_FOUND: {
+    status: 404,
+    when: "audit --resume names a report id with no interrupted crawl saved on this machine (finished crawls and those untouched for a day are removed)",
+    hint: "run the audit again without --resume",
+  },
   METHOD_NOT_ALLOWED: {
     status: 405,
     when: "a route asked with a method it does not answer",
@@ -71,6 +76,16 @@ export const ERRORS = {
     status: 408,
     when: "a request's headers and body did not all arrive within the server's deadline (10 s on Node)",
     hint: "send the whole request at once; the connection is closed",
+  },
+  RESUME_LOCKED: {
+    status: 409,
+    when: "audit --resume names a crawl that another running audit has open",
+    hint: "wait for that audit to end, or stop it with Ctrl-C, then run the same --resume again",
+  },
+  RESUME_MISMATCH: {
+    status: 409,
+    when: "audit --resume names a crawl saved by another version, or started with another URL or other crawl options than this command line gives",
+    hint: "run --resume with the saved crawl's URL and options (or none: they are read from the saved crawl), or run the audit again without --resume",
   },
   PAYLOAD_TOO_LARGE: {
     status: 413,
@@ -86,6 +101,11 @@ export const ERRORS = {
     status: 422,
     when: "the start URL of an audit redirects out of the site and nothing else was found",
     hint: "audit the URL it redirects to instead",
+  },
+  RESUME_CORRUPT: {
+    status: 422,
+    when: "audit --resume names a saved crawl whose file cannot be read (damaged or not a crawl file)",
+    hint: "run the audit again without --resume",
   },
   RATE_LIMITED: {
     status: 429,

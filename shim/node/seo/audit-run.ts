@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { auditCommand, type PageParser } from "../../../src/seo/commands.ts";
 import { nodeHttpRequest } from "./crawl-request.ts";
 import { cacheDir, fileReportStore } from "./report-store.ts";
-import { openSqlitePageFacts } from "./page-facts-sqlite.ts";
+import { sqliteCrawlStates } from "./page-facts-sqlite.ts";
 
 export interface AuditRunIo {
   stdout(text: string): void;
@@ -31,7 +31,7 @@ export async function runAudit(args: string[], io: AuditRunIo): Promise<number> 
       // Loaded on the first rendering audit: puppeteer-core stays out of every other start.
       renderer: () => import("./render-browser.ts").then((m) => m.browserRenderer()()),
       reports: fileReportStore(join(cacheDir(), "reports")),
-      openPageFacts: () => openSqlitePageFacts(join(cacheDir(), "reports")),
+      crawlStates: sqliteCrawlStates(join(cacheDir(), "reports")),
       now: () => new Date(),
       isTTY: io.isTTY,
       readText: (path) => readFile(path, "utf8"),

@@ -83,9 +83,9 @@ export function fileReportStore(dir = defaultReportDir(), limit = 50): ReportSto
   const savedOrder = new Map<string, number>();
   let saves = 0;
   return {
-    async save(report) {
+    async save(report, given) {
       await mkdir(dir, { recursive: true });
-      const id = newReportId(new Date());
+      const id = given ?? newReportId(new Date());
       await writeJson(join(dir, `${id}.json`), { ...report, id });
       savedOrder.set(`${id}.json`, ++saves);
       // Ids order by second only, so the oldest are found by write time; the report just saved is never pruned.

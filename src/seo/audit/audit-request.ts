@@ -18,7 +18,8 @@ import { type Comparison, compareReports } from "./compare.ts";
 import type { AuditReport } from "./report.ts";
 import type { ReportStore } from "./report-store.ts";
 import { crawlAndAudit } from "./crawl-and-audit.ts";
-import { IN_MEMORY_PAGES, type OpenPageFacts, type PageFactsStore } from "./page-facts.ts";
+import { type CrawlState, type CrawlStates, IN_MEMORY_PAGES } from "./page-facts.ts";
+import { newReportId } from "./report-store.ts";
 import type { Renderer, RendererFactory } from "../render/renderer.ts";
 
 export interface AuditRequestDeps {
@@ -34,8 +35,14 @@ export interface AuditRequestDeps {
   frontEnd?: FrontEnd;
   /** Starts a browser for the rendering mode (the Node adapter's drives Chromium); absent where none can run. */
   renderer?: RendererFactory;
-  /** Opens a store on disk for the page summaries of a crawl beyond `IN_MEMORY_PAGES` (the Node CLI's is SQLite). */
-  openPageFacts?: OpenPageFacts;
+  /** Where a crawl kept on disk lives: beyond `IN_MEMORY_PAGES`, or `resumable` (the Node CLI's are SQLite files). */
+  crawlStates?: CrawlStates;
+  /** Keep this crawl on disk, resumable, whatever its size (the CLI's --resumable). */
+  resumable?: boolean;
+  /** The interrupted crawl this audit continues (the CLI's --resume opens it); the audit closes it. */
+  resumed?: CrawlState;
+  /** Told a resumable crawl's report id before it starts, and how many URLs it will not fetch again. */
+  onResumable?(id: string, recorded: number): void;
 }
 
 export interface AuditRequest extends BoundsInput {
@@ -196,15 +203,17 @@ function refuseNothingAudited(report: AuditReport, startUrl: URL): void {
   }
 }
 
-/** A store on disk when the crawl may go beyond `IN_MEMORY_PAGES`; refused where there is none. */
-async function pageFactsFor(bounds: CrawlBounds, deps: AuditRequestDeps): Promise<PageFactsStore | undefined> {
-  if (bounds.maxPages <= IN_MEMORY_PAGES) return undefined;
-  if (!deps.openPageFacts)
+/** A new crawl state on disk when the crawl may go beyond `IN_MEMORY_PAGES` or is to be resumable; refused where there is none. */
+async function newStateFor(request: AuditRequest, bounds: CrawlBounds, deps: AuditRequestDeps, id: string): Promise<CrawlState | undefined> {
+  if (bounds.maxPages <= IN_MEMORY_PAGES && deps.resumable !== true) return undefined;
+  const pages = IN_MEMORY_PAGES.toLocaleString("en");
+  if (!deps.crawlStates)
     throw new ApiError(
       "INVALID_ARGUMENTS",
-      `a crawl beyond ${IN_MEMORY_PAGES.toLocaleString("en")} pages keeps its pages on disk, which this runtime cannot; audit at most ${IN_MEMORY_PAGES.toLocaleString("en")} pages, or run seo-audit-mcp audit on Node 22.13 or later`,
+      `a crawl beyond ${pages} pages keeps its pages on disk, which this runtime cannot; audit at most ${pages} pages, or run seo-audit-mcp audit on Node 22.13 or later`,
     );
-  return deps.openPageFacts();
+  const { compare_to: _, ...crawl } = request;
+  return deps.crawlStates.create(id, crawl);
 }
 
 /**
@@ -212,6 +221,16 @@ async function pageFactsFor(bounds: CrawlBounds, deps: AuditRequestDeps): Promis
  * loaded, the site crawled and audited (`crawlAndAudit`), the report stored and compared.
  */
 export async function handleAuditRequest(request: AuditRequest, deps: AuditRequestDeps): Promise<AuditOutcome> {
+  try {
+    return await auditRequest(request, deps);
+  } catch (err) {
+    // An interrupted crawl stays resumable whatever stopped this attempt (closing twice does nothing).
+    deps.resumed?.close(true);
+    throw err;
+  }
+}
+
+async function auditRequest(request: AuditRequest, deps: AuditRequestDeps): Promise<AuditOutcome> {
   const start = normaliseUrl(request.url);
   if (!start || !/^https?:\/\//i.test(request.url.trim())) {
     throw new ApiError(
@@ -233,13 +252,18 @@ export async function handleAuditRequest(request: AuditRequest, deps: AuditReque
   const twin = twinOption(start, request.production_url);
   const baseline = await loadBaseline(request.compare_to, deps.reports);
   const bounds = boundsFrom(request, hosts, deps.frontEnd ?? "tool");
-  const pageFacts = await pageFactsFor(bounds, deps);
+  const id = deps.resumed?.id ?? newReportId(deps.now());
+  const state = deps.resumed ?? (await newStateFor(request, bounds, deps, id));
+  // A rendering crawl would load its pages in the browser again: it keeps its pages on disk, but is not resumable.
+  const resumable = state !== undefined && request.render !== true;
   const renderer = await rendererFor(request, deps).catch((err: unknown) => {
-    pageFacts?.close();
+    state?.close();
     throw err;
   });
+  if (resumable) deps.onResumable?.(id, state.recorded);
   const report = await crawlAndAudit(start, {
-    ...(pageFacts ? { pageFacts } : {}),
+    ...(state ? { pageFacts: state } : {}),
+    ...(resumable ? { journal: state } : {}),
     ...(renderer ? { renderer, ...(request.lab_sample !== undefined ? { labSample: request.lab_sample } : {}) } : {}),
     fetch: deps.fetch,
     ...(deps.request ? { request: deps.request } : {}),
@@ -250,12 +274,18 @@ export async function handleAuditRequest(request: AuditRequest, deps: AuditReque
     twin,
     ...(deps.signal ? { signal: deps.signal } : {}),
     ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
-  }).finally(() => {
-    pageFacts?.close();
-    return renderer?.close();
-  });
+  }).then(
+    (built) => {
+      // Ctrl-C keeps the crawl for --resume; a crawl that ran to its end (or its bounds) is done with it.
+      state?.close(resumable && deps.signal?.aborted === true);
+      return built;
+    },
+    (err: unknown) => {
+      state?.close(resumable && state.recorded > 0);
+      throw err;
+    },
+  ).finally(() => renderer?.close());
   refuseNothingAudited(report, startUrl);
-  const id = await deps.reports.save(report);
-  report.id = id;
+  report.id = await deps.reports.save(report, ...(state ? [id] : []));
   return { report, ...(baseline ? { comparison: compareReports(baseline, report) } : {}) };
 }

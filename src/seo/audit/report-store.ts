@@ -6,8 +6,8 @@
 import type { AuditReport } from "./report.ts";
 
 export interface ReportStore {
-  /** Stores `report` and returns its id. */
-  save(report: AuditReport): Promise<string>;
+  /** Stores `report` and returns its id: `id` when given (a resumable crawl's, named before it started), else a new one. */
+  save(report: AuditReport, id?: string): Promise<string>;
   load(id: string): Promise<AuditReport | undefined>;
 }
 
@@ -23,8 +23,8 @@ export const REPORT_ID = /^audit-\d{8}T\d{6}-[a-z0-9]{1,8}$/;
 export function memoryReportStore(limit = 20, now: () => Date = () => new Date()): ReportStore {
   const reports = new Map<string, AuditReport>();
   return {
-    async save(report) {
-      const id = newReportId(now());
+    async save(report, given) {
+      const id = given ?? newReportId(now());
       reports.set(id, { ...report, id });
       while (reports.size > limit) reports.delete(reports.keys().next().value as string);
       return id;

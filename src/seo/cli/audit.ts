@@ -1,6 +1,6 @@
 /**
  * `seo-audit-mcp audit <url> [bounds] [--json] [--fail-on SEVERITY] [--budget FILE] [--sarif FILE]
- * [--junit FILE]`: the audit for people and CI.
+ * [--junit FILE] [--resumable]`, and `audit [url] --resume <report id>`: the audit for people and CI.
  * Live progress on stderr, the readable report (or JSON) on stdout. Exit 0 on a finished
  * audit, 1 when the audit could not run or `--fail-on` found findings at or above its
  * severity (a CI gate, like linkinator's exit 1 on broken links), 2 on bad usage, 130 when
@@ -18,7 +18,7 @@ import { presentReport } from "../audit/present.ts";
 import { CLI_WORDS, reportText } from "../audit/report-text.ts";
 import { type Severity, SEVERITY_RANK } from "../audit/catalogue.ts";
 import type { ReportStore } from "../audit/report-store.ts";
-import type { OpenPageFacts } from "../audit/page-facts.ts";
+import type { CrawlState, CrawlStates } from "../audit/page-facts.ts";
 import type { AuditReport } from "../audit/report.ts";
 import type { Comparison } from "../audit/compare.ts";
 import { REPORT_ID } from "../audit/report-store.ts";
@@ -30,6 +30,7 @@ import { renderReportHtml } from "../report-html/render.ts";
 import { type Budget, overBudget, parseBudget } from "./ci-formats.ts";
 import { writeCiFiles, writeHtml } from "./audit-output.ts";
 import { AUDIT_USAGE } from "./audit-usage.ts";
+import { resumedRequest } from "./resume.ts";
 
 export { AUDIT_USAGE };
 
@@ -53,8 +54,8 @@ export interface CliIo {
   /** Makes a directory and its parents, for `--csv <dir>`. */
   makeDir?(path: string): Promise<void>;
   signal?: AbortSignal;
-  /** Opens the on-disk store of page summaries a crawl beyond 100,000 pages needs (the Node adapter's is SQLite). */
-  openPageFacts?: OpenPageFacts;
+  /** Crawls kept on disk (beyond 100,000 pages, --resumable) and resumed (--resume); the Node adapter's are SQLite files. */
+  crawlStates?: CrawlStates;
 }
 
 const NUMERIC: Record<string, keyof typeof cliBoundsInput> = {
@@ -84,6 +85,8 @@ const OPTIONS: Record<string, OptionSpec> = {
   sarif: { value: true },
   junit: { value: true },
   csv: { value: true },
+  resume: { value: true },
+  resumable: { value: false },
 };
 
 /** Severities --fail-on takes: "info" findings are notes, never a reason to fail a build. */
@@ -105,11 +108,14 @@ interface Parsed {
   sarif?: string;
   junit?: string;
   csv?: string;
+  /** --resume: the report id of the interrupted crawl to continue. */
+  resume?: string;
+  resumable: boolean;
 }
 
 /** The crawl bounds and switches of the request, as the tool's arguments. */
-function requestOf(url: string, parsed: ParsedArgs): AuditRequest {
-  const request: Record<string, unknown> = { url };
+function requestOf(url: string | undefined, parsed: ParsedArgs): AuditRequest {
+  const request: Record<string, unknown> = url === undefined ? {} : { url };
   for (const [flag, field] of Object.entries(NUMERIC)) {
     const text = valueOf(parsed, flag);
     if (text === undefined) continue;
@@ -122,7 +128,7 @@ function requestOf(url: string, parsed: ParsedArgs): AuditRequest {
   if (parsed.options["no-external-links"]) request.check_external_links = false;
   const production = valueOf(parsed, "production-url");
   if (production !== undefined) request.production_url = production;
-  const checked = v.safeParse(v.object(cliBoundsInput), request);
+  const checked = v.safeParse(v.object(cliBoundsInput), url === undefined ? { ...request, url: "" } : request);
   if (!checked.success) {
     const issue = checked.issues[0];
     throw usage(`${v.getDotPath(issue) ?? "option"}: ${issue.message}`);
@@ -132,9 +138,17 @@ function requestOf(url: string, parsed: ParsedArgs): AuditRequest {
 
 function parseAuditArgs(args: string[]): Parsed {
   const parsed = parseArgs(args, OPTIONS);
-  const flags = { json: parsed.options.json === true, detailed: parsed.options.detailed === true };
+  const flags = {
+    json: parsed.options.json === true,
+    detailed: parsed.options.detailed === true,
+    resumable: parsed.options.resumable === true,
+  };
+  const resume = valueOf(parsed, "resume");
   const urls = parsed.positionals;
-  if (urls.length !== 1) throw usage(urls.length === 0 ? "a URL is required" : `one URL only, got ${urls.length}`);
+  // Resuming, the URL is the saved crawl's: it may be left out.
+  if (urls.length > 1 || (urls.length === 0 && resume === undefined))
+    throw usage(urls.length === 0 ? "a URL is required (or --resume <report id>)" : `one URL only, got ${urls.length}`);
+  if (flags.resumable && parsed.options.render) throw usage("--resumable does not go with --render: a rendering crawl cannot be resumed (it would load its pages in the browser again)");
   const compare = valueOf(parsed, "compare");
   const html = valueOf(parsed, "html");
   const failOn = failOnOf(valueOf(parsed, "fail-on"));
@@ -145,8 +159,9 @@ function parseAuditArgs(args: string[]): Parsed {
     csv: valueOf(parsed, "csv"),
   };
   return {
-    request: requestOf(urls[0] as string, parsed),
+    request: requestOf(urls[0], parsed),
     ...flags,
+    ...(resume !== undefined ? { resume } : {}),
     ...(compare !== undefined ? { compare } : {}),
     ...(html !== undefined ? { html } : {}),
     ...(failOn !== undefined ? { failOn } : {}),
@@ -233,21 +248,39 @@ function failOnExit(report: AuditReport, failOn: FailOn | undefined, io: CliIo):
   return 1;
 }
 
+/** The command that continues the crawl saved under `id`. */
+const resumeCommand = (id: string) => `seo-audit-mcp audit --resume ${id}`;
+
 /** Ctrl-C stopped the audit: say so, and exit 130 (128 + SIGINT) as shells report an interrupted command. */
-function cancelled(io: CliIo, pages?: number): 130 {
+function cancelled(io: CliIo, pages?: number, resumeId?: string): 130 {
   const partial = pages === undefined ? "before any report" : `after ${pages} page(s); the report above is partial`;
-  io.stderr(`audit: cancelled by Ctrl-C ${partial}; run the command again to audit the whole site\n`);
+  const next = resumeId
+    ? `continue it with ${resumeCommand(resumeId)} (pages already fetched are not fetched again)`
+    : "run the command again to audit the whole site";
+  io.stderr(`audit: cancelled by Ctrl-C ${partial}; ${next}\n`);
   return 130;
 }
 
-async function auditAndPrint(parsed: Parsed, io: CliIo): Promise<number> {
+/** The report id of a resumable crawl, on stderr before it starts: the user needs it to resume. */
+function announceResumable(io: CliIo, id: string, recorded: number): void {
+  const resuming = recorded > 0 ? `resuming report id ${id}: ${recorded} URL(s) fetched before are not fetched again; ` : `report id ${id}; `;
+  io.stderr(`${resuming}if interrupted, continue with ${resumeCommand(id)}\n`);
+}
+
+async function auditAndPrint(parsed: Parsed, io: CliIo, resumed: CrawlState | undefined, resumable: { id?: string }): Promise<number> {
   io.stderr(`auditing ${parsed.request.url} (robots.txt honoured; Ctrl-C stops)\n`);
   const { report, comparison } = await handleAuditRequest(parsed.request, {
+    ...(io.crawlStates ? { crawlStates: io.crawlStates } : {}),
+    ...(resumed ? { resumed } : {}),
+    ...(parsed.resumable ? { resumable: true } : {}),
+    onResumable: (id, recorded) => {
+      resumable.id = id;
+      announceResumable(io, id, recorded);
+    },
     fetch: io.fetch,
     ...(io.request ? { request: io.request } : {}),
     ...(io.pageParser ? { pageParser: io.pageParser } : {}),
     ...(io.renderer ? { renderer: io.renderer } : {}),
-    ...(io.openPageFacts ? { openPageFacts: io.openPageFacts } : {}),
     now: io.now,
     reports: io.reports,
     onProgress: progressPrinter(io),
@@ -262,8 +295,22 @@ async function auditAndPrint(parsed: Parsed, io: CliIo): Promise<number> {
   printReport(parsed, report, comparison, io);
   const written = parsed.html === undefined ? 0 : await writeHtml(parsed.html, renderReportHtml(report, comparison), io);
   const ci = await writeCiFiles(parsed, report, io);
-  if (io.signal?.aborted) return cancelled(io, report.stats.pages_crawled);
+  if (io.signal?.aborted) return cancelled(io, report.stats.pages_crawled, resumable.id);
   return Math.max(written, ci, failOnExit(report, parsed.failOn, io), budgetExit(report, parsed.budget, io));
+}
+
+/** --resume: the saved crawl, opened (and locked) for this run, its request read from it. */
+async function openResumed(parsed: Parsed, io: CliIo): Promise<CrawlState | undefined> {
+  if (parsed.resume === undefined) return undefined;
+  if (!io.crawlStates) throw usage("--resume needs the command line's crawl store, which this runtime does not have");
+  const state = await io.crawlStates.resume(parsed.resume);
+  try {
+    parsed.request = resumedRequest(parsed.request, state);
+  } catch (err) {
+    state.close(true);
+    throw err;
+  }
+  return state;
 }
 
 /** The `seo-audit-mcp audit` command line: parses `args`, audits, writes the report; returns the exit code. */
@@ -273,14 +320,16 @@ export async function auditCommand(args: string[], io: CliIo): Promise<number> {
     io.stdout(meta === "help" ? AUDIT_USAGE : `${VERSION}\n`);
     return 0;
   }
+  const resumable: { id?: string } = {};
   try {
     const parsed = parseAuditArgs(args);
     if (parsed.compare !== undefined) parsed.request.compare_to = await baseline(parsed.compare, io);
     if (parsed.budgetFile !== undefined) parsed.budget = await readBudget(parsed.budgetFile, io);
-    return await auditAndPrint(parsed, io);
+    const resumed = await openResumed(parsed, io);
+    return await auditAndPrint(parsed, io, resumed, resumable);
   } catch (err) {
     // Stopped before a report existed (while robots.txt or the start page was on its way).
-    if (io.signal?.aborted) return cancelled(io);
+    if (io.signal?.aborted) return cancelled(io, undefined, resumable.id);
     const failure = cliFailure(err, "seo-audit-mcp audit --help");
     if (!failure) throw err;
     io.stderr(`${failure.line}\n`);

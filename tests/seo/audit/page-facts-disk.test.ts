@@ -5,17 +5,19 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import { handleAuditRequest } from "../../../src/seo/audit/audit-request.ts";
 import { crawlAndAudit } from "../../../src/seo/audit/crawl-and-audit.ts";
-import type { PageFacts, PageFactsStore } from "../../../src/seo/audit/page-facts.ts";
+import type { CrawlState, PageFacts } from "../../../src/seo/audit/page-facts.ts";
 import type { PageSummary } from "../../../src/seo/audit/page-summary.ts";
 import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";
 import type { AuditReport } from "../../../src/seo/audit/report.ts";
 import { defaultBounds } from "../../../src/seo/crawl/bounds.ts";
 import { ApiError } from "../../../src/shared/errors.ts";
-import { loadSqlite, openSqlitePageFacts } from "../../../shim/node/seo/page-facts-sqlite.ts";
+import { loadSqlite, sqliteCrawlStates } from "../../../shim/node/seo/page-facts-sqlite.ts";
+import { newReportId } from "../../../src/seo/audit/report-store.ts";
 import { SHOP, shopFetch } from "../fakes/checks-site.ts";
 import { serveFixtureSite } from "../crawl/site-server.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "seo-page-facts-"));
+const openSqlitePageFacts = (folder: string) => sqliteCrawlStates(folder).create(newReportId(new Date()), {});
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The report without what differs between two runs of the same crawl (times, response times). */
@@ -80,23 +82,24 @@ test("beyond 100,000 pages a runtime without a disk store is refused before any 
   assert.equal(requests, 0);
 });
 
-/** A store in memory that says whether it was closed: what the request does with the adapter's store. */
-function fakeStore(): PageFactsStore & { closed: number } {
+/** A state in memory that says whether it was closed: what the request does with the adapter's state. */
+function fakeStore(): CrawlState & { closed: number } {
   const map = new Map<string, PageSummary>();
-  return Object.assign(map, { closed: 0, close() { this.closed++; } });
+  const journal = { id: "audit-20260101T000000-a", request: {}, recorded: 0, replay: () => undefined, record: () => undefined };
+  return Object.assign(map, journal, { closed: 0, close() { this.closed++; } });
 }
 
 test("beyond 100,000 pages the audit opens the adapter's store, keeps the pages in it, and closes it; also when it fails", async () => {
   const site = await serveFixtureSite("problems");
   after(() => site.close());
   const store = fakeStore();
-  const deps = { fetch, now: () => new Date(), reports: memoryReportStore(), frontEnd: "cli" as const, openPageFacts: async () => store };
+  const deps = { fetch, now: () => new Date(), reports: memoryReportStore(), frontEnd: "cli" as const, crawlStates: { create: async () => store, resume: async () => store } };
   const { report } = await handleAuditRequest({ url: `${site.origin}/`, max_pages: 100_001 }, deps);
   assert.ok(store.size >= report.stats.html_pages && report.stats.html_pages > 10, "every analysed page is in the store");
   assert.equal(store.closed, 1);
   const failing = fakeStore();
   await assert.rejects(
-    handleAuditRequest({ url: `${site.origin}/`, max_pages: 100_001, render: true }, { ...deps, openPageFacts: async () => failing }),
+    handleAuditRequest({ url: `${site.origin}/`, max_pages: 100_001, render: true }, { ...deps, crawlStates: { create: async () => failing, resume: async () => failing } }),
     /rendering needs a local browser/,
   );
   assert.equal(failing.closed, 1);
