@@ -8,6 +8,7 @@ import type { FetchedPage } from "../fetch/fetch-page.ts";
 import type { UrlEntry } from "../crawl/frontier.ts";
 import { type CheckId, SEVERITY_RANK } from "./catalogue.ts";
 import { type Example, type Finding, findingOf, type Hit } from "./finding.ts";
+import { IssueLists } from "./issue-lists.ts";
 import { LinkPool } from "./link-pool.ts";
 import { analysePage } from "./page.ts";
 import type { PageSummary } from "./page-summary.ts";
@@ -45,8 +46,8 @@ export class Collector {
   /** Each analysed page's summary: in memory unless the audit was given a store on disk. */
   readonly summaries: PageFacts;
   readonly byCheck = new Map<CheckId, CheckHits>();
-  /** The checks that hit each URL, for the page table. */
-  readonly issuesByUrl = new Map<string, CheckId[]>();
+  /** The checks that hit each URL, for the page table (each distinct list of ids kept once). */
+  readonly issuesByUrl = new IssueLists();
   /** Time to first byte per fetched page, for the page table and the response-time chart. */
   readonly ttfbByUrl = new Map<string, number>();
   /** Which pages link to (or load) which URLs, for the pages a link finding is carried by. */
@@ -73,8 +74,7 @@ export class Collector {
   }
 
   add(hit: Hit): void {
-    // concat makes an array of exactly the ids; push would reserve room for 16 more on every page.
-    this.issuesByUrl.set(hit.url, this.issuesByUrl.get(hit.url)?.concat(hit.id) ?? [hit.id]);
+    this.issuesByUrl.add(hit.url, hit.id);
     let slot = this.byCheck.get(hit.id);
     if (!slot) {
       slot = { count: 0, hits: [] };
@@ -91,13 +91,7 @@ export class Collector {
     if (!slot) return;
     const kept = slot.hits.filter((h) => !urls.has(h.url));
     const removed = slot.hits.length - kept.length;
-    for (const hit of slot.hits) {
-      const ids = urls.has(hit.url) ? this.issuesByUrl.get(hit.url) : undefined;
-      if (!ids) continue;
-      const left = ids.filter((other) => other !== id);
-      if (left.length > 0) this.issuesByUrl.set(hit.url, left);
-      else this.issuesByUrl.delete(hit.url);
-    }
+    for (const hit of slot.hits) if (urls.has(hit.url)) this.issuesByUrl.remove(hit.url, id);
     slot.hits = kept;
     slot.count -= removed;
     if (slot.count <= 0) this.byCheck.delete(id);

@@ -15,6 +15,7 @@ import type { RankedFix } from "./score.ts";
 import type { LabReport } from "../render/lab-sample.ts";
 import type { ExternalLinksSummary } from "./external-links.ts";
 import type { PageFacts } from "./page-facts.ts";
+import type { IssueReader } from "./issue-lists.ts";
 
 /** Rows kept in the page table of a report (the crawl's first pages, in crawl order). */
 export const PAGE_ROWS = 10_000;
@@ -125,7 +126,7 @@ export function pageRows(
   crawl: CrawlResult,
   limit: number,
   summaries: PageFacts,
-  issues: Map<string, CheckId[]>,
+  issues: IssueReader,
   ttfb: Map<string, number> = new Map(),
 ): PageRow[] {
   const rows: PageRow[] = [];
@@ -158,7 +159,7 @@ const bump = (record: Record<string, number>, key: string) => {
   record[key] = (record[key] ?? 0) + 1;
 };
 
-export function chartsOf(crawl: CrawlResult, issues: Map<string, CheckId[]>, ttfb: Map<string, number> = new Map()): ReportCharts {
+export function chartsOf(crawl: CrawlResult, issues: IssueReader, ttfb: Map<string, number> = new Map()): ReportCharts {
   const status: Record<string, number> = {};
   const depth: Record<string, number> = {};
   const sections = new Map<string, { section: string; pages: number; issues: number }>();
