@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -93,4 +93,54 @@ test("Ctrl-C reaches the audit thread: the crawl stops early, the report says it
   const report = JSON.parse(ran.stdout) as { pages_crawled?: number; truncation_reasons?: string[]; cuts?: { bound: string }[] };
   assert.match(JSON.stringify(report), /cancelled/);
   assert.ok(site.paths().filter((p) => p.startsWith("/p/")).length < PAGES - 1, "not every page was fetched");
+});
+
+const QUICK = 200;
+
+interface DetailedReport {
+  id: string;
+  stats: { pages_crawled: number; html_pages: number };
+  findings: { id: string; count: number }[];
+  pages: { url: string; status: number }[];
+}
+
+/** What two crawls of the same site in different orders (8 in parallel) agree on. */
+const outcome = (report: DetailedReport) => ({
+  stats: [report.stats.pages_crawled, report.stats.html_pages],
+  findings: Object.fromEntries(report.findings.map((f) => [f.id, f.count])),
+  pages: report.pages.map((p) => `${p.url} ${p.status}`).sort(),
+});
+
+test("Ctrl-C on a resumable crawl names its report id; --resume <id> finishes it, fetching no page twice, with the report of a crawl never stopped", async () => {
+  // A smaller site answering after 20 ms: three crawls of it stay cheap.
+  const quick = await serveSite(async (req, res, origin) => {
+    await new Promise((done) => setTimeout(done, 20));
+    const i = indexOf(req.url ?? "/", QUICK);
+    if (req.url === "/robots.txt") return void res.end("User-agent: *\nAllow: /\n");
+    if (i < 0) return void res.writeHead(404).end();
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(generatedPage(i, QUICK, origin));
+  });
+  after(() => quick.close());
+  const stopped = await audit([`${quick.origin}/`, "--json", "--detailed", "--resumable"], 100);
+  assert.equal(stopped.code, 130, stopped.stderr);
+  const id = /^report id (audit-\S+); if interrupted, continue with seo-audit-mcp audit --resume \1$/m.exec(stopped.stderr)?.[1];
+  assert.ok(id, stopped.stderr);
+  assert.match(stopped.stderr, new RegExp(`^audit: cancelled by Ctrl-C after \\d+ page\\(s\\); the report above is partial; continue it with seo-audit-mcp audit --resume ${id} `, "m"));
+
+  const resumed = await audit(["--resume", id, "--json", "--detailed"]);
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.match(resumed.stderr, new RegExp(`^resuming report id ${id}: \\d+ URL\\(s\\) fetched before are not fetched again`, "m"));
+  const fetched = quick.paths().filter((p) => p.startsWith("/p/"));
+  assert.equal(new Set(fetched).size, fetched.length, "no page fetched twice");
+  assert.equal(fetched.length, QUICK - 1);
+  assert.deepEqual(readdirSync(join(cache, "reports")).filter((f) => f.startsWith("crawl-")), [], "the finished crawl's state is removed");
+
+  const whole = await audit([`${quick.origin}/`, "--json", "--detailed"]);
+  const report = JSON.parse(resumed.stdout) as DetailedReport;
+  assert.equal(report.id, id);
+  assert.deepEqual(outcome(report), outcome(JSON.parse(whole.stdout) as DetailedReport));
+
+  const unknown = await audit(["--resume", id]);
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, /^RESUME_NOT_FOUND: no interrupted crawl is saved under report id audit-/m);
 });
