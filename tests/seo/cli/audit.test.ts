@@ -8,6 +8,7 @@ import { after, before, test } from "node:test";
 import { nodeHttpRequest } from "../../../shim/node/seo/crawl-request.ts";
 import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";
 import { auditCommand } from "../../../src/seo/cli/audit.ts";
+import { ApiError } from "../../../src/shared/errors.ts";
 import { serveFixtureSite, serveSite, type TestSite } from "../crawl/site-server.ts";
 
 let site: TestSite;
@@ -264,4 +265,39 @@ test("--csv DIR writes pages.csv and one CSV per check with every stored URL, gu
   const { csvCell } = await import("../../../src/seo/cli/csv.ts");
   assert.equal(csvCell('=HYPERLINK("http://x")'), `"'=HYPERLINK(""http://x"")"`);
   assert.equal(csvCell("plain, text"), '"plain, text"');
+});
+
+test("--resume: the saved crawl's URL and options are used; another URL or bound is one RESUME_MISMATCH line and the state is kept; bad combinations exit 2", async () => {
+  const closed: (boolean | undefined)[] = [];
+  const state = Object.assign(new Map(), {
+    id: "audit-20260101T000000-abc",
+    request: { url: "http://x.test/", max_pages: 5 },
+    recorded: 3,
+    replay: () => undefined,
+    record: () => undefined,
+    close: (keep?: boolean) => void closed.push(keep),
+  });
+  const crawlStates = {
+    create: () => Promise.reject(new Error("not here")),
+    resume: async (id: string) => {
+      if (id === state.id) return state;
+      throw new ApiError("RESUME_NOT_FOUND", `no interrupted crawl is saved under report id ${id}; run the audit again without --resume`);
+    },
+  };
+  const mismatch = io();
+  assert.equal(await auditCommand(["--resume", state.id, "--max-pages", "7"], { ...mismatch.io, crawlStates }), 1);
+  assert.match(mismatch.err.join(""), /^RESUME_MISMATCH: the crawl audit-20260101T000000-abc was started with --max-pages 5, and this command line gives 7; run audit --resume audit-20260101T000000-abc without --max-pages/);
+  assert.deepEqual(closed, [true]);
+  const unknown = io();
+  assert.equal(await auditCommand(["--resume", "audit-20260101T000000-zzz"], { ...unknown.io, crawlStates }), 1);
+  assert.match(unknown.err.join(""), /^RESUME_NOT_FOUND: /);
+  for (const [args, message] of [
+    [["--resumable", "--render", "http://x.test/"], /--resumable does not go with --render/],
+    [[], /a URL is required \(or --resume <report id>\)/],
+    [["--resume", state.id], /--resume needs the command line's crawl store/],
+  ] as const) {
+    const c = io();
+    assert.equal(await auditCommand([...args], c.io), 2, args.join(" "));
+    assert.match(c.err.join(""), message);
+  }
 });
