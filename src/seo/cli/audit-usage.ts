@@ -13,6 +13,7 @@ const both = (key: keyof typeof own) =>
   own[key] === remote[key] ? `default ${remote[key]}` : `default ${remote[key]}; ${own[key]} on your own machine`;
 
 export const AUDIT_USAGE = `Usage: seo-audit-mcp audit <url> [options]
+       seo-audit-mcp audit [url] --resume <report id> [output options]
 
 Crawls the site (same host, robots.txt honoured for every URL) and prints the audit.
 Sites on your own machine or network (localhost, 127.0.0.1, private addresses, .local, .test,
@@ -46,9 +47,17 @@ Sites on your own machine or network (localhost, 127.0.0.1, private addresses, .
   --junit FILE         also write the checks as JUnit XML test cases (fired checks fail)
   --csv DIR            also write pages.csv and one <check id>.csv per finding (every URL)
 
-Beyond ${IN_MEMORY_PAGES.toLocaleString("en")} pages (--max-pages up to ${cap.maxPages.toLocaleString("en")}), each page's summary is kept on
-disk instead of in memory: a SQLite file (node:sqlite, Node 22.13 or later) beside the stored
-reports, removed when the audit ends. On an older Node such a crawl is refused.
+  --resumable          keep the crawl on disk so that it can be resumed if interrupted (always
+                       so beyond ${IN_MEMORY_PAGES.toLocaleString("en")} pages; not with --render)
+  --resume ID          continue the interrupted crawl with this report id: its URL and options
+                       are the saved ones (give none, or the same; --max-seconds is this run's),
+                       pages it fetched are not fetched again, the report is the whole crawl's
+
+Beyond ${IN_MEMORY_PAGES.toLocaleString("en")} pages (--max-pages up to ${cap.maxPages.toLocaleString("en")}), or with --resumable, each page's summary is
+kept on disk instead of in memory: a SQLite file (node:sqlite, Node 22.13 or later) beside the
+stored reports, named after the report id printed as the crawl starts. Ctrl-C (or a killed
+process) leaves it for --resume for a day; a finished crawl removes it. On an older Node such a
+crawl is refused.
   --help, --version
 
 Exit codes: 0 audited, 1 the audit could not run, --fail-on found findings or a check is over
