@@ -111,7 +111,7 @@ const outcome = (report: DetailedReport) => ({
   pages: report.pages.map((p) => `${p.url} ${p.status}`).sort(),
 });
 
-test("Ctrl-C on a resumable crawl names its report id; --resume <id> finishes it, fetching no page twice, with the report of a crawl never stopped", async () => {
+test("Ctrl-C on a resumable crawl names its report id; --resume <id> finishes it, fetching again only the pages in flight, with the report of a crawl never stopped", async () => {
   // A smaller site answering after 20 ms: three crawls of it stay cheap.
   const quick = await serveSite(async (req, res, origin) => {
     await new Promise((done) => setTimeout(done, 20));
@@ -131,8 +131,9 @@ test("Ctrl-C on a resumable crawl names its report id; --resume <id> finishes it
   assert.equal(resumed.code, 0, resumed.stderr);
   assert.match(resumed.stderr, new RegExp(`^resuming report id ${id}: \\d+ URL\\(s\\) fetched before are not fetched again`, "m"));
   const fetched = quick.paths().filter((p) => p.startsWith("/p/"));
-  assert.equal(new Set(fetched).size, fetched.length, "no page fetched twice");
-  assert.equal(fetched.length, QUICK - 1);
+  // Only the pages in flight when Ctrl-C came (8 at most, as many as run in parallel) are asked for again.
+  assert.equal(new Set(fetched).size, QUICK - 1);
+  assert.ok(fetched.length - (QUICK - 1) <= 8, `${fetched.length - (QUICK - 1)} pages fetched twice`);
   assert.deepEqual(readdirSync(join(cache, "reports")).filter((f) => f.startsWith("crawl-")), [], "the finished crawl's state is removed");
 
   const whole = await audit([`${quick.origin}/`, "--json", "--detailed"]);
