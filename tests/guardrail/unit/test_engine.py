@@ -197,3 +197,13 @@ def test_mixed_dictionary_reaches_a_fixpoint() -> None:
     once = masker.mask("xAcme")  # "x" is a whole word once "Acme" is a placeholder
     assert once.startswith("[[WORDS_") and masker.mask(once) == once
     assert round_trip(masker, "xAcme") == "xAcme"
+
+
+def test_text_shorter_than_every_term_still_has_its_placeholder_shapes_masked() -> None:
+    masker = make({"clients": ["Extremely Long Company Name Ltd"]})
+    client_text = "[[CLIENTS_abcdefghij]]"  # shorter than the only term, shaped like a placeholder
+    masked, registry = request(masker, client_text)
+    assert PATTERN.findall(masked)[0][0] == "LITERAL"
+    assert masker.unmask(masked, registry) == client_text
+    short = "role"
+    assert request(masker, short)[0] is short  # nothing to find: the very object comes back

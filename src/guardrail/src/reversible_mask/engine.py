@@ -27,6 +27,7 @@ from .placeholder import (
     TAG_LENGTHS,
     PlaceholderCodec,
     Registry,
+    may_hold_token,
     token_spans,
 )
 
@@ -87,13 +88,16 @@ class Masker:
         """Replace every dictionary term in `text`; see the module docstring for the modes."""
         if not text:
             return text
+        short = len(text) < self.shortest and text.isascii()  # folds one to one or shorter
         if registry is not None:
+            if short and not may_hold_token(text):
+                return text  # too short for any term, and holds no placeholder-shaped text
             masked = self._fixpoint(self._mask_once(text, target, registry, True), target, registry)
             if target.categories is None:  # also a valid logging form: the hook reuses it
                 self._memo.remember(masked, target)
             return masked
-        if len(text) < self.shortest and text.isascii():
-            return text  # ASCII folds one to one or shorter: too short for any term
+        if short:
+            return text  # too short for any term
         cached = self._memo.get(text, target)
         if cached is not None:
             return cached or text  # "": the text itself is its logging form
@@ -125,7 +129,7 @@ class Masker:
 
     def unmask(self, text: str, registry: Registry, json_string: bool = False) -> str:
         """Restore the placeholders of `registry`; inside a JSON string literal, escaped."""
-        if "[[" not in text or not len(registry):
+        if not len(registry) or not may_hold_token(text):
             return text
         parts = SPLIT.split(text)  # text, token, text, ...: no call per token
         if len(parts) == 1:

@@ -33,6 +33,7 @@ class Metrics:
             ["category"],
             **where,
         )
+        self._term_children: dict[str, Any] = {}
         self._refused = client.Counter(
             "reversible_mask_requests_refused",
             "Requests refused before anything reached a provider, by reason",
@@ -56,8 +57,12 @@ class Metrics:
         if not self._on:
             return
         self._requests.inc()
+        children = self._term_children
         for category, count in counts.items():
-            self._terms.labels(category.lower()).inc(count)
+            child = children.get(category)
+            if child is None:  # `labels` locks and builds a key each call: asked once per name
+                child = children[category] = self._terms.labels(category.lower())
+            child.inc(count)
 
     def refused(self, reason: str) -> None:
         if self._on:

@@ -26,6 +26,7 @@ from collections.abc import Callable, Collection
 from typing import Any
 
 from .errors import UnmaskableFieldError
+from .placeholder import may_hold_token
 
 Fn = Callable[[str], str]
 
@@ -152,7 +153,7 @@ def unmask_object(value: Any, restore: Restore, key: str = "") -> Any:
     """Restore placeholders in place in dicts, lists and pydantic models; returns the value.
     `restore(text, json_string)` escapes what it restores inside JSON text (tool arguments)."""
     if isinstance(value, str):
-        return restore(value, key in JSON_KEYS) if "[[" in value else value
+        return restore(value, key in JSON_KEYS) if may_hold_token(value) else value
     if isinstance(value, list):
         for index, item in enumerate(value):
             value[index] = unmask_object(item, restore, key)

