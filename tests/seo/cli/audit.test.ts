@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { CHECKS } from "../../../src/seo/audit/catalogue.ts";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { nodeHttpRequest } from "../../../shim/node/seo/crawl-request.ts";
+import { sqliteCrawlStates } from "../../../shim/node/seo/page-facts-sqlite.ts";
 import { memoryReportStore } from "../../../src/seo/audit/report-store.ts";
 import { auditCommand } from "../../../src/seo/cli/audit.ts";
 import { ApiError } from "../../../src/shared/errors.ts";
@@ -300,4 +301,26 @@ test("--resume: the saved crawl's URL and options are used; another URL or bound
     assert.equal(await auditCommand([...args], c.io), 2, args.join(" "));
     assert.match(c.err.join(""), message);
   }
+});
+
+test("--resumable: stderr names the report id at once and on Ctrl-C; --resume <id> alone finishes the crawl under that id", async () => {
+  const crawlStates = sqliteCrawlStates(join(dir, "states"));
+  const stop = new AbortController();
+  let requests = 0;
+  // Ctrl-C once the crawl has fetched a few pages.
+  const stopping: typeof fetch = (input, init) => {
+    if (++requests === 8) stop.abort();
+    return fetch(input, init);
+  };
+  const first = io();
+  const args = ["--min-interval-ms", "0", "--concurrency", "1", "--max-pages", "60", "--json"];
+  assert.equal(await auditCommand([`${site.origin}/`, ...args, "--resumable"], { ...first.io, fetch: stopping, crawlStates, signal: stop.signal }), 130);
+  const id = /^report id (audit-\S+); if interrupted, continue with seo-audit-mcp audit --resume \1$/m.exec(first.err.join(""))?.[1];
+  assert.ok(id, first.err.join(""));
+  assert.match(first.err.join(""), new RegExp(`cancelled by Ctrl-C after \\d+ page\\(s\\); the report above is partial; continue it with seo-audit-mcp audit --resume ${id} \\(pages already fetched are not fetched again\\)`));
+  const second = io();
+  assert.equal(await auditCommand(["--resume", id, "--json"], { ...second.io, crawlStates }), 0, second.err.join(""));
+  assert.match(second.err.join(""), new RegExp(`^auditing ${site.origin}/ .*\\nresuming report id ${id}: \\d+ URL\\(s\\) fetched before are not fetched again; if interrupted, continue with`));
+  assert.equal((JSON.parse(second.out.join("")) as { report_id: string }).report_id, id);
+  assert.deepEqual(readdirSync(join(dir, "states")).filter((f) => f.startsWith("crawl-")), []);
 });
