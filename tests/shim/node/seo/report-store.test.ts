@@ -56,3 +56,17 @@ test("file report store: the file is exactly JSON.stringify's text, written a pi
     rmSync(own, { recursive: true, force: true });
   }
 });
+
+test("file report store: a report saved under a given id (a resumable crawl's) replaces the one saved under it before", async () => {
+  const own = mkdtempSync(join(tmpdir(), "seo-reports-given-"));
+  try {
+    const files = fileReportStore(own);
+    const id = "audit-20260101T000000-abc";
+    assert.equal(await files.save({ version: 1, target: "partial" } as never, id), id);
+    assert.equal(await files.save({ version: 1, target: "whole" } as never, id), id);
+    assert.deepEqual(readdirSync(own), [`${id}.json`]);
+    assert.equal((await files.load(id))?.target, "whole");
+  } finally {
+    rmSync(own, { recursive: true, force: true });
+  }
+});
