@@ -18,7 +18,7 @@ import { sqliteCrawlStates } from "../../../shim/node/seo/page-facts-sqlite.ts";
 import { generatedPage, indexOf } from "../fakes/generated-site.ts";
 import { serveSite, type TestSite } from "../crawl/site-server.ts";
 
-const PAGES = 240;
+const PAGES = 150;
 const dir = mkdtempSync(join(tmpdir(), "seo-resume-"));
 const states = sqliteCrawlStates(dir);
 let site: TestSite;
@@ -69,7 +69,7 @@ const deps = (extra: Partial<AuditRequestDeps> = {}): AuditRequestDeps => ({
 /** Page paths the site served since `from` (robots.txt and sitemaps apart). */
 const servedPages = (from: number) => site.paths().slice(from).filter((p) => p === "/" || p.startsWith("/p/"));
 
-test("a crawl interrupted after 100 pages and resumed reports what the uninterrupted crawl reports, fetching no page twice", async () => {
+test("a crawl interrupted after 60 pages and resumed reports what the uninterrupted crawl reports, fetching no page twice", async () => {
   const whole = (await handleAuditRequest(request(), deps())).report;
   assert.ok(whole.stats.pages_crawled > PAGES, "every page, the broken links and /old");
   assert.ok(["title-missing", "broken-internal-link"].every((id) => whole.findings.some((f) => f.id === id)));
@@ -83,7 +83,7 @@ test("a crawl interrupted after 100 pages and resumed reports what the uninterru
     deps({
       signal: stop.signal,
       onResumable: (given) => void (id = given),
-      onProgress: (p) => void (p.pages >= 100 && stop.abort()),
+      onProgress: (p) => void (p.pages >= 60 && stop.abort()),
     }),
   );
   assert.ok(stopped.report.truncation_reasons.includes("cancelled"));
@@ -93,7 +93,7 @@ test("a crawl interrupted after 100 pages and resumed reports what the uninterru
 
   const resumed = await states.resume(id);
   const recorded = resumed.recorded;
-  assert.ok(recorded >= 100);
+  assert.ok(recorded >= 60);
   let announced = -1;
   const middle = site.paths().length;
   const reports = memoryReportStore();
@@ -178,5 +178,15 @@ test("rows committed before a crash are there on resuming; rows not yet committe
   assert.equal(resumed.replay("http://x.test/b"), undefined);
   assert.equal(resumed.size, 0, "page summaries are refilled by the replay");
   resumed.close();
+  assert.deepEqual(readdirSync(dir), []);
+});
+
+test("a resumed crawl that fails (its site down) keeps its state for the next --resume, unlocked", async () => {
+  const id = await interrupted({ url: "http://127.0.0.1:9/" });
+  const state = await states.resume(id);
+  await assert.rejects(handleAuditRequest(resumedRequest({}, state), deps({ resumed: state })), (err: unknown) => err instanceof ApiError && err.code === "UNREACHABLE");
+  const again = await states.resume(id);
+  assert.equal(again.recorded, 1);
+  again.close();
   assert.deepEqual(readdirSync(dir), []);
 });
