@@ -257,7 +257,7 @@ async function auditRequest(request: AuditRequest, deps: AuditRequestDeps): Prom
   // A rendering crawl would load its pages in the browser again: it keeps its pages on disk, but is not resumable.
   const resumable = state !== undefined && request.render !== true;
   const renderer = await rendererFor(request, deps).catch((err: unknown) => {
-    state?.close();
+    state?.close(state === deps.resumed);
     throw err;
   });
   if (resumable) deps.onResumable?.(id, state.recorded);
