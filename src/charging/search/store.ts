@@ -34,7 +34,7 @@ import { createVocabulary, type Reference, type Vocabulary } from "./reference.t
 import { createSyncSearch } from "./sync-search.ts";
 import { countIn, countRange, type RowFilter } from "./walk.ts";
 import { openSnapshot, type Snapshot } from "../snapshot/read.ts";
-import { createSiteReader, rowOf, stringAt } from "../snapshot/sites.ts";
+import { createSiteReader, rowOf, siteAt as decodeSite, stringAt } from "../snapshot/sites.ts";
 import { snapshotOf, type WriteOptions } from "../snapshot/write.ts";
 
 /** A search: a region, the filters (filter.ts says how each matches), one page. */
@@ -201,7 +201,8 @@ export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
     attributionFor: (site) => attributionForKey(site.attributionKey),
     attributions,
     *sites() {
-      for (let row = 0; row < n; row++) yield siteAt(row);
+      // An export reads every row once: nothing to keep.
+      for (let row = 0; row < n; row++) yield decodeSite(snapshot, row);
     },
     reference: async () => (await loadVocabulary()).reference,
     async prepare() {

@@ -182,3 +182,15 @@ test("on the real dataset: a bbox over Austin, connector and power filters, clos
   assert.equal(all.attribution.length, new Set(all.data.map((s) => s.attributionKey)).size);
   assert.equal(big.get("ocm:2398"), undefined, "a decommissioned OCM site answers nothing");
 });
+
+test("a site decoded once is handed out as its own object: a near search's distance stays off later answers", async () => {
+  const fresh = storeOfSites(sites);
+  const near = await fresh.search({ near: { lat: 50, lon: 10, radiusKm: 1 }, limit: 10, offset: 0 });
+  assert.equal(near.data[0]?.id, "ocm:10");
+  assert.equal(typeof near.data[0]?.distanceKm, "number");
+  const boxed = await fresh.search({ bbox: [9.9, 49.9, 10.1, 50.1], limit: 10, offset: 0 });
+  assert.equal(boxed.data[0]?.distanceKm, undefined);
+  assert.equal(fresh.get("ocm:10")?.distanceKm, undefined);
+  assert.notEqual(fresh.get("ocm:10"), fresh.get("ocm:10"));
+  assert.deepEqual(fresh.get("ocm:10"), [...fresh.sites()].find((s) => s.id === "ocm:10"));
+});

@@ -40,18 +40,19 @@ export function createAnswers(store: Store, kept = SITE_PARTS_KEPT): Answers {
   const parts = new Lru<string, PreparedJson>(kept);
 
   const sitePart = (site: Site): PreparedJson => {
-    const { distanceKm, alongKm, offRouteKm, ...stored } = site;
     let part = parts.get(site.id);
     if (part === undefined) {
+      const { distanceKm: _d, alongKm: _a, offRouteKm: _o, ...stored } = site;
       part = prepareJson(stored);
       parts.set(site.id, part);
     }
+    const { distanceKm, alongKm, offRouteKm } = site;
+    if (distanceKm === undefined && alongKm === undefined && offRouteKm === undefined) return part;
     const extra = [
       distanceKm === undefined ? "" : `,"distanceKm":${distanceKm}`,
       alongKm === undefined ? "" : `,"alongKm":${alongKm}`,
       offRouteKm === undefined ? "" : `,"offRouteKm":${offRouteKm}`,
     ].join("");
-    if (extra === "") return part;
     // The part ends with the site's closing brace; the distances go last, as in the Site type.
     return joinPrepared([{ bytes: part.bytes.subarray(0, -1) }, `${extra}}`]);
   };
