@@ -49,23 +49,74 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
   );
 }
 
+/** The undici Request a light one stands for, once built. */
+const REAL = Symbol("undici Request");
+
+interface LightRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Headers;
+  readonly signal: AbortSignal;
+  [REAL]?: Request;
+}
+
+function realOf(light: LightRequest): Request {
+  let real = light[REAL];
+  if (real === undefined) {
+    real = new Request(light.url, { method: light.method, headers: light.headers });
+    Object.defineProperty(real, "signal", { value: light.signal });
+    light[REAL] = real;
+  }
+  return real;
+}
+
+/**
+ * A bodiless request (GET, HEAD) that is a `Request` (its prototype chain is Request's) but
+ * keeps its method, URL, headers and signal as plain fields: constructing an undici Request
+ * costs about as much as a cached answer does, and a handler answering a GET reads only
+ * these. Anything else (`clone()`, the body readers, `cache`, ...) is answered by an undici
+ * Request built on first use. Handlers pass on `request.url` and an init, never the request
+ * itself: undici's `new Request(request)` and `fetch(request)` accept only its own objects.
+ */
+const LIGHT = Object.create(Request.prototype) as object;
+for (const key of Reflect.ownKeys(Request.prototype)) {
+  if (key === "constructor" || key === "method" || key === "url" || key === "headers" || key === "signal") continue;
+  const own = Object.getOwnPropertyDescriptor(Request.prototype, key) as PropertyDescriptor;
+  if (own.get) {
+    Object.defineProperty(LIGHT, key, { get: function (this: LightRequest) { return Reflect.get(realOf(this), key); }, configurable: true });
+  } else if (typeof own.value === "function") {
+    const method = own.value as (...args: unknown[]) => unknown;
+    Object.defineProperty(LIGHT, key, { value: function (this: LightRequest, ...args: unknown[]) { return method.apply(realOf(this), args); }, configurable: true, writable: true });
+  }
+}
+
+function lightRequest(method: string, url: string, headers: Headers, signal: AbortSignal): Request {
+  const light = Object.create(LIGHT) as LightRequest;
+  Object.defineProperties(light, {
+    method: { value: method, enumerable: true },
+    url: { value: url, enumerable: true },
+    headers: { value: headers, enumerable: true },
+    signal: { value: signal, enumerable: true },
+  });
+  return light as unknown as Request;
+}
+
 export function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): Request {
   const headers = new Headers();
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
   const method = req.method ?? "GET";
-  const init: RequestInit & { duplex?: "half" } = { method, headers };
-  if (method !== "GET" && method !== "HEAD") {
-    init.body = bodyStream(req);
-    init.duplex = "half";
-  }
   // RFC 9112 3.2: an HTTP/1.1 request without Host is answered 400 (node's own check would
   // answer without the JSON envelope, so it is off and this one applies).
   if (req.headers.host === undefined && req.httpVersion === "1.1") throw new Error("no Host header");
   const target = req.url ?? "/";
   // Absolute-form targets (`GET http://host/path`) keep their path; the origin stays ours.
   const path = target.startsWith("/") ? target : new URL(target).pathname + new URL(target).search;
-  const request = new Request(origin + path, init);
+  // A well-formed URL, as the Request constructor would insist (and canonical, as its `url` is).
+  const url = new URL(origin + path).href;
+  if (method === "GET" || method === "HEAD") return lightRequest(method, url, headers, signal);
+  const init: RequestInit & { duplex?: "half" } = { method, headers, body: bodyStream(req), duplex: "half" };
+  const request = new Request(url, init);
   // `new Request(url, {signal})` makes undici follow the signal through listeners and a
   // finalization registry, the costliest step of the conversion (about a third of the
   // adapter's time). Handlers read `request.signal`, so it is set as an own property

@@ -445,3 +445,44 @@ test("a pipelining client that never reads gets no more handler runs than the so
     await serving.close();
   }
 });
+
+test("serve() hands a GET over as a Request whose other members (body readers, clone) still work", async () => {
+  const serving = await serve(
+    async (req) => {
+      const copy = req.clone();
+      return json({
+        isRequest: req instanceof Request,
+        method: req.method,
+        url: req.url,
+        accept: req.headers.get("accept"),
+        aborted: req.signal.aborted,
+        body: req.body,
+        text: await req.text(),
+        bodyUsed: req.bodyUsed,
+        copy: [copy.method, copy.url, copy.headers.get("accept")],
+        cache: req.cache,
+        tag: Object.prototype.toString.call(req),
+      });
+    },
+    { port: 0 },
+  );
+  try {
+    const res = await fetch(`${serving.url}/a/../b%20c?x=1 2`, { headers: { accept: "text/plain" } });
+    const url = `${serving.url}/b%20c?x=1%202`;
+    assert.deepEqual(await res.json(), {
+      isRequest: true,
+      method: "GET",
+      url,
+      accept: "text/plain",
+      aborted: false,
+      body: null,
+      text: "",
+      bodyUsed: false,
+      copy: ["GET", url, "text/plain"],
+      cache: "default",
+      tag: "[object Request]",
+    });
+  } finally {
+    await serving.close();
+  }
+});
