@@ -8,12 +8,14 @@
  *   client's real accept-encoding (the worker sees a normalised header);
  * - no live status feed: the egress guard must resolve a feed host before connecting, and
  *   Workers have no DNS API, so `CHARGING_LIVE_URL` is refused as a misconfiguration.
+ * - the store opens and prepares when the isolate starts (charging-store.ts), the handler on
+ *   the first request (the bindings arrive with it).
  * A bad binding answers every request 500 INTERNAL (the detail goes to the worker's log).
  * `PORT`, `HOST` and `CHARGING_DATA` mean nothing here and are ignored.
  * @module
  */
-import { ApiError, bodyOf, createChargingHandler, createChargingServices, createStore, errorResponse, type FetchHandler, openSnapshot, parseChargingEnv } from "../../src/charging/mod.ts";
-import { embeddedSnapshot } from "../embedded/charging-snapshot.ts";
+import { ApiError, bodyOf, createChargingHandler, createChargingServices, errorResponse, type FetchHandler, parseChargingEnv } from "../../src/charging/mod.ts";
+import { store } from "./charging-store.ts";
 import { mapAssets } from "../embedded/charging-map.ts";
 
 type Env = Record<string, unknown>;
@@ -30,7 +32,6 @@ function build(env: Env): FetchHandler {
   const config = parseChargingEnv(settings(env));
   if (config.live) throw new ApiError("INVALID_CONFIG", "CHARGING_LIVE_URL is not supported by the Workers build (no DNS to check the feed's addresses)");
   if (config.redisUrl) throw new ApiError("INVALID_CONFIG", "CHARGING_REDIS_URL is not supported by the Workers build (the rate limit counts per isolate)");
-  const store = createStore(openSnapshot(embeddedSnapshot()));
   const services = createChargingServices(store, { now: () => new Date() });
   return createChargingHandler({ ...services, ...config, encodings: [], log: (line) => console.error(line), mapAssets: mapAssets() });
 }
