@@ -7,11 +7,13 @@
  * - distinct: a new bbox per request, as map pans make (every request a cache miss);
  * - distinct, `accept-encoding: br, gzip` as browsers send: every miss also compressed
  *   (the bare server sends the compressed bytes it was given, doing no work).
+ * The bare server sends the answer's body and header lines as ours sent them (BARE below).
  * Each server runs in its own process; one warm-up each, then alternating timed runs; the
  * figures are medians. Progress on stderr, figures on stdout, last the CPU a compressed miss
  * costs against an uncompressed one.
  *
- * Usage: node scripts/bench-charging.ts [--runs 3] [--duration 10] [--warmup 3]
+ * Usage: node scripts/bench-charging.ts [--runs 3] [--duration 10] [--warmup 3] [--entry dist/charging.js]
+ * (`--entry`: another build of the server, e.g. one of an earlier commit, against the same bare server)
  * @module
  */
 import { spawnSync } from "node:child_process";
@@ -38,6 +40,7 @@ const { values } = parseArgs({
     runs: { type: "string", default: "3" },
     duration: { type: "string", default: "10" },
     warmup: { type: "string", default: "3" },
+    entry: { type: "string", default: "dist/charging.js" },
   },
 });
 const runs = Number(values.runs);
@@ -62,12 +65,16 @@ async function findBox(url: string): Promise<string> {
   throw new Error("no bbox answers 20 sites");
 }
 
+/**
+ * The bare server: the answer's bytes and header lines as our server sent them (rate-limit,
+ * CORS, caching and encoding headers included, so both write the same bytes to the socket),
+ * written as one would by hand: one headers array, one body, no per-request work.
+ */
 const BARE = `
 import { createServer } from "node:http";
 import { readFileSync } from "node:fs";
 const body = readFileSync(process.env.BODY_FILE);
-const headers = { "content-type": process.env.BODY_TYPE, "content-length": String(body.byteLength) };
-if (process.env.BODY_ENCODING) headers["content-encoding"] = process.env.BODY_ENCODING;
+const headers = JSON.parse(process.env.BODY_HEADERS);
 const server = createServer((req, res) => { res.writeHead(200, headers); res.end(body); });
 server.keepAliveTimeout = 5000;
 server.listen(0, "127.0.0.1", () => process.stderr.write("listening on http://127.0.0.1:" + server.address().port + "\\n"));
@@ -191,41 +198,44 @@ async function measure(workload: Workload, charging: Started, bare: Started, byt
   };
 }
 
-/** A bare server sending `body` (as `encoding`, when given) to every request. */
-async function bareServer(dir: string, name: string, body: Uint8Array, type: string, encoding?: string): Promise<Started> {
-  writeFileSync(join(dir, `${name}.body`), body);
-  return startBuilt(
-    { BODY_FILE: join(dir, `${name}.body`), BODY_TYPE: type, ...(encoding ? { BODY_ENCODING: encoding } : {}) },
-    join(dir, "bare.mjs"),
-  );
+/** Header lines Node's server writes itself, whoever answers (the rest are the answer's own). */
+const NODE_OWN = new Set(["date", "connection", "keep-alive", "transfer-encoding"]);
+
+/** A bare server sending `sample`'s body and header lines to every request. */
+async function bareServer(dir: string, name: string, sample: Sample): Promise<Started> {
+  writeFileSync(join(dir, `${name}.body`), sample.body);
+  const headers: string[] = [];
+  for (let i = 0; i < sample.rawHeaders.length; i += 2) {
+    const key = sample.rawHeaders[i] as string;
+    if (!NODE_OWN.has(key.toLowerCase())) headers.push(key, sample.rawHeaders[i + 1] as string);
+  }
+  return startBuilt({ BODY_FILE: join(dir, `${name}.body`), BODY_HEADERS: JSON.stringify(headers) }, join(dir, "bare.mjs"));
 }
 
 async function main(): Promise<void> {
-  if (!existsSync("dist/charging.js")) {
-    say("building dist/charging.js");
+  if (!existsSync(values.entry)) {
+    say(`building dist/charging.js (${values.entry} is missing)`);
     spawnSync(process.execPath, ["scripts/build.ts", "charging"], { stdio: "inherit" });
   }
   // The limiter still runs on every request; only its ceiling is raised out of the way.
-  const charging = await startBuilt({ CHARGING_RATE_LIMIT: "1000000000" });
+  const charging = await startBuilt({ CHARGING_RATE_LIMIT: "1000000000" }, values.entry);
   const dir = mkdtempSync(join(tmpdir(), "bench-charging-"));
   const bares: Started[] = [];
   try {
     const box = await findBox(charging.url);
     const path = `/api/v1/sites?bbox=${box}`;
     const BROWSER = { "accept-encoding": "br, gzip" };
-    const sample = await fetch(charging.url + path);
-    const body = new Uint8Array(await sample.arrayBuffer());
-    const type = sample.headers.get("content-type") ?? "application/json";
-    // Node's fetch decodes what it is sent; the compressed bytes are read off a raw request.
-    const packed = await compressedSample(charging.url + path, BROWSER);
+    // Read off raw requests: the bytes as sent (Node's fetch would decode a compressed body).
+    const body = await rawSample(charging.url + path, {});
+    const packed = await rawSample(charging.url + path, BROWSER);
     writeFileSync(join(dir, "bare.mjs"), BARE);
-    const plain = await bareServer(dir, "plain", body, type);
+    const plain = await bareServer(dir, "plain", body);
     bares.push(plain);
-    const compressed = await bareServer(dir, "packed", packed.body, type, packed.encoding);
+    const compressed = await bareServer(dir, "packed", packed);
     bares.push(compressed);
-    say(`${path} answers ${body.byteLength} bytes (${packed.encoding} ${packed.body.byteLength})`);
-    const repeated = await measure({ name: `repeated: GET ${path}`, path: () => path, headers: {} }, charging, plain, body.byteLength);
-    const distinct = await measure({ name: "distinct: a new bbox per request", path: distinctBoxes(box, 1), headers: {} }, charging, plain, body.byteLength);
+    say(`${path} answers ${body.body.byteLength} bytes (${packed.encoding} ${packed.body.byteLength})`);
+    const repeated = await measure({ name: `repeated: GET ${path}`, path: () => path, headers: {} }, charging, plain, body.body.byteLength);
+    const distinct = await measure({ name: "distinct: a new bbox per request", path: distinctBoxes(box, 1), headers: {} }, charging, plain, body.body.byteLength);
     const browser = await measure(
       { name: "distinct, accept-encoding: br, gzip", path: distinctBoxes(box, -1), headers: BROWSER },
       charging,
@@ -248,13 +258,22 @@ async function main(): Promise<void> {
   }
 }
 
-/** The bytes `url` answers to `headers`, as sent (not decoded), and their encoding. */
-function compressedSample(url: string, headers: Record<string, string>): Promise<{ body: Uint8Array; encoding: string }> {
+interface Sample {
+  body: Uint8Array;
+  /** The answer's header lines as sent (name, value, name, value, ...). */
+  rawHeaders: string[];
+  encoding: string;
+}
+
+/** What `url` answers to `headers`: the body as sent (not decoded) and the header lines. */
+function rawSample(url: string, headers: Record<string, string>): Promise<Sample> {
   return new Promise((resolve, reject) => {
     get(url, { headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ body: Buffer.concat(chunks), encoding: String(res.headers["content-encoding"] ?? "") }));
+      res.on("end", () =>
+        resolve({ body: Buffer.concat(chunks), rawHeaders: res.rawHeaders, encoding: String(res.headers["content-encoding"] ?? "") }),
+      );
     }).on("error", reject);
   });
 }
