@@ -72,15 +72,17 @@ function realOf(light: LightRequest): Request {
 
 /**
  * A bodiless request (GET, HEAD) that is a `Request` (its prototype chain is Request's) but
- * keeps its method, URL, headers and signal as plain fields: constructing an undici Request
+ * keeps its method, URL, headers, signal and (null) body as plain fields: constructing an undici Request
  * costs about as much as a cached answer does, and a handler answering a GET reads only
  * these. Anything else (`clone()`, the body readers, `cache`, ...) is answered by an undici
  * Request built on first use. Handlers pass on `request.url` and an init, never the request
  * itself: undici's `new Request(request)` and `fetch(request)` accept only its own objects.
  */
 const LIGHT = Object.create(Request.prototype) as object;
+/** Members a light request holds itself (a bodiless request's body is null, never used). */
+const OWN_FIELDS = new Set<string | symbol>(["constructor", "method", "url", "headers", "signal", "body", "bodyUsed"]);
 for (const key of Reflect.ownKeys(Request.prototype)) {
-  if (key === "constructor" || key === "method" || key === "url" || key === "headers" || key === "signal") continue;
+  if (OWN_FIELDS.has(key)) continue;
   const own = Object.getOwnPropertyDescriptor(Request.prototype, key) as PropertyDescriptor;
   if (own.get) {
     Object.defineProperty(LIGHT, key, { get: function (this: LightRequest) { return Reflect.get(realOf(this), key); }, configurable: true });
@@ -90,14 +92,18 @@ for (const key of Reflect.ownKeys(Request.prototype)) {
   }
 }
 
+// Writable data members on the prototype shadow Request's getters, so plain assignment below
+// gives each light request its own fields (one hidden class, no property definitions).
+for (const key of OWN_FIELDS) if (key !== "constructor") Object.defineProperty(LIGHT, key, { value: undefined, writable: true });
+
 function lightRequest(method: string, url: string, headers: Headers, signal: AbortSignal): Request {
-  const light = Object.create(LIGHT) as LightRequest;
-  Object.defineProperties(light, {
-    method: { value: method, enumerable: true },
-    url: { value: url, enumerable: true },
-    headers: { value: headers, enumerable: true },
-    signal: { value: signal, enumerable: true },
-  });
+  const light = Object.create(LIGHT) as { -readonly [K in keyof LightRequest]: LightRequest[K] } & { body: null; bodyUsed: boolean };
+  light.method = method;
+  light.url = url;
+  light.headers = headers;
+  light.signal = signal;
+  light.body = null;
+  light.bodyUsed = false;
   return light as unknown as Request;
 }
 
