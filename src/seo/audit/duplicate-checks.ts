@@ -11,6 +11,7 @@ import type { Hit } from "./finding.ts";
 import { isIndexable, type PageSummary } from "./page-summary.ts";
 import { nearDuplicateGroups, SimHashList } from "./simhash.ts";
 import { variantOf } from "./url-checks.ts";
+import { KeySet } from "./key-set.ts";
 import type { PageFacts } from "./page-facts.ts";
 
 type Add = (hit: Hit) => void;
@@ -40,14 +41,12 @@ const low30 = (n: number) => n & 0x3fffffff;
  * The values `key` gives two or more judged pages (as 30-bit keys): a first pass that keeps
  * numbers, so the next keeps only the pages that may share something, not every page.
  */
-function repeatedKeys(pages: PageFacts, judged: Judged, key: (s: PageSummary) => number | undefined): Set<number> {
-  const seen = new Set<number>();
-  const repeated = new Set<number>();
+function repeatedKeys(pages: PageFacts, judged: Judged, key: (s: PageSummary) => number | undefined): KeySet {
+  const seen = new KeySet();
+  const repeated = new KeySet();
   for (const s of pages.values()) {
     const k = judged(s) ? key(s) : undefined;
-    if (k === undefined) continue;
-    if (seen.has(k)) repeated.add(k);
-    else seen.add(k);
+    if (k !== undefined && !seen.add(k)) repeated.add(k);
   }
   return repeated;
 }
@@ -111,17 +110,14 @@ function textHash(text: string): number {
  * Per check, the hashes of texts seen on two or more pages: a first pass that keeps numbers,
  * so the second keeps only the texts (and URLs) that may be shared, not every page's.
  */
-function repeatedHashes(pages: PageFacts, judged: Judged): Set<number>[] {
-  const seen = SHARED_TEXTS.map(() => new Set<number>());
-  const repeated = SHARED_TEXTS.map(() => new Set<number>());
+function repeatedHashes(pages: PageFacts, judged: Judged): KeySet[] {
+  const seen = SHARED_TEXTS.map(() => new KeySet());
+  const repeated = SHARED_TEXTS.map(() => new KeySet());
   for (const s of pages.values()) {
     if (!judged(s)) continue;
     SHARED_TEXTS.forEach(([, text], i) => {
       const key = textKey(text(s));
-      if (key === undefined) return;
-      const hash = textHash(key);
-      if ((seen[i] as Set<number>).has(hash)) (repeated[i] as Set<number>).add(hash);
-      else (seen[i] as Set<number>).add(hash);
+      if (key !== undefined && !(seen[i] as KeySet).add(textHash(key))) (repeated[i] as KeySet).add(textHash(key));
     });
   }
   return repeated;
@@ -135,7 +131,7 @@ function sharedTexts(pages: PageFacts, judged: Judged, add: Add): void {
     if (!judged(s)) continue;
     SHARED_TEXTS.forEach(([, text], i) => {
       const key = textKey(text(s));
-      if (key === undefined || !(repeated[i] as Set<number>).has(textHash(key))) return;
+      if (key === undefined || !(repeated[i] as KeySet).has(textHash(key))) return;
       const byKey = groups[i] as Map<string, string[]>;
       const group = byKey.get(key);
       if (group) group.push(s.url);
