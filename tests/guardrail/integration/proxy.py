@@ -2,7 +2,10 @@
 
 The config is the example shim/litellm/config.yaml with its model entries pointed at the fake
 upstream (through the env references it already uses), plus test additions. Start-up waits for
-/health/liveliness with a bounded timeout; the proxy log is printed when anything fails.
+/health/liveliness with a bounded timeout; the proxy log is printed when anything fails. Each
+proxy is forked from a process that has imported LiteLLM once (zygote.py: the `litellm` command's
+own entry point, without paying the import at every start); tests/guardrail/container starts one
+through the `litellm` command itself.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from forked import ForkedProcess, Zygote
 
 REPO = Path(__file__).resolve().parents[3]
 SHIM = REPO / "shim" / "litellm"
@@ -81,7 +85,7 @@ class Proxy:
                 self.env.pop(name, None)
             else:
                 self.env[name] = value
-        self.process: subprocess.Popen[bytes] | None = None
+        self.process: ForkedProcess | None = None
 
     def start(self) -> Proxy:
         # Suites for several LiteLLM versions run side by side, so a free port can be taken
@@ -106,13 +110,11 @@ class Proxy:
         shutil.copy(Path(__file__).with_name("capture.py"), self.workdir / "capture.py")
         config_path = self.workdir / "config.yaml"
         config_path.write_text(yaml.safe_dump(self.config, sort_keys=False), encoding="utf-8")
-        litellm = venv_for(self.version) / "bin" / "litellm"
-        command = [str(litellm), "--config", str(config_path), "--host", "127.0.0.1"]
-        command += ["--port", str(self.port), "--num_workers", "1"]
-        with self.log_path.open("wb") as log:
-            self.process = subprocess.Popen(
-                command, cwd=self.workdir, env=self.env, stdout=log, stderr=subprocess.STDOUT
-            )
+        venv = venv_for(self.version)
+        command = [str(venv / "bin" / "litellm"), "--config", str(config_path)]
+        command += ["--host", "127.0.0.1", "--port", str(self.port), "--num_workers", "1"]
+        zygote = Zygote.of(venv / "bin" / "python", self.env)
+        self.process = zygote.spawn(command, self.env, self.workdir, self.log_path)
         return self
 
     def exit_code(self, timeout: float = START_TIMEOUT) -> int | None:
