@@ -14,6 +14,7 @@ import { ApiError } from "../../../src/shared/errors.ts";
 import { loadSqlite, sqliteCrawlStates } from "../../../shim/node/seo/page-facts-sqlite.ts";
 import { newReportId } from "../../../src/seo/audit/report-store.ts";
 import { SHOP, shopFetch } from "../fakes/checks-site.ts";
+import { serveDocsSite } from "../fakes/docs-site.ts";
 import { serveFixtureSite } from "../crawl/site-server.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "seo-page-facts-"));
@@ -43,6 +44,31 @@ test("with its page summaries in a SQLite file, the audit reports exactly what i
   assert.ok(["h1-duplicate", "duplicate-content-exact", "duplicate-url-variant"].every((id) => memory.findings.some((f) => f.id === id)));
   assert.deepEqual(comparable(disk), comparable(memory));
   assert.deepEqual(readdirSync(dir), [], "closing the store removes its file");
+});
+
+test("the duplicate checks find the same near-duplicates and shared titles and descriptions from a SQLite file", async () => {
+  // The docs site's first 70 pages: near-duplicates, titles and a description shared, canonicals to a production twin.
+  const docs = async (pageFacts?: PageFacts) => {
+    const site = await serveDocsSite();
+    try {
+      return await crawlAndAudit(`${site.origin}/docs/`, {
+        fetch,
+        now: () => new Date(0),
+        bounds: defaultBounds({ minIntervalMs: 0, concurrency: 1, maxPages: 70 }),
+        ...(pageFacts ? { pageFacts } : {}),
+      });
+    } finally {
+      await site.close();
+    }
+  };
+  const memory = await docs();
+  const store = await openSqlitePageFacts(dir);
+  const disk = await docs(store).finally(() => store.close());
+  const ids = ["near-duplicate-content", "title-duplicate", "meta-description-duplicate"];
+  assert.ok(ids.every((id) => memory.findings.some((f) => f.id === id)), "the site has each kind of duplicate");
+  // Only the origin differs: each run serves the site on a port of its own.
+  const local = (report: AuditReport) => JSON.parse(JSON.stringify(comparable(report)).replaceAll(new URL(report.target).origin, "ORIGIN"));
+  assert.deepEqual(local(disk), local(memory));
 });
 
 test("the SQLite store keeps a Map's order, size and last value for a URL stored twice", async () => {
