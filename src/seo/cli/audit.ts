@@ -16,7 +16,6 @@ import { ApiError } from "../../shared/errors.ts";
 import { type AuditRequest, handleAuditRequest } from "../audit/audit-request.ts";
 import { presentReport } from "../audit/present.ts";
 import { CLI_WORDS, reportText } from "../audit/report-text.ts";
-import { type Severity, SEVERITY_RANK } from "../audit/catalogue.ts";
 import type { ReportStore } from "../audit/report-store.ts";
 import type { CrawlState, CrawlStates } from "../audit/page-facts.ts";
 import type { AuditReport } from "../audit/report.ts";
@@ -27,7 +26,8 @@ import type { HttpRequest } from "../fetch/http-request.ts";
 import type { PageParser } from "../audit/extract.ts";
 import type { RendererFactory } from "../render/renderer.ts";
 import { renderReportHtml } from "../report-html/render.ts";
-import { type Budget, overBudget, parseBudget } from "./ci-formats.ts";
+import type { Budget } from "./ci-formats.ts";
+import { budgetExit, type FailOn, failOnExit, failOnOf, readBudget } from "./audit-gates.ts";
 import { writeCiFiles, writeHtml } from "./audit-output.ts";
 import { AUDIT_USAGE } from "./audit-usage.ts";
 import { resumedRequest } from "./resume.ts";
@@ -88,10 +88,6 @@ const OPTIONS: Record<string, OptionSpec> = {
   resume: { value: true },
   resumable: { value: false },
 };
-
-/** Severities --fail-on takes: "info" findings are notes, never a reason to fail a build. */
-const FAIL_ON = ["critical", "high", "medium", "low"] as const satisfies readonly Severity[];
-type FailOn = (typeof FAIL_ON)[number];
 
 const usage = (message: string) => new ApiError("INVALID_USAGE", message);
 
@@ -169,11 +165,6 @@ function parseAuditArgs(args: string[]): Parsed {
   };
 }
 
-function failOnOf(text: string | undefined): FailOn | undefined {
-  if (text === undefined || (FAIL_ON as readonly string[]).includes(text)) return text as FailOn | undefined;
-  throw usage(`--fail-on takes ${FAIL_ON.join(", ")} (got "${text.slice(0, 40)}")`);
-}
-
 async function baseline(compare: string, io: CliIo): Promise<AuditRequest["compare_to"]> {
   if (REPORT_ID.test(compare) || !io.readText) return compare;
   let text: string;
@@ -202,29 +193,6 @@ function progressPrinter(
   };
 }
 
-async function readBudget(file: string, io: CliIo): Promise<Budget> {
-  let text: string;
-  try {
-    if (!io.readText) throw new Error("no file system");
-    text = await io.readText(file);
-  } catch {
-    throw usage(`--budget: cannot read ${file}; pass a JSON file of check ids to the most URLs allowed`);
-  }
-  return parseBudget(text, file);
-}
-
-/** Exit 1 when a check has more URLs than the --budget file allows. */
-function budgetExit(report: AuditReport, budget: Budget | undefined, io: CliIo): 0 | 1 {
-  if (!budget) return 0;
-  const over = overBudget(report, budget);
-  if (over.length === 0) {
-    io.stderr(`--budget: passed, ${budget.size} check(s) within budget\n`);
-    return 0;
-  }
-  io.stderr(`--budget: failed, ${over.length} check(s) over budget: ${over.join(", ")}; fix them, or raise the budget\n`);
-  return 1;
-}
-
 /** The report on stdout, as text in the CLI's words or as JSON. */
 function printReport(parsed: Parsed, report: AuditReport, comparison: Comparison | undefined, io: CliIo): void {
   const format = parsed.detailed ? "detailed" : "concise";
@@ -233,19 +201,6 @@ function printReport(parsed: Parsed, report: AuditReport, comparison: Comparison
       `${JSON.stringify(parsed.detailed ? { ...report, comparison } : presentReport(report, format, comparison), null, 2)}\n`,
     );
   else io.stdout(`${reportText(report, format, comparison, CLI_WORDS)}\n`);
-}
-
-/** Exit 1 when --fail-on is given and a finding at or above it is present (a CI gate). */
-function failOnExit(report: AuditReport, failOn: FailOn | undefined, io: CliIo): 0 | 1 {
-  if (failOn === undefined) return 0;
-  const over = report.findings.filter((f) => SEVERITY_RANK[f.severity] <= SEVERITY_RANK[failOn]);
-  if (over.length === 0) {
-    io.stderr(`--fail-on ${failOn}: passed, no finding is ${failOn} or worse\n`);
-    return 0;
-  }
-  const checks = over.map((f) => `${f.id} (${f.severity})`).join(", ");
-  io.stderr(`--fail-on ${failOn}: failed, ${over.length} finding(s) ${failOn} or worse: ${checks}; fix them, or raise --fail-on\n`);
-  return 1;
 }
 
 /** The command that continues the crawl saved under `id`. */
