@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
-import { dirname, join, normalize } from "node:path";
+import { basename, dirname, join, normalize } from "node:path";
 import { test } from "node:test";
 import ts from "typescript";
 
@@ -224,10 +224,19 @@ test("architecture: the rules pass what they should (a fitting function, deps.ts
 });
 
 // tests/shim/ mirrors shim/: an adapter's tests are found by its path. A test file is named for
-// the module it exercises, `<module>.test.ts` or `<module>-<aspect>.test.ts`, in the mirrored folder.
+// the module it exercises, `<module>.test.ts` or `<module>-<aspect>.test.ts`, in the mirrored folder;
+// a packaged file that is not code (the desktop extension's manifest.json, the plugin's plugin.json,
+// a skill's SKILL.md) by its name without the extension, in the mirrored folder or one above it.
+
+/** A packaged file's folder and lower-case name without its extension. */
+const packagedName = (file: string) => [dirname(file), basename(file).replace(/\.[^.]*$/, "").toLowerCase()] as const;
+
+/** Whether `stem` (a test's mirrored path without `.test.ts`) names a packaged file in its folder or below. */
+const namesPackaged = (packaged: string[], stem: string) =>
+  packaged.map(packagedName).some(([folder, name]) => name === basename(stem).toLowerCase() && `${folder}/`.startsWith(`${dirname(stem)}/`));
 
 /** Adapter folders without tests, and test files under tests/shim/ that name no module. */
-function shimTestGaps(modules: string[], tests: string[]): string[] {
+function shimTestGaps(modules: string[], tests: string[], packaged: string[] = []): string[] {
   const known = new Set(modules);
   const folders = new Set(modules.map((file) => dirname(file)));
   const tested = new Set(tests.map((file) => dirname(file).replace(/^tests\//, "")));
@@ -235,7 +244,7 @@ function shimTestGaps(modules: string[], tests: string[]): string[] {
   const named = (test: string) => {
     const stem = test.replace(/^tests\//, "").replace(/\.test\.ts$/, "");
     const cuts = [...stem.matchAll(/-/g)].map((m) => stem.slice(0, m.index));
-    return [stem, ...cuts].some((candidate) => known.has(`${candidate}.ts`));
+    return [stem, ...cuts].some((candidate) => known.has(`${candidate}.ts`)) || namesPackaged(packaged, stem);
   };
   const orphans = tests.filter((test) => !named(test)).map((test) => `${test} names no module of shim/${dirname(test).replace(/^tests\/shim\/?/, "")}`);
   return [...untested, ...orphans];
@@ -244,8 +253,11 @@ function shimTestGaps(modules: string[], tests: string[]): string[] {
 test("architecture: tests/shim/ mirrors shim/, each test file named for its module", () => {
   const caught = shimTestGaps(["shim/node/seo/bin.ts", "shim/node/x/y.ts"], ["tests/shim/node/seo/bin-startup.test.ts", "tests/shim/node/seo/other.test.ts"]);
   assert.deepEqual(caught, ["shim/node/x/ has no tests in tests/shim/node/x/", "tests/shim/node/seo/other.test.ts names no module of shim/node/seo"]);
+  assert.deepEqual(shimTestGaps([], ["tests/shim/mcpb/manifest.test.ts", "tests/shim/p/plugin.test.ts"], ["shim/mcpb/manifest.json", "shim/p/.p/plugin.json"]), []);
+  assert.deepEqual(shimTestGaps([], ["tests/shim/p/q/plugin.test.ts"], ["shim/p/plugin.json"]), ["tests/shim/p/q/plugin.test.ts names no module of shim/p/q"]);
   const tests = tsFiles("tests/shim").filter((file) => file.endsWith(".test.ts"));
-  assert.deepEqual(shimTestGaps(tsFiles("shim"), tests), []);
+  const packaged = readdirSync("shim", { recursive: true, encoding: "utf8" }).map((f) => join("shim", f).replaceAll("\\", "/")).filter((f) => !f.endsWith(".ts"));
+  assert.deepEqual(shimTestGaps(tsFiles("shim"), tests, packaged), []);
 });
 
 // The repository stands alone: a clone with nothing beside it must build, test and run. A file
@@ -302,19 +314,26 @@ test("architecture: no file refers to a path outside the repository", () => {
   assert.deepEqual(found, []);
 });
 
-// tests/charging and tests/shared mirror src/: a module's tests are found by its folder.
+// tests/ mirrors src/ folder for folder: a module's tests are found by its folder, and a folder
+// of tests names a folder of src/ (helpers without tests, such as tests/seo/fakes/, may sit anywhere).
 
-const MIRRORED = ["src/charging", "src/shared"];
+const MIRRORED = ["src/charging", "src/seo", "src/shared"];
 
-/** Source folders (holding modules) whose mirrored tests/ folder holds no test file. */
+/** Source folders (holding modules) whose mirrored tests/ folder holds no test file, and test folders that mirror no source folder. */
 function untestedFolders(modules: string[], tests: string[]): string[] {
   const folders = new Set(modules.map((file) => dirname(file)));
   const tested = new Set(tests.map((file) => dirname(file)));
-  return [...folders].filter((folder) => !tested.has(folder.replace(/^src\//, "tests/"))).map((folder) => `${folder}/ has no tests in ${folder.replace(/^src\//, "tests/")}/`);
+  const untested = [...folders].filter((folder) => !tested.has(folder.replace(/^src\//, "tests/"))).map((folder) => `${folder}/ has no tests in ${folder.replace(/^src\//, "tests/")}/`);
+  const orphans = [...tested].filter((folder) => !folders.has(folder.replace(/^tests\//, "src/"))).map((folder) => `${folder}/ mirrors no folder of src/`);
+  return [...untested, ...orphans];
 }
 
-test("architecture: every src/charging and src/shared folder has its tests folder", () => {
-  assert.deepEqual(untestedFolders(["src/shared/a/b.ts", "src/shared/c/d.ts"], ["tests/shared/a/b.test.ts", "tests/shared/c.test.ts"]), ["src/shared/c/ has no tests in tests/shared/c/"]);
+test("architecture: every src/charging, src/seo and src/shared folder has its tests folder, and no test folder is elsewhere", () => {
+  assert.deepEqual(untestedFolders(["src/shared/a/b.ts", "src/shared/c/d.ts"], ["tests/shared/a/b.test.ts", "tests/shared/c.test.ts", "tests/shared/x/y.test.ts"]), [
+    "src/shared/c/ has no tests in tests/shared/c/",
+    "tests/shared/ mirrors no folder of src/",
+    "tests/shared/x/ mirrors no folder of src/",
+  ]);
   const modules = MIRRORED.flatMap(tsFiles);
   const tests = MIRRORED.flatMap((dir) => tsFiles(dir.replace(/^src\//, "tests/"))).filter((file) => file.endsWith(".test.ts"));
   assert.deepEqual(untestedFolders(modules, tests), []);

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { normaliseDomain } from "../../../src/seo/authority/domains.ts";
 import { connect } from "../fakes/client.ts";
 import { type Fakes, startFakes } from "../fakes/providers.ts";
 import { configFor } from "../fakes/setup.ts";
@@ -23,16 +22,6 @@ interface Row {
   };
   openPageRankRank?: { value: number | null };
 }
-
-test("normaliseDomain() accepts hosts and URLs, answers the bare host, rejects the rest", () => {
-  assert.equal(normaliseDomain("https://WWW.Example.com/path?q=1"), "example.com");
-  assert.equal(normaliseDomain("shop.example.co.uk/"), "shop.example.co.uk");
-  assert.equal(normaliseDomain("münchen.de"), "xn--mnchen-3ya.de");
-  assert.equal(normaliseDomain("localhost"), undefined);
-  assert.equal(normaliseDomain("10.0.0.1"), undefined);
-  assert.equal(normaliseDomain("bad_host.com"), undefined);
-  assert.equal(normaliseDomain("http://["), undefined);
-});
 
 test("seo_authority with keys: Open PageRank and Tranco per domain, labelled with source and data date", async () => {
   const mcp = await connect(configFor(fakes, true));

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { expansions } from "../../../src/seo/keywords/expand.ts";
 import { connect } from "../fakes/client.ts";
 import { type Fakes, startFakes } from "../fakes/providers.ts";
 import { configFor, serviceAccount } from "../fakes/setup.ts";
@@ -19,16 +18,6 @@ interface Idea {
   searchConsole?: { impressions: number; position: number; property: string };
   bingWeeklyImpressions?: { value: number; provenance: { kind: string; source?: string; basis?: string } };
 }
-
-test("expansions(): seed, English question forms, then a..z; the seed only when not expanding", () => {
-  const en = expansions("  ev   charging ", "en", true);
-  assert.equal(en[0], "ev charging");
-  assert.equal(en[1], "how ev charging");
-  assert.equal(en.at(-1), "ev charging z");
-  assert.equal(en.length, 1 + 10 + 26);
-  assert.equal(expansions("laden", "de", true).length, 27);
-  assert.deepEqual(expansions("x y", "en", false), ["x y"]);
-});
 
 test("seo_keyword_ideas without keys: autocomplete ideas, deduplicated, each with its engine", async () => {
   const mcp = await connect(configFor(fakes, false));

@@ -2,8 +2,6 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, test } from "node:test";
-import { isLocalHost } from "../../../src/seo/page-report/local.ts";
-import { verdictOf } from "../../../src/seo/page-report/vitals.ts";
 import { connect } from "../fakes/client.ts";
 import { type Fakes, startFakes } from "../fakes/providers.ts";
 import { configFor, recordingDeps } from "../fakes/setup.ts";
@@ -23,27 +21,6 @@ type Label = {
   provenance: { kind: string; source?: string; code?: string; reason?: string; basis?: string; at?: string };
 };
 const routedDeps = () => ({ provider: { ...recordingDeps(), fetch: site.fetch } });
-
-test("isLocalHost() and verdictOf()", () => {
-  for (const h of [
-    "localhost",
-    "app.localhost",
-    "127.0.0.1",
-    "10.1.2.3",
-    "192.168.0.1",
-    "172.20.0.1",
-    "[::1]",
-    "intranet",
-    "printer.local",
-  ]) {
-    assert.equal(isLocalHost(h), true, h);
-  }
-  for (const h of ["example.com", "8.8.8.8", "172.32.0.1", "[2001:db8::1]"])
-    assert.equal(isLocalHost(h), false, h);
-  assert.equal(verdictOf("lcp", 2500), "good");
-  assert.equal(verdictOf("lcp", 2501), "needs-improvement");
-  assert.equal(verdictOf("cls", 0.3), "poor");
-});
 
 test("seo_page_report without keys on a local page: measured facts and findings; Google services skipped", async () => {
   const mcp = await connect(configFor(fakes, false));

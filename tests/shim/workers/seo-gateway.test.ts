@@ -5,7 +5,7 @@ import { gzipSync } from "node:zlib";
 import { type RunningWorker, startWorker } from "../../shared/workerd.ts";
 import { KEYS } from "../../seo/fakes/providers.ts";
 import { ensureBuilt } from "../../seo/fakes/stdio.ts";
-import { mcpClient, refusedUrls, startWorld, type World } from "../../seo/gateway/harness.ts";
+import { mcpClient, refusedUrls, startWorld, type World } from "../../seo/http/harness.ts";
 
 // Responses are read loosely in assertions.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

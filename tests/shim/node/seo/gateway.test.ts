@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { envFor } from "../../../seo/fakes/setup.ts";
 import { BUNDLE, ensureBundle } from "../../../seo/fakes/stdio.ts";
-import { mcpClient, refusedUrls, startWorld, type World } from "../../../seo/gateway/harness.ts";
+import { mcpClient, refusedUrls, startWorld, type World } from "../../../seo/http/harness.ts";
 
 // Responses are read loosely in assertions.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

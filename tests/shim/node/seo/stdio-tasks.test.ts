@@ -164,7 +164,7 @@ test("stdio tasks: declared for seo_audit_site only; a task answers at once, rep
   } finally {
     await client.close();
   }
-  // See tests/seo/server/stdio-bridge.test.ts: the SDK client may drop the last progress before a result.
+  // See tests/shim/node/seo/stdio-bridge.test.ts: the SDK client may drop the last progress before a result.
   assert.deepEqual(errors.filter((e) => !/progress notification for an unknown token/.test(e.message)), []);
 });
 

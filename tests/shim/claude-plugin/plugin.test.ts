@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
 import { load } from "js-yaml";
 import { PACKAGE_SPEC } from "../../../src/seo/clients.ts";
-import { claude } from "../fakes/claude-cli.ts";
+import { claude } from "../../seo/fakes/claude-cli.ts";
 
 const PLUGIN = "shim/claude-plugin";
 const SKILLS = join(PLUGIN, "skills");

@@ -6,9 +6,9 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { type Fakes, startFakes } from "../fakes/providers.ts";
-import { envFor } from "../fakes/setup.ts";
-import { BUNDLE, ensureBundle, spawnServer } from "../fakes/stdio.ts";
+import { type Fakes, startFakes } from "../../../seo/fakes/providers.ts";
+import { envFor } from "../../../seo/fakes/setup.ts";
+import { BUNDLE, ensureBundle, spawnServer } from "../../../seo/fakes/stdio.ts";
 
 let fakes: Fakes;
 let cache: string;

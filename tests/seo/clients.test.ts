@@ -18,10 +18,10 @@ import {
   pluginMcpConfig,
   shellLine,
   vscodeConfig,
-} from "../../../src/seo/clients.ts";
-import { claude } from "../fakes/claude-cli.ts";
-import { ensureBundle } from "../fakes/stdio.ts";
-import { scriptEnv } from "../../shared/script-env.ts";
+} from "../../src/seo/clients.ts";
+import { claude } from "./fakes/claude-cli.ts";
+import { ensureBundle } from "./fakes/stdio.ts";
+import { scriptEnv } from "../shared/script-env.ts";
 
 const DOCS = "src/seo/TOOLS.md";
 const GENERATED = [

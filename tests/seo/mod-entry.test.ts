@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import * as commands from "../../../src/seo/commands.ts";
-import * as seo from "../../../src/seo/mod.ts";
+import * as commands from "../../src/seo/commands.ts";
+import * as seo from "../../src/seo/mod.ts";
 
 test("the service's entry carries the command-line entry and what every adapter wires", async () => {
   for (const [name, value] of Object.entries(commands)) assert.equal(seo[name as keyof typeof seo], value, name);

@@ -7,8 +7,8 @@ import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { type Fakes, KEYS, startFakes } from "../fakes/providers.ts";
-import { ensureBundle } from "../fakes/stdio.ts";
+import { type Fakes, KEYS, startFakes } from "../../seo/fakes/providers.ts";
+import { ensureBundle } from "../../seo/fakes/stdio.ts";
 import { scriptEnv } from "../../shared/script-env.ts";
 
 const MCPB_CLI = join(dirname(createRequire(import.meta.url).resolve("@anthropic-ai/mcpb")), "cli/cli.js");

@@ -11,10 +11,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { CHECKS } from "../../../src/seo/audit/catalogue.ts";
-import { CLIENT_KEYS, PACKAGE_VARIABLE } from "../../../src/seo/clients.ts";
-import { type StaticSite, serveStaticCopy } from "../fakes/static-site.ts";
-import { ensureBundle, spawnServer, type StdioServer } from "../fakes/stdio.ts";
+import { CHECKS } from "../../../../../src/seo/audit/catalogue.ts";
+import { CLIENT_KEYS, PACKAGE_VARIABLE } from "../../../../../src/seo/clients.ts";
+import { type StaticSite, serveStaticCopy } from "../../../../seo/fakes/static-site.ts";
+import { ensureBundle, spawnServer, type StdioServer } from "../../../../seo/fakes/stdio.ts";
 
 const SKILL = "shim/claude-plugin/skills/seo-check/SKILL.md";
 

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { validate } from "@readme/openapi-parser";
-import { redoclyLint } from "../../shared/http/openapi-contract.ts";
-import { configFor } from "../fakes/setup.ts";
-import { gatewayHandler, inProcess, mcpClient, refusedUrls, startWorld, type World } from "./harness.ts";
+import { redoclyLint } from "../shared/http/openapi-contract.ts";
+import { configFor } from "./fakes/setup.ts";
+import { gatewayHandler, inProcess, mcpClient, refusedUrls, startWorld, type World } from "./http/harness.ts";
 
 // Responses are read loosely in assertions.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { createSeoHandler } from "../../../src/seo/handler.ts";
-import { loadConfig } from "../../../src/seo/config.ts";
-import { ERRORS, type ErrorCode } from "../../../src/shared/errors.ts";
+import { createSeoHandler } from "../../src/seo/handler.ts";
+import { loadConfig } from "../../src/seo/config.ts";
+import { ERRORS, type ErrorCode } from "../../src/shared/errors.ts";
 
 const TOKEN = "fuzz-token-0123456789abcdef";
 
