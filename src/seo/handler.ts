@@ -30,7 +30,7 @@ import { redact, type SeoConfig, withRequestKeys } from "./config.ts";
 import { requestKeys } from "./http/byok.ts";
 import { type GatewayEgress, gatewayPolicy, guardNetwork, guardUrlTool } from "./http/egress.ts";
 import { BEARER_REFUSALS, gatewayCors } from "./http/guards.ts";
-import { REST_PATHS } from "./http/paths.ts";
+import { REST_REQUIRED } from "./http/paths.ts";
 import { BUILT_LISTING, listSeoTool, serverInfo } from "./mcp-info.ts";
 import type { RankStore } from "./providers/tranco.ts";
 import type { ProviderDeps } from "./providers/types.ts";
@@ -121,8 +121,7 @@ function seoRoutes(answers: SeoAnswers): SeoRoute[] {
   return [
     { method: "GET", path: "/healthz", shown: "GET /healthz", handle: health, open: true, unmetered: true },
     { method: "POST", path: MCP_PATH, shown: "POST /mcp", handle: answers.mcp, everyMethod: true, failure: toJsonRpcError },
-    { method: "GET", path: REST_PATHS.pageReport, shown: `GET ${REST_PATHS.pageReport}?url=`, handle: rest },
-    { method: "GET", path: REST_PATHS.keywordIdeas, shown: `GET ${REST_PATHS.keywordIdeas}?q=`, handle: rest },
+    ...Object.entries(REST_REQUIRED).map(([path, required]): SeoRoute => ({ method: "GET", path, shown: `GET ${path}?${required}=`, handle: rest })),
     { method: "GET", path: "/api/v1/openapi.json", shown: "GET /api/v1/openapi.json", handle: () => answers.openapi() },
   ];
 }
@@ -138,8 +137,8 @@ function answersOf(options: SeoHandlerOptions, log: (line: string) => void): Seo
     (await sdkServer()).defineLazyMcp(info, { listing, load: defined, ...(read ? { read } : {}) }, log),
   );
   const document = once(async () => {
-    const [{ serviceOpenApi }, { gatewayDoc, REST_ROUTES }, tools] = await Promise.all([openApi(), restRoutes(), defined()]);
-    const operations = REST_ROUTES.map((rest) => ({ rest, output: tools.find((tool) => tool.name === rest.tool)?.output }));
+    const [{ serviceOpenApi }, { gatewayDoc }, tools] = await Promise.all([openApi(), restRoutes(), defined()]);
+    const operations = tools.filter((tool) => tool.rest).map(({ rest, output }) => ({ rest, output }));
     return serviceOpenApi(gatewayDoc(Boolean(options.authToken), SEO_ROUTES), operations);
   });
   return {

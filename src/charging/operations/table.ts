@@ -8,8 +8,8 @@
  */
 import type { v } from "../../../deps.ts";
 import { ApiError, isApiError } from "../../shared/errors.ts";
-import { jsonSchemaOf, type RestFaceDoc } from "../../shared/http/openapi.ts";
-import type { QuerySchema } from "../../shared/http/query.ts";
+import { jsonSchemaOf } from "../../shared/http/openapi.ts";
+import type { RestFace as SharedRestFace } from "../../shared/http/rest-face.ts";
 import type { ToolAnnotations } from "../../shared/mcp/tool.ts";
 import type { AnyObjectSchema } from "../../shared/validate.ts";
 import type { ChargingServices } from "../services.ts";
@@ -31,12 +31,10 @@ type AnyResult = any;
 /** How a REST answer is kept: per query string (a search), per cut (a site), or not at all (a live status). */
 type Keeping = "per-query" | "per-cut" | "live";
 
-export interface RestFace extends RestFaceDoc {
-  query: QuerySchema;
+/** The shared REST face (rest-face.ts) with how charging keeps its answers. */
+export interface RestFace extends SharedRestFace {
   /** The schema the mapped query is parsed by (default: the operation's input). */
   input?: AnyObjectSchema;
-  /** The operation's arguments from the parsed query and the raw path parameters. */
-  toInput(query: Record<string, unknown>, params: Readonly<Record<string, string>>): unknown;
   keeping: Keeping;
 }
 

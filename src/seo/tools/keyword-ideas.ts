@@ -5,18 +5,22 @@
  */
 import { v } from "../../../deps.ts";
 import { ApiError } from "../../shared/errors.ts";
+import { queryBoolean, queryNumber } from "../../shared/http/query.ts";
+import type { RestFace } from "../../shared/http/rest-face.ts";
 import { defineTool, type ToolDef } from "../../shared/mcp/tool.ts";
 import type { SeoConfig } from "../config.ts";
 import { type Idea, keywordIdeas } from "../keywords/ideas.ts";
 import { derived, labelledSchema, PROVENANCE_REF, withProvenanceDefs } from "../provenance.ts";
 import { SOURCES_SCHEMA, show } from "../providers/labels.ts";
 import type { ProviderDeps } from "../providers/types.ts";
+import { REST_PATHS } from "../http/paths.ts";
+import { definedEntries, REST_DOC } from "../http/rest-doc.ts";
 import { responseFormat } from "../tool-input.ts";
 
 export const MAX_IDEAS = 200;
 const CONCISE_IDEAS = 25;
 
-/** The tool's input; the REST route reuses its entries. */
+/** The tool's input; its REST face's query reuses the entries. */
 export const KeywordIdeasInput = v.object({
   query: v.pipe(
     v.string(),
@@ -95,6 +99,46 @@ function line(idea: Idea): string {
   return `- ${idea.keyword} [${idea.provenance.source}]${metrics}${bing}`;
 }
 
+const LIMIT_RULE = `limit must be an integer from 1 to ${MAX_IDEAS}`;
+
+/** `GET /api/v1/keyword-ideas?q=`: the tool's structured result as JSON (`q` is the tool's `query`). */
+const REST: RestFace = {
+  path: REST_PATHS.keywordIdeas,
+  operationId: "keywordIdeas",
+  summary: "Keyword ideas for a seed",
+  description:
+    "The seo_keyword_ideas tool: autocomplete ideas (keyless) plus your Search Console queries and Bing demand when those keys are configured or sent.",
+  query: v.strictObject({
+    q: KeywordIdeasInput.entries.query,
+    country: KeywordIdeasInput.entries.country,
+    language: KeywordIdeasInput.entries.language,
+    limit: v.optional(
+      queryNumber(
+        v.pipe(
+          v.number(),
+          v.integer(LIMIT_RULE),
+          v.minValue(1, LIMIT_RULE),
+          v.maxValue(MAX_IDEAS, LIMIT_RULE),
+          v.description(`Most ideas to return (1-${MAX_IDEAS}, default 50)`),
+        ),
+        LIMIT_RULE,
+        "digits",
+      ),
+    ),
+    expand: v.optional(
+      queryBoolean(
+        "expand",
+        "true (default): also query question forms and seed + a..z (about 37 queries per source); false: the seed only",
+      ),
+    ),
+    site: KeywordIdeasInput.entries.site,
+    response_format: KeywordIdeasInput.entries.response_format,
+  }),
+  answer: { description: "The seo_keyword_ideas result" },
+  ...REST_DOC,
+  toInput: ({ q, ...rest }) => definedEntries({ query: q, ...rest }),
+};
+
 export function createKeywordIdeasTool(deps: { provider: ProviderDeps; config: SeoConfig }): ToolDef {
   return defineTool({
     name: "seo_keyword_ideas",
@@ -103,6 +147,7 @@ export function createKeywordIdeasTool(deps: { provider: ProviderDeps; config: S
       "Finds keyword ideas for a seed query. Keyless by default: Google, Bing and DuckDuckGo autocomplete, expanded with question words and a..z, deduplicated, each idea labelled with the engine that suggested it (no volumes). With SEO_GSC_CREDENTIALS it adds your own Search Console queries containing the seed (clicks, impressions, CTR, average position, last 28 days); with SEO_BING_KEY (Bing Webmaster API key) mean weekly Bing impressions for the seed and top ideas. `sources` reports each source's status, so an outage is never mistaken for 'no ideas'.",
     input: KeywordIdeasInput,
     output: OUTPUT,
+    rest: REST,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async run(input, context) {
       const report = await keywordIdeas(

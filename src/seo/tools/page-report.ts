@@ -7,6 +7,7 @@
 import type { RendererFactory } from "../render/renderer.ts";
 import { v } from "../../../deps.ts";
 import { ApiError } from "../../shared/errors.ts";
+import type { RestFace } from "../../shared/http/rest-face.ts";
 import { defineTool, type ToolDef } from "../../shared/mcp/tool.ts";
 import type { SeoConfig } from "../config.ts";
 import { isTlsFailure, TLS_NEXT_STEP } from "../crawl/unreachable.ts";
@@ -15,11 +16,13 @@ import { derived, type Labelled, labelledSchema, withProvenanceDefs } from "../p
 import { SOURCES_SCHEMA, show } from "../providers/labels.ts";
 import type { PageSpeedRun, Strategy } from "../providers/pagespeed.ts";
 import type { ProviderDeps } from "../providers/types.ts";
+import { REST_PATHS } from "../http/paths.ts";
+import { definedEntries, REST_DOC } from "../http/rest-doc.ts";
 import { responseFormat } from "../tool-input.ts";
 
 const CONCISE_FINDINGS = 10;
 
-/** The tool's input; the REST route reuses its entries. */
+/** The tool's input; its REST face's query reuses the entries. */
 export const PageReportInput = v.object({
   url: v.pipe(
     v.string(),
@@ -182,6 +185,23 @@ function headline(report: PageReport): string {
   return lines.join("\n");
 }
 
+/** `GET /api/v1/page-report?url=`: the tool's structured result as JSON. */
+const REST: RestFace = {
+  path: REST_PATHS.pageReport,
+  operationId: "pageReport",
+  summary: "Report on one page",
+  description:
+    "The seo_page_report tool: the page fetched from the gateway (status, timing, redirects, meta data, headings, structured data, word count) with its audit findings, plus PageSpeed Insights and CrUX field data when keys are configured or sent. Loopback, private, link-local and metadata addresses are refused (UPSTREAM_BLOCKED).",
+  query: v.strictObject({
+    url: PageReportInput.entries.url,
+    strategy: PageReportInput.entries.strategy,
+    response_format: PageReportInput.entries.response_format,
+  }),
+  answer: { description: "The seo_page_report result" },
+  ...REST_DOC,
+  toInput: definedEntries,
+};
+
 export function createPageReportTool(deps: {
   provider: ProviderDeps;
   config: SeoConfig;
@@ -195,6 +215,7 @@ export function createPageReportTool(deps: {
       "Reports on a single page: fetches it from this machine (status, response time, redirects, title, meta description, canonical, robots directives incl. X-Robots-Tag, hreflang, headings, Open Graph, structured data, word count) and runs the site audit's page-level checks on it, with fixes. With SEO_PSI_KEY it adds PageSpeed Insights (mobile and desktop: performance and SEO scores, lab metrics, failed Lighthouse SEO audits); with SEO_CRUX_KEY Chrome UX Report field data (p75 LCP, INP, CLS, FCP, TTFB with good / needs-improvement / poor verdicts) for the URL and its origin. Local URLs (http://localhost:3000/) work; Google's services are skipped for them. Without SEO_PSI_KEY, or for a local URL, lab metrics (LCP, CLS, TBT, transfer bytes, requests, render-blocking resources) are measured in a local headless Chromium when one is installed (throttling named in the label). Every value is labelled measured, provider, derived or unavailable (with the key that would help).",
     input: PageReportInput,
     output: OUTPUT,
+    rest: REST,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async run(input, context) {
       let url: URL;

@@ -7,6 +7,7 @@
  */
 import type { v } from "../../../deps.ts";
 import type { ErrorCode } from "../errors.ts";
+import type { RestFace } from "../http/rest-face.ts";
 import type { ResourceLink } from "./resource.ts";
 import type { AnyObjectSchema } from "../validate.ts";
 
@@ -54,6 +55,8 @@ export interface ToolDef<S extends AnyObjectSchema = AnyObjectSchema> {
    * runtime lacks): every call answers this error, whatever its arguments.
    */
   unavailable?: { code: ErrorCode; message: string };
+  /** The same tool as a GET route (its structured result is the JSON answer); absent: MCP only. */
+  rest?: RestFace;
   run(input: v.InferOutput<S>, context: ToolContext): Promise<ToolOutput>;
 }
 

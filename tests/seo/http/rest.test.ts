@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { NO_ROUTE, SEO_ROUTES } from "../../../src/seo/handler.ts";
-import { REST_ROUTES } from "../../../src/seo/http/rest.ts";
+import { loadConfig } from "../../../src/seo/config.ts";
+import { REST_PATHS } from "../../../src/seo/http/paths.ts";
+import { createSeoTools } from "../../../src/seo/tools/mod.ts";
+import { recordingDeps } from "../fakes/setup.ts";
 import { gatewayHandler, startWorld, type World } from "./harness.ts";
 
 const BASE = "http://gw.test";
@@ -14,11 +17,14 @@ after(() => world.close());
 
 const errorOf = async (response: Response) => ((await response.json()) as { error: { code: string; message: string } }).error;
 
-test("the route table: every REST route is a row, and the no-route message names every row", async () => {
-  for (const rest of REST_ROUTES)
+test("the route table: the tools' REST faces are the router's REST paths, each a GET row; the no-route message names every row", async () => {
+  const tools = createSeoTools({ provider: recordingDeps(), config: loadConfig({ env: {} }), log: () => {} });
+  const faces = tools.flatMap((tool) => (tool.rest ? [tool.rest.path] : []));
+  assert.deepEqual(faces.toSorted(), Object.values(REST_PATHS).toSorted());
+  for (const path of faces)
     assert.ok(
-      SEO_ROUTES.some((route) => route.path === rest.path && route.method === "GET"),
-      `${rest.path} in the table`,
+      SEO_ROUTES.some((route) => route.path === path && route.method === "GET"),
+      `${path} in the table`,
     );
   for (const route of SEO_ROUTES) assert.ok(NO_ROUTE.includes(route.shown), route.shown);
   const handler = gatewayHandler(world);
