@@ -1,18 +1,20 @@
 """Where the dictionary's terms are in a text: Aho-Corasick automata over the folded view.
 
-Matching is linear in the text (pyahocorasick, a C automaton, over the folded view of
-`normalize`) for any dictionary size. All matches are collected, filtered (scope, whole word,
-cluster alignment, overlap with placeholder-shaped text), then resolved leftmost-longest.
+Matching is linear in the text (ahocorasick-rs, Rust's aho-corasick automaton, over the folded
+view of `normalize`) for any dictionary size; one call returns every occurrence, overlapping
+ones included. All matches are collected, filtered (scope, whole word, cluster alignment,
+overlap with placeholder-shaped text), then resolved leftmost-longest.
 Pattern entries (patterns.py) are matched on the text as sent, beside the automata, and take
 part in the same resolution; their matches carry the form `pattern_form(index)`.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import NamedTuple
 
-import ahocorasick
+from ahocorasick_rs import AhoCorasick
 
 from .dictionary import Entity
 from .errors import DictionaryError
@@ -22,6 +24,18 @@ from .placeholder import token_spans
 
 Match = tuple[int, int, int]  # start, end, form index
 Span = tuple[int, int]
+# A lone surrogate cannot be encoded for the automaton (no term holds one: see `_add`).
+SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class Automaton(NamedTuple):
+    """One automaton's folded terms: pattern `k` of `search` is `keys[k]`, the form `first + k`."""
+
+    case_sensitive: bool
+    keys: tuple[str, ...]
+    search: AhoCorasick
+    first: int
+    stand_in: str  # a character in no term: stands for a lone surrogate of the text
 
 
 class Form(NamedTuple):
@@ -54,7 +68,7 @@ class Matcher:
         self.forms: list[Form] = []
         self._owners: dict[tuple[bool, str], int] = {}
         self._automata = [
-            (flag, automaton) for flag in (False, True) if (automaton := self._build(flag))
+            automaton for flag in (False, True) if (automaton := self._build(flag)) is not None
         ]
         # Only a substring match can make a neighbour a word boundary on a second pass.
         self.mixed_word_modes = len({entity.whole_word for entity in entities}) == 2
@@ -67,8 +81,8 @@ class Matcher:
         token (placeholder-shaped text: `tokens` if known, else found here only when a term
         was, as a text full of placeholders mostly holds none)."""
         found: list[tuple[int, int, int]] = []
-        for case_sensitive, automaton in self._automata:
-            self._scan(text, case_sensitive, automaton, categories, found)
+        for automaton in self._automata:
+            self._scan(text, automaton, categories, found)
         if self._compiled:
             self._scan_patterns(text, categories, found)
         if not found:
@@ -78,22 +92,21 @@ class Matcher:
     def _scan(
         self,
         text: str,
-        case_sensitive: bool,
-        automaton: ahocorasick.Automaton,
+        automaton: Automaton,
         categories: frozenset[str] | None,
         found: list[tuple[int, int, int]],
     ) -> None:
         """Appends (start, -end, form) for every acceptable match of one automaton."""
-        text_view = view(text, case_sensitive)
+        text_view = view(text, automaton.case_sensitive)
         span = text_view.span
         direct = text_view.fold is None and text_view.kept is None and text.isascii()
         forms, word, size, append = self.forms, WORD, len(text), found.append
-        for last, index in automaton.iter(text_view.folded):
-            _, length, category, whole_word = forms[index]
+        first = automaton.first
+        for pattern, start, end in _occurrences(automaton, text_view.folded):
+            index = first + pattern
+            _, _, category, whole_word = forms[index]
             if categories is not None and category not in categories:
                 continue
-            end = last + 1
-            start = end - length
             if not direct:  # offsets move, or a match could split a cluster
                 mapped = span(start, end)
                 if mapped is None:
@@ -116,25 +129,26 @@ class Matcher:
                 if match.end() > match.start():
                     found.append((match.start(), -match.end(), pattern_form(index)))
 
-    def _build(self, case_sensitive: bool) -> ahocorasick.Automaton | None:
-        automaton = ahocorasick.Automaton()
+    def _build(self, case_sensitive: bool) -> Automaton | None:
+        keys: dict[str, int] = {}
         for index, entity in enumerate(self.entities):
             if entity.case_sensitive == case_sensitive:
                 for form in entity.forms:
-                    self._add(automaton, index, form, case_sensitive)
-        if not len(automaton):
+                    self._add(keys, index, form, case_sensitive)
+        if not keys:
             return None
-        automaton.make_automaton()
-        return automaton
+        first = len(self.forms) - len(keys)
+        ordered = tuple(keys)  # insertion order: pattern k is the form first + k
+        return Automaton(case_sensitive, ordered, AhoCorasick(ordered), first, _stand_in(ordered))
 
-    def _add(
-        self, automaton: ahocorasick.Automaton, index: int, form: str, case_sensitive: bool
-    ) -> None:
+    def _add(self, keys: dict[str, int], index: int, form: str, case_sensitive: bool) -> None:
         key = fold_term(form, case_sensitive)
         if not key.strip() or key != key.strip():
             raise DictionaryError(
                 f"term {form!r} is empty, or starts or ends with whitespace, after normalisation"
             )
+        if SURROGATE.search(key):  # not text: the automaton would silently match nothing
+            raise DictionaryError(f"term {form!r} holds a lone surrogate (not a character)")
         owner = self._owners.setdefault((case_sensitive, key), index)
         if owner != index:
             entity, other = self.entities[index], self.entities[owner]
@@ -142,10 +156,24 @@ class Matcher:
                 f"{form!r} ({entity.category}) and {other.term!r} ({other.category}) are the "
                 "same after case, Unicode, whitespace and invisible-character folding"
             )
-        if not automaton.exists(key):
+        if key not in keys:
             entity = self.entities[index]
             self.forms.append(Form(index, len(key), entity.category, entity.whole_word))
-            automaton.add_word(key, len(self.forms) - 1)
+            keys[key] = len(self.forms) - 1
+
+
+def _occurrences(automaton: Automaton, folded: str) -> list[tuple[int, int, int]]:
+    """(pattern, start, end) of every occurrence, overlapping ones included."""
+    try:
+        return automaton.search.find_matches_as_indexes(folded, overlapping=True)
+    except UnicodeEncodeError:  # a lone surrogate, one character for one: offsets stay
+        folded = SURROGATE.sub(automaton.stand_in, folded)
+        return automaton.search.find_matches_as_indexes(folded, overlapping=True)
+
+
+def _stand_in(keys: tuple[str, ...]) -> str:
+    used = set("".join(keys))
+    return next(char for char in map(chr, range(0xE000, 0x110000)) if char not in used)
 
 
 def _resolve(found: list[tuple[int, int, int]], tokens: list[Span]) -> list[Match]:
