@@ -18,6 +18,16 @@ export class DistanceHeap {
     return this.#size;
   }
 
+  /** Entries it holds room for without growing. */
+  get capacity(): number {
+    return this.#key.length;
+  }
+
+  /** Empties it, keeping its room (a heap is reused from walk to walk). */
+  clear(): void {
+    this.#size = 0;
+  }
+
   /** The smallest distance held (call only when not empty). */
   peekDistance(): number {
     return this.#dist[0] as number;

@@ -20,17 +20,23 @@ export interface Nearest {
 
 /** Cells waiting in the heap, kept in parallel arrays; a cell's heap key is -(its number + 1). */
 class CellPool {
-  readonly left: number[] = [];
-  readonly right: number[] = [];
-  readonly axis: number[] = [];
-  readonly bounds: number[] = [];
+  left: number[] = [];
+  right: number[] = [];
+  axis: number[] = [];
+  bounds: number[] = [];
+  size = 0;
 
   add(left: number, right: number, axis: number, c: Cell): number {
-    this.left.push(left);
-    this.right.push(right);
-    this.axis.push(axis);
-    this.bounds.push(c.minLng, c.minLat, c.maxLng, c.maxLat);
-    return this.left.length - 1;
+    const n = this.size++;
+    this.left[n] = left;
+    this.right[n] = right;
+    this.axis[n] = axis;
+    const b = this.bounds;
+    b[4 * n] = c.minLng;
+    b[4 * n + 1] = c.minLat;
+    b[4 * n + 2] = c.maxLng;
+    b[4 * n + 3] = c.maxLat;
+    return n;
   }
 
   read(n: number, into: Cell): void {
@@ -41,13 +47,35 @@ class CellPool {
   }
 }
 
+/** A walk's scratch space (heap and cell pool), reused by the next walk once this one is done. */
+interface Scratch {
+  heap: DistanceHeap;
+  pool: CellPool;
+}
+
+/** Scratch spaces of finished walks; a large one (a deep offset's) is not kept. */
+const spare: Scratch[] = [];
+const SPARE_MAX = 8;
+const KEEP_ENTRIES_MAX = 4096;
+
+function takeScratch(): Scratch {
+  const scratch = spare.pop() ?? { heap: new DistanceHeap(), pool: new CellPool() };
+  scratch.heap.clear();
+  scratch.pool.size = 0;
+  return scratch;
+}
+
+function giveBack(scratch: Scratch): void {
+  if (spare.length < SPARE_MAX && scratch.heap.capacity <= KEEP_ENTRIES_MAX && scratch.pool.size <= KEEP_ENTRIES_MAX) spare.push(scratch);
+}
+
 /**
  * One best-first walk: the heap holds points (key = row) and cells (key = -(pool number + 1))
  * by distance from the origin; `child` is scratch space for the cell being offered.
  */
 class NearestWalk {
-  readonly heap = new DistanceHeap();
-  readonly #pool = new CellPool();
+  readonly heap: DistanceHeap;
+  readonly #pool: CellPool;
   readonly #child: Cell = { minLng: -180, minLat: -90, maxLng: 180, maxLat: 90 };
   readonly #tree: Tree;
   readonly #lng: number;
@@ -56,7 +84,9 @@ class NearestWalk {
   readonly #region: Region;
   readonly #passes: (k: number) => boolean;
 
-  constructor(tree: Tree, origin: { lng: number; lat: number }, region: Region, passes: (k: number) => boolean) {
+  constructor(scratch: Scratch, tree: Tree, origin: { lng: number; lat: number }, region: Region, passes: (k: number) => boolean) {
+    this.heap = scratch.heap;
+    this.#pool = scratch.pool;
     this.#tree = tree;
     this.#lng = origin.lng;
     this.#lat = origin.lat;
@@ -90,6 +120,25 @@ class NearestWalk {
     if (axis === 0) child.minLng = x;
     else child.minLat = y;
     this.#offerCell(m + 1, right, 1 - axis);
+  }
+
+  /**
+   * Takes nearest sites into `found` until it holds `want` or the region is exhausted (true),
+   * or until `pacer` asks for a pause (false: run again after it). Synchronous: awaiting in
+   * the loop cost more than a small walk (a map view's page) itself.
+   */
+  run(found: Nearest, want: number, pacer: Pacer): boolean {
+    const { heap } = this;
+    while (heap.size > 0 && found.rows.length < want) {
+      if (pacer.due()) return false;
+      const dist = heap.peekDistance();
+      const key = heap.pop();
+      if (key >= 0) {
+        found.rows.push(key);
+        found.dists.push(dist);
+      } else this.expand(-key - 1);
+    }
+    return true;
   }
 
   #offerPoint(k: number): void {
@@ -130,16 +179,9 @@ export async function nearestIn(
   const tree = treeOf(index);
   const { ids } = tree;
   const passes = counter ? (k: number) => counter(k, k) === 1 : filter ? (k: number) => filter(ids[k] as number) : () => true;
-  const walk = new NearestWalk(tree, origin, region, passes);
-  const { heap } = walk;
-  while (heap.size > 0 && found.rows.length < want) {
-    if (pacer.due()) await pacer.pause();
-    const dist = heap.peekDistance();
-    const key = heap.pop();
-    if (key >= 0) {
-      found.rows.push(key);
-      found.dists.push(dist);
-    } else walk.expand(-key - 1);
-  }
+  const scratch = takeScratch();
+  const walk = new NearestWalk(scratch, tree, origin, region, passes);
+  while (!walk.run(found, want, pacer)) await pacer.pause();
+  giveBack(scratch);
   return found;
 }

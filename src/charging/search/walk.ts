@@ -49,6 +49,126 @@ export async function countRange(counter: RangeCounter, left: number, right: num
   return total;
 }
 
+/** A stack entry whose positions lie wholly inside the region (its bounds are not read again). */
+const INSIDE_RANGE = 2;
+/** Positions a filter scans, or a counter counts, per stack entry: a pause can come between two. */
+const SCAN = 4096;
+
+/**
+ * One count over the tree, run in stretches: `run` works synchronously until it is done or
+ * the pacer asks for a pause (then the caller pauses and runs it again). Awaiting inside the
+ * walk's loop cost more than the walk itself on small regions (a map view: some 20 cells).
+ * Stack entries are 7 numbers: left, right, axis (0, 1, or INSIDE_RANGE), then the cell's bounds.
+ */
+class CountWalk {
+  total = 0;
+  readonly #stack: number[];
+  #top = 7;
+  readonly #cell: Cell = { minLng: 0, minLat: 0, maxLng: 0, maxLat: 0 };
+
+  readonly tree: Tree;
+  readonly region: Region;
+  readonly filter: RowFilter;
+  readonly counter: RangeCounter | undefined;
+
+  constructor(tree: Tree, region: Region, filter: RowFilter, counter: RangeCounter | undefined) {
+    this.tree = tree;
+    this.region = region;
+    this.filter = filter;
+    this.counter = counter;
+    this.#stack = [0, tree.ids.length - 1, 0, -180, -90, 180, 90];
+  }
+
+  #push(left: number, right: number, axis: number, minLng: number, minLat: number, maxLng: number, maxLat: number): void {
+    const stack = this.#stack;
+    const at = this.#top;
+    stack[at] = left;
+    stack[at + 1] = right;
+    stack[at + 2] = axis;
+    stack[at + 3] = minLng;
+    stack[at + 4] = minLat;
+    stack[at + 5] = maxLng;
+    stack[at + 6] = maxLat;
+    this.#top = at + 7;
+  }
+
+  /** One site by its tree position: the counter reads the index's bits there, which lie in tree order. */
+  #passes(k: number): boolean {
+    const { counter, filter } = this;
+    return counter ? counter(k, k) === 1 : !filter || filter(this.tree.ids[k] as number);
+  }
+
+  /** Counts until done (true) or until `pacer` asks for a pause (false: run again after it). */
+  run(pacer: Pacer): boolean {
+    const stack = this.#stack;
+    const cell = this.#cell;
+    const { coords, nodeSize } = this.tree;
+    while (this.#top > 0) {
+      const at = (this.#top -= 7);
+      const left = stack[at] as number;
+      const right = stack[at + 1] as number;
+      const axis = stack[at + 2] as number;
+      if (axis === INSIDE_RANGE) {
+        if (!this.#countInside(left, right, pacer)) return false;
+        continue;
+      }
+      cell.minLng = stack[at + 3] as number;
+      cell.minLat = stack[at + 4] as number;
+      cell.maxLng = stack[at + 5] as number;
+      cell.maxLat = stack[at + 6] as number;
+      const relation = this.region.relate(cell);
+      if (relation === OUTSIDE) continue;
+      if (relation === INSIDE) {
+        if (!this.filter) this.total += right - left + 1;
+        else this.#push(left, right, INSIDE_RANGE, 0, 0, 0, 0);
+        continue;
+      }
+      if (right - left <= nodeSize) {
+        for (let k = left; k <= right; k++) {
+          if (this.region.has(coords[2 * k] as number, coords[2 * k + 1] as number) && this.#passes(k)) this.total++;
+          if (k < right && pacer.due()) {
+            // The rest of the leaf, bounds kept: it relates to the region as the whole leaf did.
+            this.#push(k + 1, right, axis, cell.minLng, cell.minLat, cell.maxLng, cell.maxLat);
+            return false;
+          }
+        }
+        continue;
+      }
+      const m = (left + right) >> 1;
+      const x = coords[2 * m] as number;
+      const y = coords[2 * m + 1] as number;
+      if (this.region.has(x, y) && this.#passes(m)) this.total++;
+      const { minLng, minLat, maxLng, maxLat } = cell;
+      this.#push(left, m - 1, 1 - axis, minLng, minLat, axis === 0 ? x : maxLng, axis === 1 ? y : maxLat);
+      this.#push(m + 1, right, 1 - axis, axis === 0 ? x : minLng, axis === 1 ? y : minLat, maxLng, maxLat);
+      if (pacer.due()) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Positions [left, right], all inside the region, passing the filter: a stretch of them
+   * (the counter's chunk, or SCAN sites tested one by one); the rest goes back on the stack.
+   */
+  #countInside(left: number, right: number, pacer: Pacer): boolean {
+    const { counter } = this;
+    const end = Math.min(right, left + (counter ? CHUNK : SCAN) - 1);
+    if (end < right) this.#push(end + 1, right, INSIDE_RANGE, 0, 0, 0, 0);
+    if (counter) {
+      this.total += counter(left, end);
+      return !pacer.due(CHUNK >>> 5);
+    }
+    for (let k = left; k <= end; k++) {
+      if (this.#passes(k)) this.total++;
+      if (k < end && pacer.due()) {
+        this.#push(k + 1, end, INSIDE_RANGE, 0, 0, 0, 0);
+        return false;
+      }
+    }
+    return true;
+  }
+}
+
 /**
  * Counts the sites of `region` passing `filter`; `size` sites are indexed (an empty set holds
  * one dummy point). `counter`, when given, counts a range of tree positions under the same
@@ -63,48 +183,7 @@ export async function countIn(
   counter?: RangeCounter,
 ): Promise<number> {
   if (size === 0) return 0;
-  const { ids, coords, nodeSize } = treeOf(index);
-  // One site by its tree position: the counter reads the index's bits there, which lie in
-  // tree order (next to the cell's other sites), where the row filter jumps through the columns.
-  const passes = (k: number) => (counter ? counter(k, k) === 1 : !filter || filter(ids[k] as number));
-  const stack: number[] = [0, ids.length - 1, 0, -180, -90, 180, 90];
-  const cell: Cell = { minLng: 0, minLat: 0, maxLng: 0, maxLat: 0 };
-  let total = 0;
-  while (stack.length > 0) {
-    cell.maxLat = stack.pop() as number;
-    cell.maxLng = stack.pop() as number;
-    cell.minLat = stack.pop() as number;
-    cell.minLng = stack.pop() as number;
-    const axis = stack.pop() as number;
-    const right = stack.pop() as number;
-    const left = stack.pop() as number;
-    const relation = region.relate(cell);
-    if (relation === OUTSIDE) continue;
-    if (relation === INSIDE && !filter) {
-      total += right - left + 1;
-      continue;
-    }
-    if (relation === INSIDE && counter) {
-      total += await countRange(counter, left, right, pacer);
-      continue;
-    }
-    const whole = relation === INSIDE;
-    if (whole || right - left <= nodeSize) {
-      for (let k = left; k <= right; k++) {
-        if (pacer.due()) await pacer.pause();
-        if (!whole && !region.has(coords[2 * k] as number, coords[2 * k + 1] as number)) continue;
-        if (passes(k)) total++;
-      }
-      continue;
-    }
-    const m = (left + right) >> 1;
-    const x = coords[2 * m] as number;
-    const y = coords[2 * m + 1] as number;
-    if (region.has(x, y) && passes(m)) total++;
-    const { minLng, minLat, maxLng, maxLat } = cell;
-    stack.push(left, m - 1, 1 - axis, minLng, minLat, axis === 0 ? x : maxLng, axis === 1 ? y : maxLat);
-    stack.push(m + 1, right, 1 - axis, axis === 0 ? x : minLng, axis === 1 ? y : minLat, maxLng, maxLat);
-    if (pacer.due()) await pacer.pause();
-  }
-  return total;
+  const walk = new CountWalk(treeOf(index), region, filter, counter);
+  while (!walk.run(pacer)) await pacer.pause();
+  return walk.total;
 }

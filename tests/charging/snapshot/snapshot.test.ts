@@ -191,7 +191,10 @@ test("bounded walks answer exactly what a linear scan with a full sort answers (
 });
 
 test("a pacer with a zero slice yields on long walks and the answer is unchanged", async () => {
-  const sites = Array.from({ length: 5000 }, (_, i) => site(`ocm:${i + 1}`, { lat: 50 + (i % 70) / 100, lon: 10 + Math.floor(i / 70) / 100, maxPowerKw: i % 3 ? 50 : null }));
+  const ccs = { type: "ccs2", label: "CCS (Type 2)", powerKw: 50, quantity: 1, current: "DC" as const };
+  const sites = Array.from({ length: 5000 }, (_, i) =>
+    site(`ocm:${i + 1}`, { lat: 50 + (i % 70) / 100, lon: 10 + Math.floor(i / 70) / 100, maxPowerKw: i % 3 ? 50 : null, connectors: i % 4 ? [ccs] : [] }),
+  );
   let yields = 0;
   const paced = storeOfSites(sites, undefined, { sliceMs: 0, yieldNow: async () => void yields++ });
   const plain = storeOfSites(sites);
@@ -199,6 +202,9 @@ test("a pacer with a zero slice yields on long walks and the answer is unchanged
     { limit: 20, offset: 4000, minPower: 10 },
     { limit: 20, offset: 3000, bbox: [9, 49, 12, 52] as [number, number, number, number] },
     { limit: 5, offset: 0, near: { lat: 50.3, lon: 10.3, radiusKm: 500 }, minPower: 1 },
+    // A substring filter has no filter index: cells wholly inside are tested site by site.
+    { limit: 20, offset: 100, bbox: [9, 49, 12, 52] as [number, number, number, number], connector: "ccs" },
+    { limit: 5, offset: 0, near: { lat: 50.3, lon: 10.3, radiusKm: 500 }, connector: "ccs" },
   ]) {
     yields = 0;
     const got = await paced.search(q);
