@@ -27,6 +27,5 @@ export { default as KDBush } from "kdbush";
 // --- charging: streaming JSON for imports of any size ---
 export { JSONParser, Tokenizer } from "@streamparser/json";
 
-// --- seo: streaming HTML and XML parsers ---
-export { HtmlParser } from "./deps-html.ts";
+// --- seo: the streaming XML parser (HTML: deps-html.ts) ---
 export { XMLParser } from "fast-xml-parser";

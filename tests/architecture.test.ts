@@ -223,6 +223,54 @@ test("architecture: the rules pass what they should (a fitting function, deps.ts
   assert.match(adaptersNamedForService(parse("shim/node/seo/seo-bin.ts", "")).join(), /drop the seo- prefix/);
 });
 
+// deps*.ts re-export only what some file imports from them: a name nothing imports is surface
+// the bundles still resolve and a reader still has to account for.
+
+/** The names a module exports by `export { a, b as c }` and `export * as v` (what deps files hold). */
+function reExportedNames({ sf }: Source): string[] {
+  return sf.statements.filter(ts.isExportDeclaration).flatMap((node) => {
+    const clause = node.exportClause;
+    if (!clause) return [];
+    return ts.isNamespaceExport(clause) ? [clause.name.text] : clause.elements.map((element) => element.name.text);
+  });
+}
+
+/** The names `source` takes from the module `depsFile`: named imports, and names destructured from its `import()`. */
+function namesTakenFrom(source: Source, depsFile: string): string[] {
+  const fromDeps = (spec: ts.Expression | undefined) => spec !== undefined && ts.isStringLiteralLike(spec) && isRelative(spec.text) && target(source.file, spec.text) === depsFile;
+  const out: string[] = [];
+  visit(source.sf, (node) => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && fromDeps(node.moduleSpecifier)) {
+      const bindings = ts.isImportDeclaration(node) ? node.importClause?.namedBindings : node.exportClause;
+      if (bindings && (ts.isNamedImports(bindings) || ts.isNamedExports(bindings))) out.push(...bindings.elements.map((e) => (e.propertyName ?? e.name).text));
+    } else if (ts.isVariableDeclaration(node) && ts.isObjectBindingPattern(node.name) && node.initializer && ts.isAwaitExpression(node.initializer)) {
+      const call = node.initializer.expression;
+      if (ts.isCallExpression(call) && call.expression.kind === ts.SyntaxKind.ImportKeyword && fromDeps(call.arguments[0])) {
+        out.push(...node.name.elements.map((e) => ((e.propertyName ?? e.name) as ts.Identifier).text));
+      }
+    }
+  });
+  return out;
+}
+
+/** Names a deps file re-exports that no file of `sources` takes from it. */
+function unusedDepsExports(deps: Source, sources: readonly Source[]): string[] {
+  const taken = new Set(sources.filter((s) => s.file !== deps.file).flatMap((s) => namesTakenFrom(s, deps.file)));
+  return reExportedNames(deps)
+    .filter((name) => !taken.has(name))
+    .map((name) => `${deps.file} exports ${name}, which nothing imports`);
+}
+
+test("architecture: deps*.ts export only names some file imports from them", () => {
+  const deps = parse("deps-x.ts", 'export * as v from "valibot";\nexport { a, b as c } from "pkg";');
+  const users = [parse("src/x.ts", 'import { v, type c } from "../deps-x.ts";'), parse("shim/y.ts", 'const { a } = await import("../deps-x.ts");')];
+  assert.deepEqual(unusedDepsExports(deps, users), []);
+  assert.deepEqual(unusedDepsExports(deps, users.slice(0, 1)), ["deps-x.ts exports a, which nothing imports"]);
+  const everything = [...SOURCES, ...[...tsFiles("scripts"), ...tsFiles("tests")].map((file) => parse(file, readFileSync(file, "utf8")))];
+  const depsSources = [...DEPS_FILES].map((file) => parse(file, readFileSync(file, "utf8")));
+  assert.deepEqual(depsSources.flatMap((d) => unusedDepsExports(d, [...everything, ...depsSources])), []);
+});
+
 // tests/shim/ mirrors shim/: an adapter's tests are found by its path. A test file is named for
 // the module it exercises, `<module>.test.ts` or `<module>-<aspect>.test.ts`, in the mirrored folder;
 // a packaged file that is not code (the desktop extension's manifest.json, the plugin's plugin.json,

@@ -10,7 +10,7 @@ import { VERSION } from "../shared/build-info.ts";
 
 export const PACKAGE = "seo-audit-mcp";
 /** The server's name in every client configuration. */
-export const SERVER_KEY = "seo";
+const SERVER_KEY = "seo";
 export const PLUGIN_NAME = "seo-audit";
 export const MARKETPLACE_NAME = "seo-audit-mcp";
 export const SKILL_NAME = "seo-check";
@@ -34,9 +34,9 @@ export const PACKAGE_SPEC = `/path/to/${PACKAGE}-${VERSION}.tgz`;
 export const PACKAGE_VARIABLE = "SEO_AUDIT_MCP_PACKAGE";
 
 /** `npx -y <tarball> mcp`: what every npm-based client runs. */
-export const STDIO = { command: "npx", args: ["-y", PACKAGE_SPEC, "mcp"] } as const;
+const STDIO = { command: "npx", args: ["-y", PACKAGE_SPEC, "mcp"] } as const;
 
-export interface ClientKey {
+interface ClientKey {
   env: string;
   title: string;
   description: string;
@@ -99,7 +99,7 @@ export function shellLine(argv: readonly string[]): string {
   return argv.map(quote).join(" ");
 }
 
-export interface ServerEntry {
+interface ServerEntry {
   command: string;
   args: string[];
   env: Record<string, string>;
@@ -109,7 +109,7 @@ type Servers<T> = Record<typeof SERVER_KEY, T>;
 const servers = <T>(entry: T): Servers<T> => ({ [SERVER_KEY]: entry }) as Servers<T>;
 
 /** The `mcpServers.seo` entry: empty key values are placeholders the server treats as unset. */
-export function mcpServersEntry(): ServerEntry {
+function mcpServersEntry(): ServerEntry {
   return { command: STDIO.command, args: [...STDIO.args], env: envOf(ASKED, () => "") };
 }
 
@@ -118,7 +118,7 @@ export function mcpServersConfig(): { mcpServers: Servers<ServerEntry> } {
   return { mcpServers: servers(mcpServersEntry()) };
 }
 
-export interface VsCodeInput {
+interface VsCodeInput {
   type: "promptString";
   id: string;
   description: string;

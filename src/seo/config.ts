@@ -22,16 +22,6 @@ export const DEFAULT_ENDPOINTS = {
 } as const;
 export type EndpointVar = keyof typeof DEFAULT_ENDPOINTS;
 
-/** The key variables of the spec (§5); all optional. */
-export const KEY_VARS = [
-  "SEO_PSI_KEY",
-  "SEO_CRUX_KEY",
-  "SEO_OPR_KEY",
-  "SEO_BING_KEY",
-  "SEO_GSC_CREDENTIALS",
-] as const;
-export type KeyVar = (typeof KEY_VARS)[number];
-
 /** A Google service-account key file, reduced to the fields the JWT bearer flow needs. */
 export const ServiceAccount = v.object({
   type: v.optional(v.literal("service_account")),
@@ -55,7 +45,7 @@ export interface SeoConfig {
   secrets: string[];
 }
 
-export interface ConfigSources {
+interface ConfigSources {
   env: Record<string, string | undefined>;
   /** Reads a credentials file when SEO_GSC_CREDENTIALS is a path; injected by the shim. */
   readText?: (path: string) => string;

@@ -97,7 +97,7 @@ function toolBinder(options: SeoHandlerOptions, log: (line: string) => void): To
 }
 
 /** One row of the route table: a shared route row, and how the no-route message names it. */
-export interface SeoRoute extends Route<URL> {
+interface SeoRoute extends Route<URL> {
   shown: string;
 }
 

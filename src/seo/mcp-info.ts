@@ -16,7 +16,7 @@ import type { ToolDef } from "../shared/mcp/tool.ts";
 
 export const SERVER_NAME = "seo-audit-mcp";
 
-export const INSTRUCTIONS = [
+const INSTRUCTIONS = [
   "SEO tools. Every value carries a provenance label: measured (we fetched it), provider (a named third party said it),",
   "derived (computed by us), rule-of-thumb (a common tool threshold, not a standard) or unavailable (code + reason + what would help).",
   "response_format: concise (default) gives the high-signal summary first; detailed gives the full payload.",
@@ -26,12 +26,12 @@ export const INSTRUCTIONS = [
   "seo_authority uses Tranco without a key and Open PageRank with SEO_OPR_KEY.",
 ].join(" ");
 
-export const SERVER_INFO: ServerInfo = { name: SERVER_NAME, version: VERSION, instructions: INSTRUCTIONS };
+const SERVER_INFO: ServerInfo = { name: SERVER_NAME, version: VERSION, instructions: INSTRUCTIONS };
 
 const JSON_TYPE = "application/json";
 
 /** The stored audit reports as resources (tools/report-resources.ts reads them), where audits run. */
-export const REPORT_TEMPLATES: ResourceTemplate[] = [
+const REPORT_TEMPLATES: ResourceTemplate[] = [
   {
     uriTemplate: "seo-report://{report_id}",
     name: "seo-audit-report",
@@ -83,7 +83,7 @@ function outlineProperty(property: Schema): Schema {
 }
 
 /** An object schema's outline: its top-level fields with their types, and which are required. */
-export function outlineSchema(schema: Schema): Schema {
+function outlineSchema(schema: Schema): Schema {
   const properties = (schema.properties ?? {}) as Record<string, Schema>;
   return {
     type: "object",

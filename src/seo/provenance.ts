@@ -26,7 +26,7 @@ export type ProviderId = (typeof PROVIDERS)[number];
  * - `rule-of-thumb`: a threshold or judgement from common tool practice, not a standard.
  * - `unavailable`: no value; `code` says which kind of gap, `reason` why and what would help.
  */
-export const PROVENANCE_KINDS = ["measured", "provider", "derived", "rule-of-thumb", "unavailable"] as const;
+const PROVENANCE_KINDS = ["measured", "provider", "derived", "rule-of-thumb", "unavailable"] as const;
 export type ProvenanceKind = (typeof PROVENANCE_KINDS)[number];
 
 /**
@@ -76,10 +76,6 @@ export const derived = <T>(value: T, basis?: string, source?: ProviderId): Label
   value,
   provenance: { kind: "derived", ...(source ? { source } : {}), ...(basis ? { basis } : {}) },
 });
-export const ruleOfThumb = <T>(value: T, basis?: string): Labelled<T> => ({
-  value,
-  provenance: { kind: "rule-of-thumb", ...(basis ? { basis } : {}) },
-});
 export const fromProvider = <T>(source: ProviderId, value: T, at?: string): Labelled<T> => ({
   value,
   provenance: { kind: "provider", source, ...(at ? { at } : {}) },
@@ -93,7 +89,7 @@ export const unavailable = <T = never>(
 });
 
 /** JSON Schema of a `Provenance` object, for tools' output schemas. */
-export const PROVENANCE_SCHEMA = {
+const PROVENANCE_SCHEMA = {
   type: "object",
   properties: {
     kind: { enum: [...PROVENANCE_KINDS] },

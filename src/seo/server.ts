@@ -7,8 +7,6 @@ import { defineMcp, type McpDefinition } from "../shared/mcp/server.ts";
 import { listSeoTool, serverInfo } from "./mcp-info.ts";
 import { createSeoTools, reportResources, type SeoToolDeps } from "./tools/mod.ts";
 
-export { INSTRUCTIONS, SERVER_NAME } from "./mcp-info.ts";
-
 export function createSeoMcp(deps: SeoToolDeps): McpDefinition {
   const read = deps.crawl ? reportResources(deps.crawl.reports) : undefined;
   return defineMcp(serverInfo(Boolean(deps.crawl)), createSeoTools(deps), deps.log, listSeoTool, read);

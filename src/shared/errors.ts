@@ -7,7 +7,7 @@
  */
 
 /** What the registry says about a code. */
-export interface ErrorSpec {
+interface ErrorSpec {
   /** The HTTP status of the envelope (and of a JSON-RPC error over HTTP). */
   status: number;
   /** When it is answered (for the docs table). */
@@ -160,7 +160,7 @@ export interface ErrorEnvelope {
   error: { code: ErrorCode; message: string };
 }
 
-export interface ApiErrorOptions {
+interface ApiErrorOptions {
   /** Response headers that go with it over HTTP (`retry-after`, `allow`, `www-authenticate`). */
   headers?: Record<string, string>;
   /** The failure underneath, for logs; never shown to a client. */

@@ -30,7 +30,7 @@ const EXTRA_WORDS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** A word folded for lookup: "SAE J1772" and "sae-j1772" read alike. */
-export const foldWord = (word: string) => word.toLowerCase().replace(/[\s\-_/.()]+/g, "");
+const foldWord = (word: string) => word.toLowerCase().replace(/[\s\-_/.()]+/g, "");
 
 function wordIndex(): Map<string, string[]> {
   const index = new Map<string, string[]>();

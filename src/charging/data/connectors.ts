@@ -4,7 +4,7 @@
  * @module
  */
 
-export interface ConnectorKind {
+interface ConnectorKind {
   /** Slug served as `Connector.type`. */
   type: string;
   name: string;

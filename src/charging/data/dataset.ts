@@ -78,7 +78,7 @@ const DatasetSchema = v.strictObject({ ...HeaderSchema, sites: v.array(SiteSchem
 /** The header alone (the snapshot's HEAD section carries it too). */
 export const DatasetHeaderSchema = v.strictObject(HeaderSchema);
 
-export type StoredSite = v.InferInput<typeof SiteSchema>;
+type StoredSite = v.InferInput<typeof SiteSchema>;
 export type DatasetHeader = Omit<v.InferOutput<typeof DatasetSchema>, "sites">;
 
 /** The row's page at its source. */

@@ -10,7 +10,7 @@ import { ApiError } from "../../shared/errors.ts";
 // 20 digits hold any OCM or OSM id (both under 2^64); a longer number is echoed clipped.
 const ID_SHAPE = /^(ocm:\d{1,20}|osm:(node|way|relation)\/\d{1,20})$/;
 
-export const SiteIdSchema = v.pipe(
+const SiteIdSchema = v.pipe(
   v.string(),
   v.regex(ID_SHAPE),
   v.description("A site id from a search: ocm:<n>, osm:node/<n>, osm:way/<n> or osm:relation/<n> (colon as %3A, slash as %2F or as is)"),

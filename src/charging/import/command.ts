@@ -39,7 +39,7 @@ export interface ImportIo {
   crc32?: Crc32;
 }
 
-export const IMPORT_USAGE = `usage: charging import <files...> --out <path> [--imported-at <ISO 8601>]
+const IMPORT_USAGE = `usage: charging import <files...> --out <path> [--imported-at <ISO 8601>]
   files: Open Charge Map /v3/poi JSON (verbose or compact; compact needs ocm-reference.json too),
          OCM JSON lines (mongoexport, .jsonl.gz), Overpass JSON, overpass-turbo GeoJSON or a
          charging-sites/1 JSON data set; gzip is unpacked; files of any size stream through
@@ -83,7 +83,7 @@ function optionsOf(args: readonly string[]): Options {
   return opts;
 }
 
-export interface FileSummary {
+interface FileSummary {
   file: string;
   format: string;
   read: number;

@@ -36,11 +36,6 @@ export interface OcmReference {
   countries: ReadonlyMap<number, string>;
 }
 
-/** True when a parsed JSON value looks like OCM reference data. */
-export function isOcmReference(json: unknown): boolean {
-  return typeof json === "object" && json !== null && "DataProviders" in json && "ConnectionTypes" in json;
-}
-
 const titles = (rows: readonly { ID: number; Title?: string | null }[]) =>
   new Map(rows.flatMap((r) => (r.Title?.trim() ? [[r.ID, r.Title.trim()] as const] : [])));
 

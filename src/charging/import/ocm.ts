@@ -26,7 +26,7 @@ const ConnectionSchema = v.looseObject({
   Quantity: num,
 });
 
-export const PoiSchema = v.looseObject({
+const PoiSchema = v.looseObject({
   ID: v.pipe(v.number(), v.integer(), v.minValue(1)),
   DataProviderID: num,
   DataProvider: v.nullish(
@@ -58,7 +58,7 @@ export const PoiSchema = v.looseObject({
   DateCreated: str,
 });
 
-export type Poi = v.InferOutput<typeof PoiSchema>;
+type Poi = v.InferOutput<typeof PoiSchema>;
 
 /** SubmissionStatusTypes: 100/200 are live; 1000+ are delisted (closed); the rest are not yet published. */
 const LIVE_SUBMISSIONS = new Set([100, 200]);
@@ -155,7 +155,7 @@ function lastUpdatedOf(poi: Poi): string | null {
 }
 
 /** One OCM POI (already validated against `PoiSchema`) into a site or a drop reason. */
-export function ocmSite(poi: Poi, ref: OcmReference | undefined): RowResult {
+function ocmSite(poi: Poi, ref: OcmReference | undefined): RowResult {
   const id = `ocm:${poi.ID}`;
   const submission = poi.SubmissionStatusTypeID;
   if (submission !== null && submission !== undefined && !LIVE_SUBMISSIONS.has(submission)) {

@@ -51,7 +51,7 @@ export interface RefreshIo extends ImportIo {
   env: Readonly<Record<string, string | undefined>>;
 }
 
-export const REFRESH_USAGE = `usage: charging refresh [--out FILE] [--ocm-url URL] [--ocm-reference-url URL] [--osm-url URL]
+const REFRESH_USAGE = `usage: charging refresh [--out FILE] [--ocm-url URL] [--ocm-reference-url URL] [--osm-url URL]
                         [--ocm-key KEY] [--max-drop PERCENT] [--timeout SECONDS] [--retries N] [--backoff SECONDS]
   Downloads the latest Open Charge Map and OpenStreetMap data, imports it, checks it and renames
   the new snapshot over --out; a server serving that file (CHARGING_DATA) swaps to it on its own.

@@ -10,7 +10,7 @@ import { JSONParser } from "../../../deps.ts";
 import { type ApiError, isApiError } from "../../shared/errors.ts";
 import { type FileFormat, formatError } from "./source.ts";
 
-export interface RowHandler {
+interface RowHandler {
   /** One row (a value that does not parse, in JSON lines, arrives as `null`). */
   row(value: unknown): void;
   /** A top-level value beside the rows (`osm3s`, `timestamp`, `partitions`, ...). */

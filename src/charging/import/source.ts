@@ -24,7 +24,7 @@ export type FileFormat =
 /** A file the importer cannot read (INVALID_DATA); the message says what is wrong and what was expected. */
 export const formatError = (message: string) => new ApiError("INVALID_DATA", message);
 
-export const UNKNOWN_FORMAT =
+const UNKNOWN_FORMAT =
   "unknown format; expected OCM /v3/poi JSON (array or JSON lines, optionally gzip), OCM reference data, Overpass JSON, overpass-turbo GeoJSON or a charging-sites/1 data set";
 
 const SNIFF_BYTES = 64 * 1024;

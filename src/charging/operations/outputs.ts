@@ -11,7 +11,7 @@ import { ACCESS_VALUES, STATUS_VALUES } from "../data/model.ts";
 const { nullable } = v;
 const text = nullable(v.string());
 
-export const AttributionOutput = v.object({ text: v.string(), url: v.string() });
+const AttributionOutput = v.object({ text: v.string(), url: v.string() });
 
 const ConnectorOutput = v.object({
   type: v.string(),
@@ -31,7 +31,7 @@ const AddressOutput = v.object({
 });
 
 /** Every field of `Site` (model.ts; meanings in DATA.md). */
-export const SiteOutput = v.object({
+const SiteOutput = v.object({
   id: v.pipe(v.string(), v.description("ocm:<n>, osm:node/<n>, osm:way/<n> or osm:relation/<n>")),
   source: v.picklist(["ocm", "osm"]),
   licence: v.string(),
@@ -58,7 +58,7 @@ export const SiteOutput = v.object({
   offRouteKm: v.optional(v.pipe(v.number(), v.description("Only on route searches: km from the site to the route"))),
 });
 
-export const PageOutput = v.object({
+const PageOutput = v.object({
   limit: v.pipe(v.number(), v.integer()),
   offset: v.pipe(v.number(), v.integer()),
   total: v.pipe(v.number(), v.integer()),

@@ -16,7 +16,7 @@ const LAST = 126; // "~"
 const SCALE = 1e5;
 const MAX_CHUNKS = 6;
 
-export type Decoded = { points: LonLat[] } | { error: string };
+type Decoded = { points: LonLat[] } | { error: string };
 
 /** The points of `text` (as `[lon, lat]`), or what is wrong with it; stops past `maxPoints`. */
 export function decodePolyline(text: string, maxPoints: number): Decoded {

@@ -14,12 +14,12 @@ import { v } from "../../../deps.ts";
 import { type LonLat, pathLengthKm } from "../search/route.ts";
 import { decodePolyline } from "./polyline.ts";
 
-export const MAX_ROUTE_POINTS = 10_000;
-export const MAX_ROUTE_KM = 20_000;
+const MAX_ROUTE_POINTS = 10_000;
+const MAX_ROUTE_KM = 20_000;
 export const CORRIDOR_DEFAULT_KM = 5;
-export const CORRIDOR_MAX_KM = 50;
+const CORRIDOR_MAX_KM = 50;
 
-export const ROUTE_HELP =
+const ROUTE_HELP =
   `The route: an encoded polyline string (Google's algorithm, precision 5) or a GeoJSON LineString {"type":"LineString","coordinates":[[lon,lat],...]}; 2 to ${MAX_ROUTE_POINTS} points, at most ${MAX_ROUTE_KM} km; each segment is the shorter great-circle arc`;
 
 export const CORRIDOR_HELP = `Corridor half-width in km, either side of the route: more than 0, at most ${CORRIDOR_MAX_KM} (default ${CORRIDOR_DEFAULT_KM})`;

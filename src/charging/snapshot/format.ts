@@ -40,7 +40,6 @@ export const TEXT_FIELDS = [
   "openingHours",
   "lastUpdated",
 ] as const;
-export type TextField = (typeof TEXT_FIELDS)[number];
 
 /** Id kinds in id order: `ocm:<n>`, then `osm:node/<n>`, `osm:way/<n>`, `osm:relation/<n>`. */
 export const ID_KINDS = ["ocm:", "osm:node/", "osm:way/", "osm:relation/"] as const;

@@ -33,7 +33,7 @@ export function rowOf(s: Snapshot, id: string): number {
   return -1;
 }
 
-export function idAt(s: Snapshot, row: number): string {
+function idAt(s: Snapshot, row: number): string {
   return `${ID_KINDS[s.idKind[row] as number]}${s.idNum[row]}`;
 }
 
@@ -112,7 +112,7 @@ export function siteAt(s: Snapshot, row: number): Site {
 }
 
 /** Decoded sites a reader keeps (about 1 KB each): a map pan shows mostly sites the last pans showed. */
-export const SITES_KEPT = 4096;
+const SITES_KEPT = 4096;
 
 /**
  * Decodes rows of `s` into sites, keeping the last `kept` decoded: a page of 20 sites costs

@@ -14,7 +14,7 @@ import type { Attribution } from "../data/model.ts";
 import type { LiveFeed, LiveObservation } from "./service.ts";
 import { aggregateStatus } from "./vocabulary.ts";
 
-export interface OcpiFeedConfig {
+interface OcpiFeedConfig {
   /** The Locations endpoint, e.g. `https://feed.example/ocpi/2.2.1/locations`. */
   baseUrl: string;
   /** OCPI credentials token, sent as `Authorization: Token <token>`. */

@@ -36,7 +36,7 @@ export interface LiveFeed {
   lookup(id: string, signal?: AbortSignal): Promise<LiveObservation | undefined>;
 }
 
-export interface StatusDeps {
+interface StatusDeps {
   now(): Date;
   live?: LiveFeed;
   /** Dataset import time: `retrievedAt` of rows that carry no date of their own. */

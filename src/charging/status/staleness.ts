@@ -3,10 +3,10 @@
  * @module
  */
 
-export const REFRESH_SLO_MINUTES = 60;
+const REFRESH_SLO_MINUTES = 60;
 export const REFRESH_SLO_MS = REFRESH_SLO_MINUTES * 60_000;
 
-export interface Staleness {
+interface Staleness {
   stale: boolean;
   staleReason?: string;
 }

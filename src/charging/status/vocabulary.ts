@@ -5,7 +5,7 @@
  */
 import type { StatusValue } from "../data/model.ts";
 
-export type SourceStatus = StatusValue | "REMOVED";
+type SourceStatus = StatusValue | "REMOVED";
 
 /**
  * OCM StatusType id -> status. Registry meaning: 50 "Operational" and 75 "Partly Operational"
@@ -13,7 +13,7 @@ export type SourceStatus = StatusValue | "REMOVED";
  * "registry". 30 "Temporarily Unavailable" is INOPERATIVE (OCM flags it IsOperational, but
  * a driver cannot charge); 100 "Not Operational" is OUTOFORDER; 200/210 are removed.
  */
-export const OCM_STATUS: Readonly<Record<number, SourceStatus>> = {
+const OCM_STATUS: Readonly<Record<number, SourceStatus>> = {
   0: "UNKNOWN",
   10: "AVAILABLE",
   20: "CHARGING",

@@ -166,7 +166,7 @@ function offSite(finalUrl: string | undefined, start: URL): boolean {
   return finalUrl !== undefined && URL.canParse(finalUrl) && !isSameSite(new URL(finalUrl), start);
 }
 
-export interface AuditOutcome {
+interface AuditOutcome {
   report: AuditReport;
   comparison?: Comparison;
 }

@@ -39,7 +39,7 @@ export interface Threshold {
   source: string;
 }
 
-export interface CheckDef {
+interface CheckDef {
   id: CheckId;
   category: Category;
   severity: Severity;

@@ -25,7 +25,7 @@ export const URLS_PER_CHECK = 10_000;
  * as slices of their parent, so one kept title would otherwise pin a whole page body; the
  * concatenation is flattened into a fresh string before slicing.
  */
-export function detach(text: string): string {
+function detach(text: string): string {
   return ` ${text}`.slice(1);
 }
 

@@ -25,9 +25,9 @@ import { categoryScores, overallScore, rankFixes } from "./score.ts";
 import { siteHits, twinOf } from "./site-checks.ts";
 
 export const USER_AGENT = "SeoAuditMcp/0.1 (+https://www.npmjs.com/package/seo-audit-mcp; robots.txt token SeoAuditMcp)";
-export const PRODUCT_TOKEN = "SeoAuditMcp";
+const PRODUCT_TOKEN = "SeoAuditMcp";
 
-export interface AuditOptions {
+interface AuditOptions {
   fetch: typeof fetch;
   request?: HttpRequest;
   /** Where page HTML is parsed, started per audit: the Node shim's parses on a worker thread (default: this thread). */

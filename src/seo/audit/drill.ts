@@ -14,14 +14,14 @@ import type { AuditReport } from "./report.ts";
 /** URLs per answer: a concise page stays a few thousand tokens. */
 const PAGE_SIZE = { concise: 50, detailed: 500 } as const;
 
-export interface DrillRequest {
+interface DrillRequest {
   check?: string | undefined;
   url?: string | undefined;
   cursor?: string | undefined;
   format: ResponseFormat;
 }
 
-export interface DrillAnswer {
+interface DrillAnswer {
   structured: Record<string, unknown>;
   text: string;
 }

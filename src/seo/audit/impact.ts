@@ -26,7 +26,7 @@ const MARKUP = new Set(["indexability", "content", "links", "international", "st
 /** A template problem is on at least half the HTML pages, and on at least this many. */
 const TEMPLATE_MIN_PAGES = 10;
 
-export interface Template {
+interface Template {
   /** HTML pages carrying the shared element. */
   pages: number;
   /** What the pages share, in words. */

@@ -15,12 +15,12 @@ function fnv(text: string, basis: number): number {
 }
 
 /** A URL's 53-bit hash: two 32-bit FNV-1a hashes, one cut to 21 bits. */
-export function urlHash(url: string): number {
+function urlHash(url: string): number {
   return fnv(url, 0x811c9dc5) * 2 ** 21 + (fnv(url, 0x9747b28c) >>> 11);
 }
 
 /** How the pages reference a set of target URLs. */
-export interface Reach {
+interface Reach {
   /** Pages referencing at least one of the targets. */
   pages: number;
   /** Per target URL, the pages referencing it. */

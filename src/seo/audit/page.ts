@@ -15,7 +15,7 @@ import { type Finding, findingOf, type Hit } from "./finding.ts";
 import { type PageSignals, pageHits, relationHits } from "./page-checks.ts";
 import type { ClientRedirect, PageSummary, PageType } from "./page-summary.ts";
 
-export interface PageAnalysis {
+interface PageAnalysis {
   summary: PageSummary;
   hits: Hit[];
   /** Normalised absolute URLs of crawlable links, nofollow ones excluded. */
@@ -46,7 +46,7 @@ function resolveAll(hrefs: string[], base: string): string[] {
 }
 
 /** Script redirects count only on near-empty pages: elsewhere the script may redirect on a click. */
-export const SCRIPT_REDIRECT_MAX_WORDS = 50;
+const SCRIPT_REDIRECT_MAX_WORDS = 50;
 
 function clientRedirectOf(html: HtmlFacts, base: string, self: string | undefined): ClientRedirect | undefined {
   const refresh = html.metaRefresh?.url !== undefined ? normaliseUrl(html.metaRefresh.url, base) : undefined;

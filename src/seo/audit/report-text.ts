@@ -35,7 +35,7 @@ function example(f: Finding | undefined, rel: (url: string) => string): string {
  * How the readable report names the settings it suggests: an agent sets the tool's arguments,
  * a terminal user the CLI's flags. A report must not send either to the other's words.
  */
-export interface ReportWords {
+interface ReportWords {
   /** What lists every fix. */
   allFixes: string;
   /** How to read every URL of one check. */
@@ -52,7 +52,7 @@ export interface ReportWords {
   examples: boolean;
 }
 
-export const TOOL_WORDS: ReportWords = {
+const TOOL_WORDS: ReportWords = {
   allFixes: "response_format=detailed",
   byCheck: "seo_audit_site {report_id, check} (paged), or {report_id, url} for one page; no new crawl",
   bounds: "raise the bounds (max_pages, max_depth, max_seconds)",

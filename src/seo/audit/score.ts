@@ -20,7 +20,7 @@ const SCORE_WEIGHT: Record<Severity, number> = { critical: 0.5, high: 0.3, mediu
 const SITE_WIDE = new Set(["robots-txt-unreachable", "host-stopped"]);
 
 /** Pages a finding stands for: the pages carrying it, or every page for a finding that stops the crawl. */
-export function pagesAffected(f: Finding, pages: number): number {
+function pagesAffected(f: Finding, pages: number): number {
   return SITE_WIDE.has(f.id) ? Math.max(f.count, pages) : (f.pages ?? f.count);
 }
 

@@ -6,7 +6,7 @@
  */
 
 /** Hamming distance at or under which two pages count as near-duplicates (Manku et al.). */
-export const NEAR_DUPLICATE_BITS = 3;
+const NEAR_DUPLICATE_BITS = 3;
 
 function fmix(value: number): number {
   let h = value ^ (value >>> 16);

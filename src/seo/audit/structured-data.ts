@@ -32,7 +32,7 @@ const LOCAL_BUSINESS: Rule = {
 };
 
 /** Google's guides, type by type (the Article and LocalBusiness rules also cover their common subtypes). */
-export const RICH_RESULT_RULES: Readonly<Record<string, Rule>> = {
+const RICH_RESULT_RULES: Readonly<Record<string, Rule>> = {
   Article: ARTICLE,
   NewsArticle: ARTICLE,
   BlogPosting: ARTICLE,
@@ -81,7 +81,7 @@ export const RICH_RESULT_RULES: Readonly<Record<string, Rule>> = {
 };
 
 /** What one JSON-LD block lacks, as "Type: property" texts. */
-export interface RichResultGaps {
+interface RichResultGaps {
   required: string[];
   recommended: string[];
 }

@@ -22,7 +22,7 @@ export interface DomainAuthority {
   trancoRank: Labelled<number>;
 }
 
-export interface AuthorityReport {
+interface AuthorityReport {
   domains: DomainAuthority[];
   sources: SourceStatus[];
 }

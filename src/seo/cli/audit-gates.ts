@@ -10,7 +10,7 @@ import type { AuditReport } from "../audit/report.ts";
 import { type Budget, overBudget, parseBudget } from "./ci-formats.ts";
 
 /** What the gates use of the command's I/O. */
-export interface GateIo {
+interface GateIo {
   stderr(s: string): void;
   readText?(path: string): Promise<string>;
 }

@@ -12,7 +12,7 @@ import { junitOf, sarifOf } from "./ci-formats.ts";
 import { csvFiles } from "./csv.ts";
 
 /** The output files the command line asked for. */
-export interface OutputFiles {
+interface OutputFiles {
   sarif?: string;
   junit?: string;
   csv?: string;

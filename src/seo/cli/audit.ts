@@ -32,8 +32,6 @@ import { writeCiFiles, writeHtml } from "./audit-output.ts";
 import { AUDIT_USAGE } from "./audit-usage.ts";
 import { resumedRequest } from "./resume.ts";
 
-export { AUDIT_USAGE };
-
 export interface CliIo {
   stdout(s: string): void;
   stderr(s: string): void;

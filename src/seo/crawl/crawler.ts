@@ -14,7 +14,7 @@ import { CrawlRun } from "./crawl-run.ts";
 import type { CrawlDeps, CrawlResult, Visitor } from "./crawl-types.ts";
 import { isOwnMachine, normaliseUrl } from "../fetch/url.ts";
 
-export type { CrawlCuts, CrawlDeps, CrawlProgress, CrawlResult, PageVisit, Visitor } from "./crawl-types.ts";
+export type { CrawlDeps, CrawlProgress, CrawlResult, PageVisit, Visitor } from "./crawl-types.ts";
 
 export async function crawlSite(
   startUrl: string,

@@ -11,7 +11,7 @@ import { SeenSet } from "./seen-set.ts";
 export type EntryState = "queued" | "done" | "blocked" | "skipped";
 export type QueueName = "links" | "targets" | "sitemap" | "resources";
 /** Why a URL found was not kept for fetching. */
-export type CutReason = "max_pages" | "max_depth";
+type CutReason = "max_pages" | "max_depth";
 
 export interface UrlEntry {
   url: string;

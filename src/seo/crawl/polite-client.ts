@@ -11,7 +11,7 @@ import { type HttpRequest, NO_HEADERS, type ResponseHeaders } from "../fetch/htt
 import type { TextSink } from "../fetch/read-body.ts";
 import { HostGate, retryAfterMs } from "./host-gate.ts";
 
-export interface PoliteClientOptions {
+interface PoliteClientOptions {
   fetch: typeof fetch;
   request?: HttpRequest;
   userAgent: string;

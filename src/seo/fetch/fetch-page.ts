@@ -51,7 +51,7 @@ export interface FetchPageOptions {
   anyContentType?: boolean;
 }
 
-export const FETCH_DEFAULTS = { timeoutMs: 15_000, maxBytes: 5 * 1024 * 1024, maxRedirects: 10 } as const;
+const FETCH_DEFAULTS = { timeoutMs: 15_000, maxBytes: 5 * 1024 * 1024, maxRedirects: 10 } as const;
 
 const TEXTUAL = /^(text\/|application\/(xhtml\+xml|xml|json|ld\+json|rss\+xml|atom\+xml))/i;
 

@@ -47,7 +47,7 @@ async function readCapped(
 }
 
 /** What reading a body gave: the text (`body`), the undecoded bytes (`raw`) or the `sink` it streamed into. */
-export interface BodyRead extends ReadResult {
+interface BodyRead extends ReadResult {
   body?: string;
   raw?: Uint8Array;
   sink?: TextSink;

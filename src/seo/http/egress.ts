@@ -21,7 +21,7 @@ export interface GatewayEgress {
 }
 
 /** One request's guarded network: its fetch, and the refusal it ran into, if any. */
-export interface GuardedNetwork {
+interface GuardedNetwork {
   fetch: typeof fetch;
   /** Throws UPSTREAM_BLOCKED when `url` may not be contacted. */
   check(url: string): Promise<void>;

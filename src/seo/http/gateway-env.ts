@@ -16,9 +16,9 @@ export interface GatewaySettings {
   trustedProxies: number;
 }
 
-export const DEFAULT_GATEWAY_RATE = 60;
+const DEFAULT_GATEWAY_RATE = 60;
 /** Shorter tokens are guessable; `openssl rand -hex 32` gives 64 characters. */
-export const MIN_TOKEN_LENGTH = 16;
+const MIN_TOKEN_LENGTH = 16;
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -12,9 +12,9 @@ import { mapBounded, type Progress, type ProviderDeps } from "../providers/types
 import { keywordKey } from "./expand.ts";
 
 /** Requests in flight per source: polite to endpoints that are free to use. */
-export const PER_SOURCE_CONCURRENCY = 2;
+const PER_SOURCE_CONCURRENCY = 2;
 
-export interface RawIdea {
+interface RawIdea {
   keyword: string;
   sources: ProviderId[];
   /** Position of first appearance across (query, suggestion), for a stable order. */

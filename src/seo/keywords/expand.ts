@@ -4,7 +4,7 @@
  * @module
  */
 
-export const QUESTION_WORDS = ["how", "what", "why", "when", "where", "who", "which", "can", "is", "does"];
+const QUESTION_WORDS = ["how", "what", "why", "when", "where", "who", "which", "can", "is", "does"];
 const ALPHABET = "abcdefghijklmnopqrstuvwxyz".split("");
 
 /** The queries to send, in priority order, without duplicates. */

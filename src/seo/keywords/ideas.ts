@@ -13,7 +13,7 @@ import { expansions, keywordKey } from "./expand.ts";
 import { bingDemand, type ConsoleQuery, consoleQueries } from "./keyed-sources.ts";
 
 /** Bing demand is looked up for the seed and this many top ideas (one request each). */
-export const BING_LOOKUPS = 5;
+const BING_LOOKUPS = 5;
 
 export interface Idea {
   keyword: string;
@@ -24,7 +24,7 @@ export interface Idea {
   bingWeeklyImpressions?: Labelled<number>;
 }
 
-export interface IdeasRequest {
+interface IdeasRequest {
   query: string;
   locale: Locale;
   limit: number;
@@ -32,7 +32,7 @@ export interface IdeasRequest {
   site?: string;
 }
 
-export interface IdeasReport {
+interface IdeasReport {
   query: string;
   seedBingWeeklyImpressions?: Labelled<number>;
   ideas: Idea[];

@@ -25,7 +25,7 @@ export interface ConsoleQuery {
 }
 
 /** At most this many properties are queried when the caller names no site. */
-export const MAX_PROPERTIES = 3;
+const MAX_PROPERTIES = 3;
 
 /** Search Console queries containing `seed` on `site`'s properties (or the first visible ones). */
 export async function consoleQueries(

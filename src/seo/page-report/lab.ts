@@ -10,9 +10,9 @@ import { type Labelled, unavailable } from "../provenance.ts";
 import { LAB_THROTTLING, type LabMetrics, type RendererFactory, type SubRequestGate } from "../render/renderer.ts";
 
 /** Time for the one load, throttled: a slow page on a slow 4G link takes a while. */
-export const LAB_TIMEOUT_MS = 30_000;
+const LAB_TIMEOUT_MS = 30_000;
 
-export const LAB_BASIS = `lab, one cold load in the local headless browser; throttling: ${LAB_THROTTLING.name}`;
+const LAB_BASIS = `lab, one cold load in the local headless browser; throttling: ${LAB_THROTTLING.name}`;
 
 function sameSite(url: string): SubRequestGate {
   const root = new URL(url);

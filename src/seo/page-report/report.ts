@@ -20,7 +20,7 @@ import { labFor } from "./lab.ts";
 import type { LabMetrics, RendererFactory } from "../render/renderer.ts";
 import { type FieldData, fromCrux, fromPsi, THRESHOLD_BASIS, type Verdict, verdicts } from "./vitals.ts";
 
-export interface PageReportRequest {
+interface PageReportRequest {
   url: string;
   strategies: Strategy[];
 }

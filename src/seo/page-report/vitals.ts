@@ -10,7 +10,7 @@ export type Verdict = "good" | "needs-improvement" | "poor";
 export type MetricId = "lcp" | "inp" | "cls" | "fcp" | "ttfb";
 
 /** p75 at or below `good` is good; above `poor` is poor. */
-export const THRESHOLDS: Record<MetricId, { good: number; poor: number; unit: "ms" | "unitless" }> = {
+const THRESHOLDS: Record<MetricId, { good: number; poor: number; unit: "ms" | "unitless" }> = {
   lcp: { good: 2500, poor: 4000, unit: "ms" },
   inp: { good: 200, poor: 500, unit: "ms" },
   cls: { good: 0.1, poor: 0.25, unit: "unitless" },

@@ -15,7 +15,7 @@ export const AUTOCOMPLETE_SOURCES = [
   "bing-autocomplete",
   "duckduckgo-autocomplete",
 ] as const;
-export type AutocompleteSource = (typeof AUTOCOMPLETE_SOURCES)[number] & ProviderId;
+type AutocompleteSource = (typeof AUTOCOMPLETE_SOURCES)[number] & ProviderId;
 
 export interface Locale {
   /** ISO 3166-1 alpha-2, lower case (e.g. "us"). */
@@ -54,7 +54,7 @@ const TTL_MS = 60 * 60_000;
 const TIMEOUT_MS = 8_000;
 
 /** Parses `["q", ["s1", ...]]`; undefined when the shape is different. */
-export function parseSuggestions(body: unknown): string[] | undefined {
+function parseSuggestions(body: unknown): string[] | undefined {
   if (!Array.isArray(body) || !Array.isArray(body[1])) return undefined;
   return (body[1] as unknown[]).filter((s): s is string => typeof s === "string" && s.trim() !== "");
 }

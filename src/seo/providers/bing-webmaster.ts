@@ -11,14 +11,14 @@ import { TtlCache } from "./cache.ts";
 import { requestJson } from "./request.ts";
 import { fail, ok, type ProviderDeps, type ProviderResult } from "./types.ts";
 
-export interface KeywordWeek {
+interface KeywordWeek {
   query: string;
   impressions: number;
   broadImpressions: number;
   date?: string;
 }
 
-export interface QueryStat {
+interface QueryStat {
   query: string;
   impressions: number;
   clicks: number;

@@ -9,7 +9,7 @@ import { TtlCache } from "./cache.ts";
 import { requestJson } from "./request.ts";
 import { fail, ok, type ProviderDeps, type ProviderResult } from "./types.ts";
 
-export const GSC_SCOPE = "https://www.googleapis.com/auth/webmasters.readonly";
+const GSC_SCOPE = "https://www.googleapis.com/auth/webmasters.readonly";
 const DEFAULT_AUDIENCE = "https://oauth2.googleapis.com/token";
 const tokens = new TtlCache<string>(10);
 
@@ -26,7 +26,7 @@ function pkcs8(pem: string): Uint8Array<ArrayBuffer> {
 }
 
 /** Signs the JWT assertion for `account` (valid one hour from `now`). */
-export async function signAssertion(account: ServiceAccount, scope: string, now: Date): Promise<string> {
+async function signAssertion(account: ServiceAccount, scope: string, now: Date): Promise<string> {
   const key = await crypto.subtle.importKey(
     "pkcs8",
     pkcs8(account.private_key),

@@ -41,14 +41,13 @@ interface OprResponse {
 const cache = new TtlCache<PageRankRow & { lastUpdated?: string }>(2000);
 const TTL_MS = 24 * 60 * 60_000;
 const TIMEOUT_MS = 15_000;
-export const OPR_BATCH = 100;
 
 const num = (x: unknown) => (x === null || x === undefined || x === "" ? undefined : Number(x));
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 
 /** "13th Jun 2025" -> "2025-06-13"; other text is kept as given. */
-export function oprDate(text: string): string {
+function oprDate(text: string): string {
   const match = /^(\d{1,2})(?:st|nd|rd|th)?\s+([a-z]{3})[a-z]*\s+(\d{4})$/i.exec(text.trim());
   const month = match ? MONTHS.indexOf((match[2] ?? "").toLowerCase()) : -1;
   if (!match || month < 0) return text;
@@ -56,7 +55,7 @@ export function oprDate(text: string): string {
 }
 
 /** Parses a getPageRank response; undefined when it has no `response` array. */
-export function parsePageRank(body: unknown): PageRankBatch | undefined {
+function parsePageRank(body: unknown): PageRankBatch | undefined {
   const data = body as OprResponse;
   if (!Array.isArray(data?.response)) return undefined;
   const rows = data.response.map((row): PageRankRow => {

@@ -12,7 +12,7 @@ import { fail, ok, type ProviderDeps, type ProviderResult } from "./types.ts";
 export type Strategy = "mobile" | "desktop";
 
 /** Lighthouse audit ids of the lab metrics we report, with their unit. */
-export const LAB_METRICS = {
+const LAB_METRICS = {
   "first-contentful-paint": "ms",
   "largest-contentful-paint": "ms",
   "total-blocking-time": "ms",

@@ -12,7 +12,7 @@ import { fail, ok, type ProviderDeps, type ProviderResult } from "./types.ts";
 export const MAX_RETRY_WAIT_MS = 10_000;
 const DEFAULT_RETRY_WAIT_MS = 500;
 
-export interface ProviderRequest {
+interface ProviderRequest {
   source: ProviderId;
   /** Human name used in reasons, e.g. "PageSpeed Insights". */
   name: string;

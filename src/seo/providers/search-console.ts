@@ -18,7 +18,7 @@ export interface GscRow {
   position: number;
 }
 
-export interface GscQuery {
+interface GscQuery {
   startDate: string;
   endDate: string;
   dimensions: ("query" | "page" | "country" | "device" | "date")[];

@@ -12,7 +12,7 @@ import type { ProviderDeps } from "../providers/types.ts";
 import { bingRank } from "./bing.ts";
 import { type EngineRank, googleRank } from "./google.ts";
 
-export interface RankReport {
+interface RankReport {
   keyword: string;
   domain: string;
   /** The best available answer: Google's when it has one, else Bing's. */

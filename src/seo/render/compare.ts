@@ -11,7 +11,7 @@ import { robotsDirectives } from "../audit/directives.ts";
 import { normaliseUrl } from "../fetch/url.ts";
 
 /** Words the rendered page must add (and half again the raw count) to be "content only in the rendered page". */
-export const RENDERED_WORDS_MIN = 50;
+const RENDERED_WORDS_MIN = 50;
 
 const short = (text: string, max = 80) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 const first = (list: string[]) => (list[0] ?? "").trim();

@@ -6,7 +6,7 @@
 import { formatNumber } from "./escape.ts";
 import { type Html, html } from "./html.ts";
 
-export interface Bar {
+interface Bar {
   label: string;
   value: number;
   /** A CSS class for the bar's colour (status classes, severities). */

@@ -9,7 +9,7 @@
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
 /** Text or an attribute value, escaped for any HTML context that quotes its attributes. */
-export function esc(value: unknown): string {
+function esc(value: unknown): string {
   return String(value).replace(/[&<>"']/g, (c) => ENTITIES[c] as string);
 }
 

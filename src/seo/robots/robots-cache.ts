@@ -35,7 +35,7 @@ const looksLikeHtml = (page: FetchedPage) =>
   /html/i.test(page.headers.get("content-type") ?? "") ||
   /^\s*<(!doctype|html|head|body)\b/i.test(page.body.replace(/^\ufeff/, ""));
 
-export interface RobotsCacheOptions {
+interface RobotsCacheOptions {
   productToken: string;
   /** Fetches one URL politely (host gate, timeout, user agent) with the given redirect and byte limits. */
   get(url: string, limits: { maxRedirects: number; maxBytes: number }): Promise<FetchedPage>;

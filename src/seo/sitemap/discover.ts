@@ -39,7 +39,7 @@ export interface SitemapResult {
   capped: boolean;
 }
 
-export interface SitemapCandidates {
+interface SitemapCandidates {
   /** From robots.txt `Sitemap:` lines: read even when robots.txt disallows their path. */
   robots: string[];
   /** Conventional paths: a 404 there only means the site does not use that path. */
@@ -60,7 +60,7 @@ export function conventionalSitemaps(start: URL): string[] {
   return [`${origin}/sitemap.xml`, `${origin}/sitemap_index.xml`, ...(dir === "/" ? [] : [`${origin}${dir}sitemap.xml`])];
 }
 
-export interface DiscoverOptions {
+interface DiscoverOptions {
   get(url: string): Promise<FetchedBytes>;
   inScope(url: URL): boolean;
   /** Maps a production twin URL onto the site (identity when there is none). */

@@ -6,8 +6,8 @@
 import { XMLParser } from "../../../deps.ts";
 import { gunzip, isGzip } from "../../shared/stream/bytes.ts";
 
-export const SITEMAP_URL_LIMIT = 50_000;
-export const SITEMAP_BYTE_LIMIT = 50 * 1024 * 1024;
+const SITEMAP_URL_LIMIT = 50_000;
+const SITEMAP_BYTE_LIMIT = 50 * 1024 * 1024;
 
 /**
  * A urlset's hreflang annotations (`<xhtml:link rel="alternate" hreflang href>` in a `<url>`):
@@ -20,7 +20,7 @@ export interface SitemapHreflang {
   missingReturn: { count: number; examples: string[] };
 }
 
-export type ParsedSitemap =
+type ParsedSitemap =
   | { kind: "urlset"; urls: string[]; overLimit: boolean; badLastmod: string[]; hreflang?: SitemapHreflang }
   | { kind: "index"; sitemaps: string[] }
   | { kind: "invalid"; error: string };

@@ -24,7 +24,7 @@ import type { RendererFactory } from "../render/renderer.ts";
 import { responseFormat } from "../tool-input.ts";
 import { reportLink } from "./report-resources.ts";
 
-export interface AuditSiteDeps {
+interface AuditSiteDeps {
   fetch: typeof fetch;
   /** Optional lighter HTTP primitive for the crawl (the Node shim's `nodeHttpRequest`). */
   request?: HttpRequest;
@@ -85,7 +85,7 @@ const Input = v.object({
 const PROGRESS_EVERY_MS = 250;
 
 /** What a caller of seo_audit_site without the crawl capability is told. */
-export const LOCAL_ONLY_MESSAGE =
+const LOCAL_ONLY_MESSAGE =
   "seo_audit_site crawls a whole site, which runs only on your own machine, not on this remote gateway. Run it locally: add the stdio server `seo-audit-mcp mcp` to your MCP client, or run `seo-audit-mcp audit <url>` in a terminal (not on the npm registry yet: `npm run pack:npm` in a clone of the repository, then `npx -y ./dist/npm/seo-audit-mcp-<version>.tgz mcp`). seo_page_report works here for single pages";
 
 const SPEC = {

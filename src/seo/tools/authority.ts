@@ -13,7 +13,7 @@ import { SOURCES_SCHEMA, show } from "../providers/labels.ts";
 import { responseFormat } from "../tool-input.ts";
 
 /** At most this many domains per call: Tranco allows about one request a second. */
-export const MAX_DOMAINS = 20;
+const MAX_DOMAINS = 20;
 
 const Input = v.object({
   domains: v.pipe(

@@ -17,11 +17,11 @@ import { REST_PATHS } from "../http/paths.ts";
 import { definedEntries, REST_DOC } from "../http/rest-doc.ts";
 import { responseFormat } from "../tool-input.ts";
 
-export const MAX_IDEAS = 200;
+const MAX_IDEAS = 200;
 const CONCISE_IDEAS = 25;
 
 /** The tool's input; its REST face's query reuses the entries. */
-export const KeywordIdeasInput = v.object({
+const KeywordIdeasInput = v.object({
   query: v.pipe(
     v.string(),
     v.maxLength(100),

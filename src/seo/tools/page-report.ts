@@ -23,7 +23,7 @@ import { responseFormat } from "../tool-input.ts";
 const CONCISE_FINDINGS = 10;
 
 /** The tool's input; its REST face's query reuses the entries. */
-export const PageReportInput = v.object({
+const PageReportInput = v.object({
   url: v.pipe(
     v.string(),
     v.minLength(1),

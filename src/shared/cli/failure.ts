@@ -13,7 +13,7 @@ export const USAGE_CODES: readonly ErrorCode[] = ["INVALID_USAGE", "INVALID_CONF
 /** The next step of a failure nobody planned for (a bug, or the machine refusing something). */
 export const UNEXPECTED_NEXT_STEP = "this is unexpected: run the command again, and if it fails again report it with the command line you ran";
 
-export interface CliFailure {
+interface CliFailure {
   exit: 1 | 2;
   /** One line, `CODE: what happened; what to do` (no newline). */
   line: string;

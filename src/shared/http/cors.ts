@@ -5,7 +5,7 @@
  * @module
  */
 
-export interface CorsOptions {
+interface CorsOptions {
   /** `"*"` or the exact origins allowed (scheme://host[:port]). */
   origins: "*" | readonly string[];
   allowMethods?: readonly string[];

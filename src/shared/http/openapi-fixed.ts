@@ -27,7 +27,7 @@ export interface FixedDoc {
 export const templateOf = (path: string) => path.replace(/:(\w+)\+?/g, "{$1}");
 
 /** The quota headers the rate limit puts on every metered answer (IETF draft httpapi-ratelimit-headers). */
-export const QUOTA_HEADERS: Record<string, string> = {
+const QUOTA_HEADERS: Record<string, string> = {
   RateLimit: 'What is left of the quota: "per-minute";r=<requests left>;t=<seconds until the window resets>',
   "RateLimit-Policy": 'The quota: "per-minute";q=<requests per window>;w=<window in seconds>',
 };

@@ -14,7 +14,7 @@
  * @module
  */
 
-export interface RateLimitOptions {
+interface RateLimitOptions {
   /** Requests allowed per window and client. */
   limit: number;
   windowMs: number;
@@ -37,7 +37,7 @@ export interface RateLimiter {
 }
 
 /** The in-memory limiter also tells how many clients it remembers. */
-export interface MemoryRateLimiter extends RateLimiter {
+interface MemoryRateLimiter extends RateLimiter {
   readonly size: number;
 }
 
@@ -100,7 +100,7 @@ export interface RateLimitStore {
   increment(key: string, windowMs: number): Promise<{ count: number; msLeft: number }>;
 }
 
-export interface SharedRateLimitOptions extends RateLimitOptions {
+interface SharedRateLimitOptions extends RateLimitOptions {
   store: RateLimitStore;
   /** Where the fall-back and recovery notices go. */
   log: (line: string) => void;

@@ -36,7 +36,7 @@ export interface Route<C = undefined> {
 }
 
 /** Dispatches one request: its response, or undefined when no route has its path. */
-export type Dispatch<C> = (request: Request, url: URL, context: C) => Response | Promise<Response> | undefined;
+type Dispatch<C> = (request: Request, url: URL, context: C) => Response | Promise<Response> | undefined;
 
 /** A compiled path: the params of `pathname`, or undefined when it does not match. */
 type Matcher = (pathname: string) => Record<string, string> | undefined;

@@ -39,7 +39,7 @@ export function toJsonRpcError(err: unknown): Response {
 }
 
 /** The 405 answer for anything but POST on an MCP endpoint. */
-export function mcpMethodNotAllowed(path = "/mcp"): Response {
+function mcpMethodNotAllowed(path = "/mcp"): Response {
   return jsonRpcError(405, -32000, `Method not allowed: use POST ${path} (stateless Streamable HTTP, no sessions)`, {
     allow: "POST",
   });
@@ -51,19 +51,19 @@ export function mcpMethodNotAllowed(path = "/mcp"): Response {
  * endpoint cannot tell an older client apart; a batch would otherwise run every call it carries
  * (100 tool calls, 15 MB out) for one count against the rate limit.
  */
-export function batchRefused(): Response {
+function batchRefused(): Response {
   return jsonRpcError(400, -32600, "Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18 and later have none); send one message per POST");
 }
 
 /** A server as the HTTP endpoint sees it: what it says about itself, and how to get the real one. */
-export interface McpEndpoint {
+interface McpEndpoint {
   info: ServerInfo;
   listing(): Promise<McpTool[]>;
   /** The SDK server factory, loaded on the first message the description cannot answer. */
   factory(): Promise<McpServerFactory>;
 }
 
-export interface McpHttpOptions {
+interface McpHttpOptions {
   /** The endpoint's path, named in the 405 answer (default `/mcp`). */
   path?: string;
   /** The tools bound to this request's dependencies (per-request keys); default: the defined ones. */
@@ -123,7 +123,7 @@ async function describe(endpoint: McpEndpoint, request: Request, body: unknown):
 const sdkHttp = once(() => import("./sdk-http.ts"));
 
 /** The endpoint of a definition whose tools are known up front. */
-export function endpointOf(definition: McpDefinition): McpEndpoint {
+function endpointOf(definition: McpDefinition): McpEndpoint {
   return { info: definition.info, listing: async () => definition.listing, factory: async () => definition };
 }
 

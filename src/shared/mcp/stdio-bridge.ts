@@ -12,7 +12,7 @@ import { createEventSourceParser } from "../../../deps.ts";
 
 type RpcId = string | number;
 
-export interface StdioBridgeOptions {
+interface StdioBridgeOptions {
   /** The service's Fetch handler; only its `/mcp` route is used. */
   handler: (request: Request) => Promise<Response>;
   /** Writes one JSON-RPC message (a single line, without the newline). */

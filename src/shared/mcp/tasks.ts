@@ -11,7 +11,7 @@
  */
 import type { CallToolResult, McpTask, McpTaskStore } from "../../../deps.ts";
 
-export interface TaskLimits {
+interface TaskLimits {
   /** Tasks working at once. */
   maxRunning: number;
   /** Ended tasks (and their results) kept. */
@@ -22,7 +22,7 @@ export interface TaskLimits {
   pollIntervalMs: number;
 }
 
-export const TASK_LIMITS: TaskLimits = { maxRunning: 4, maxKept: 32, ttlMs: 60 * 60_000, pollIntervalMs: 1000 };
+const TASK_LIMITS: TaskLimits = { maxRunning: 4, maxKept: 32, ttlMs: 60 * 60_000, pollIntervalMs: 1000 };
 
 /** The work of a task: it stops when `signal` aborts and reports progress as a status message. */
 export type TaskWork = (signal: AbortSignal, progress: (message: string) => void) => Promise<CallToolResult>;

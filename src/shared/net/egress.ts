@@ -98,7 +98,7 @@ const normaliseHost = (host: string) =>
 const LOCAL_NAME = /(^|\.)(localhost|local|internal|home\.arpa)$/;
 
 /** Why a host name cannot be a public site, or undefined when it may be one. */
-export function localNameReason(host: string): string | undefined {
+function localNameReason(host: string): string | undefined {
   if (LOCAL_NAME.test(host)) return `${host} is a local name`;
   if (!host.includes(".")) return `${host} is a single-label name, which only resolves on a private network`;
   return undefined;

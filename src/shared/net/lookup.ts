@@ -9,7 +9,7 @@ import { ipaddr } from "../../../deps.ts";
 import { ApiError } from "../errors.ts";
 import { type EgressPolicy, isAllowedAddress } from "./egress.ts";
 
-export interface LookupAddress {
+interface LookupAddress {
   address: string;
   family: 4 | 6;
 }

@@ -15,7 +15,7 @@ import { answerError, PARAM } from "./answer-error.ts";
 const NOT_ALONG = new Set(["near", "radius", "updated-since", "cursor"]);
 
 /** Query parameter of each route flag. */
-export const ROUTE_PARAM: Readonly<Record<string, string>> = {
+const ROUTE_PARAM: Readonly<Record<string, string>> = {
   polyline: "polyline",
   geojson: "geojson",
   "corridor-km": "corridorKm",
@@ -26,7 +26,7 @@ export const ROUTE_OPTIONS: Record<string, OptionSpec> = Object.fromEntries(
   Object.keys(ROUTE_PARAM).map((flag) => [flag, { value: flag !== "open-only" }]),
 );
 
-export interface RouteRequest {
+interface RouteRequest {
   command: "route";
   path: string;
   init: RequestInit;

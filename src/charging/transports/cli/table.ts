@@ -30,7 +30,7 @@ function connectorsText(connectors: readonly Connector[]): string {
 const placeOf = (a: Site["address"]) =>
   [a?.town ?? a?.region, a?.countryCode].filter(Boolean).join(", ") || "-";
 
-export const REGISTRY_NOTE =
+const REGISTRY_NOTE =
   "STATUS is the open data's registry status (listed as working or not), not live occupancy; " +
   "see charging status <id>";
 

@@ -45,7 +45,7 @@ const WHERE = `  --json       print the answer as JSON (what the HTTP API answer
   --url URL    ask a running server (e.g. http://127.0.0.1:8787) instead of the local data;
                CHARGING_API_KEY is sent as x-api-key when set`;
 
-export const SEARCH_USAGE = `Usage: charging search [filters] [--json] [--url URL]
+const SEARCH_USAGE = `Usage: charging search [filters] [--json] [--url URL]
 
 Lists charging sites, best first (nearest first with --near).
 ${FILTERS}
@@ -54,7 +54,7 @@ Example: charging search --near 52.52,13.40 --connector ccs --min-power 50 --lim
          charging search --connector-type ccs2 --current DC --country DE,AT --access public
 `;
 
-export const ROUTE_USAGE = `Usage: charging route (--polyline TEXT | --geojson FILE) [--corridor-km N] [filters] [--json] [--url URL]
+const ROUTE_USAGE = `Usage: charging route (--polyline TEXT | --geojson FILE) [--corridor-km N] [filters] [--json] [--url URL]
 
 Lists the sites within N km either side of a route, in order along it, with how far along
 (ALONG KM) and how far off it (OFF KM) each one is; a site near two parts of the route counts
@@ -70,14 +70,14 @@ ${WHERE}
 Example: charging route --polyline '_p~iF~ps|U_ulLnnqC_mqNvxq\`@' --corridor-km 10 --min-power 50
 `;
 
-export const SITE_USAGE = `Usage: charging site <id> [--json] [--url URL]
+const SITE_USAGE = `Usage: charging site <id> [--json] [--url URL]
 
 Prints one site: address, connectors, power, operator, licence and attribution.
   <id>         a site id from charging search, e.g. ocm:123, osm:node/123 or osm:way/123
 ${WHERE}
 `;
 
-export const STATUS_USAGE = `Usage: charging status <id> [--json] [--url URL]
+const STATUS_USAGE = `Usage: charging status <id> [--json] [--url URL]
 
 Prints a site's status: the registry status, or the live feed's when the server has one;
 a status older than 60 minutes is marked stale.
@@ -85,7 +85,7 @@ a status older than 60 minutes is marked stale.
 ${WHERE}
 `;
 
-export const SERVE_USAGE = `Usage: charging serve [--port N] [--host H] [--data FILE]
+const SERVE_USAGE = `Usage: charging serve [--port N] [--host H] [--data FILE]
 
 Runs the HTTP API (REST and MCP) until Ctrl-C (exit 130) or SIGTERM (exit 0).
   --port N     TCP port (default 8787, or PORT; 0 = any free port)
