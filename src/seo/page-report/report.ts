@@ -11,7 +11,7 @@ import { USER_AGENT } from "../audit/crawl-and-audit.ts";
 import type { SeoConfig } from "../config.ts";
 import { fetchPage } from "../fetch/fetch-page.ts";
 import { derived, fromProvider, type Labelled, unavailable } from "../provenance.ts";
-import { queryCrux } from "../providers/crux.ts";
+import { type CruxRecord, queryCrux } from "../providers/crux.ts";
 import { mergeStatuses, type SourceStatus, statusOf } from "../providers/labels.ts";
 import { type PageSpeedRun, runPageSpeed, type Strategy } from "../providers/pagespeed.ts";
 import { fail, type ProviderDeps, type ProviderResult } from "../providers/types.ts";
@@ -65,38 +65,9 @@ export async function buildPageReport(
   request: PageReportRequest,
   signal?: AbortSignal,
 ): Promise<PageReport> {
-  const target = new URL(request.url);
-  const local = isLocalHost(target.hostname);
-  const unreachable = (source: "pagespeed-insights" | "chrome-ux-report") =>
-    fail<never>(
-      source,
-      "not-applicable",
-      `${target.hostname} is a local address that Google's services cannot reach`,
-    );
   const at = deps.provider.now().toISOString();
-  const [page, runs, urlField, originField, lab] = await Promise.all([
-    fetchPage(request.url, { fetch: deps.provider.fetch, signal, userAgent: USER_AGENT }),
-    Promise.all(
-      request.strategies.map((s) =>
-        local
-          ? unreachable("pagespeed-insights")
-          : runPageSpeed(deps.provider, deps.config, request.url, s, signal),
-      ),
-    ),
-    local
-      ? unreachable("chrome-ux-report")
-      : queryCrux(deps.provider, deps.config, "url", request.url, signal),
-    local
-      ? unreachable("chrome-ux-report")
-      : queryCrux(deps.provider, deps.config, "origin", target.origin, signal),
-    labFor(deps.renderer, request.url, !local && Boolean(deps.config.keys.psi), at),
-  ]);
+  const { page, runs, urlField, originField, lab } = await gather(deps, request, at, signal);
   const { facts, findings } = auditPage(page, at);
-  const toField = (r: typeof urlField) => (r.ok ? { ...r, value: fromCrux(r.value) } : r);
-  const firstRun = runs[0];
-  const urlData = field(toField(urlField), firstRun, "url");
-  const originData = field(toField(originField), firstRun, "origin");
-  const best = urlData.value ? urlData : originData;
   return {
     url: request.url,
     facts,
@@ -104,19 +75,51 @@ export async function buildPageReport(
     pageSpeed: Object.fromEntries(
       request.strategies.map((s, i) => [s, label(runs[i] as ProviderResult<PageSpeedRun>)]),
     ),
-    fieldData: {
-      url: urlData,
-      origin: originData,
-      verdicts: best.value
-        ? derived(
-            verdicts(best.value),
-            `${THRESHOLD_BASIS}; ${best.value.scope}-level data`,
-            best.provenance.source,
-          )
-        : unavailable(best.provenance.reason ?? "no field data", best.provenance.code),
-    },
+    fieldData: fieldData(urlField, originField, runs[0]),
     sources: mergeStatuses([...runs.map(statusOf), statusOf(urlField), statusOf(originField)]),
     ...(lab ? { lab } : {}),
     ...(page.status === 0 ? { fetchError: page.error ?? "the page could not be fetched" } : {}),
   };
+}
+
+/** The page, its PageSpeed runs, CrUX for the URL and origin and the local lab run, all at once. */
+async function gather(deps: Deps, request: PageReportRequest, at: string, signal?: AbortSignal) {
+  const target = new URL(request.url);
+  const local = isLocalHost(target.hostname);
+  // Google's services cannot reach a local address: say so instead of asking them.
+  const askGoogle = <T>(source: "pagespeed-insights" | "chrome-ux-report", ask: () => Promise<ProviderResult<T>>) =>
+    local ? unreachable<T>(source, target.hostname) : ask();
+  const [page, runs, urlField, originField, lab] = await Promise.all([
+    fetchPage(request.url, { fetch: deps.provider.fetch, signal, userAgent: USER_AGENT }),
+    Promise.all(
+      request.strategies.map((s) =>
+        askGoogle("pagespeed-insights", () => runPageSpeed(deps.provider, deps.config, request.url, s, signal)),
+      ),
+    ),
+    askGoogle("chrome-ux-report", () => queryCrux(deps.provider, deps.config, "url", request.url, signal)),
+    askGoogle("chrome-ux-report", () => queryCrux(deps.provider, deps.config, "origin", target.origin, signal)),
+    labFor(deps.renderer, request.url, !local && Boolean(deps.config.keys.psi), at),
+  ]);
+  return { page, runs, urlField, originField, lab };
+}
+
+const unreachable = <T>(source: "pagespeed-insights" | "chrome-ux-report", hostname: string) =>
+  Promise.resolve(
+    fail<T>(source, "not-applicable", `${hostname} is a local address that Google's services cannot reach`),
+  );
+
+/** Field data for the URL and its origin, and the Core Web Vitals verdicts from the closer of the two. */
+function fieldData(
+  urlField: ProviderResult<CruxRecord>,
+  originField: ProviderResult<CruxRecord>,
+  firstRun: ProviderResult<PageSpeedRun> | undefined,
+): PageReport["fieldData"] {
+  const toField = (r: ProviderResult<CruxRecord>) => (r.ok ? { ...r, value: fromCrux(r.value) } : r);
+  const url = field(toField(urlField), firstRun, "url");
+  const origin = field(toField(originField), firstRun, "origin");
+  const best = url.value ? url : origin;
+  const verdictsOf = best.value
+    ? derived(verdicts(best.value), `${THRESHOLD_BASIS}; ${best.value.scope}-level data`, best.provenance.source)
+    : unavailable<Record<string, Verdict>>(best.provenance.reason ?? "no field data", best.provenance.code);
+  return { url, origin, verdicts: verdictsOf };
 }
