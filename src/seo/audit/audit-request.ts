@@ -17,7 +17,7 @@ import { isOwnMachine, isSameSite, normaliseUrl } from "../fetch/url.ts";
 import { type Comparison, compareReports } from "./compare.ts";
 import type { AuditReport } from "./report.ts";
 import type { ReportStore } from "./report-store.ts";
-import { crawlAndAudit } from "./crawl-and-audit.ts";
+import { type AuditOptions, crawlAndAudit } from "./crawl-and-audit.ts";
 import { type CrawlState, type CrawlStates, IN_MEMORY_PAGES } from "./page-facts.ts";
 import { newReportId } from "./report-store.ts";
 import type { Renderer, RendererFactory } from "../render/renderer.ts";
@@ -231,11 +231,28 @@ export async function handleAuditRequest(request: AuditRequest, deps: AuditReque
 }
 
 async function auditRequest(request: AuditRequest, deps: AuditRequestDeps): Promise<AuditOutcome> {
-  const start = normaliseUrl(request.url);
-  if (!start || !/^https?:\/\//i.test(request.url.trim())) {
+  const { start, startUrl } = startOf(request.url);
+  const hosts = isOwnMachine(startUrl) ? "own-machine" : "remote";
+  const refused = politenessProblem(request, hosts);
+  if (refused) throw new ApiError("INVALID_ARGUMENTS", refused);
+  const twin = twinOption(start, request.production_url);
+  const baseline = await loadBaseline(request.compare_to, deps.reports);
+  const bounds = boundsFrom(request, hosts, deps.frontEnd ?? "tool");
+  const id = deps.resumed?.id ?? newReportId(deps.now());
+  const state = deps.resumed ?? (await newStateFor(request, bounds, deps, id));
+  const report = await crawlWithState(start, request, deps, { bounds, twin, id, state });
+  refuseNothingAudited(report, startUrl);
+  report.id = await deps.reports.save(report, ...(state ? [id] : []));
+  return { report, ...(baseline ? { comparison: compareReports(baseline, report) } : {}) };
+}
+
+/** The start URL, normalised; refused unless it is an absolute http(s) URL without credentials. */
+function startOf(url: string): { start: string; startUrl: URL } {
+  const start = normaliseUrl(url);
+  if (!start || !/^https?:\/\//i.test(url.trim())) {
     throw new ApiError(
       "INVALID_URL",
-      `"${request.url.slice(0, 200)}" is not an absolute http(s) URL; pass one like https://example.com/ or http://localhost:3000/`,
+      `"${url.slice(0, 200)}" is not an absolute http(s) URL; pass one like https://example.com/ or http://localhost:3000/`,
     );
   }
   const startUrl = new URL(start);
@@ -246,14 +263,23 @@ async function auditRequest(request: AuditRequest, deps: AuditRequestDeps): Prom
       "the URL contains a user name or password; remove the user:password@ part (the crawl sends no credentials)",
     );
   }
-  const hosts = isOwnMachine(startUrl) ? "own-machine" : "remote";
-  const refused = politenessProblem(request, hosts);
-  if (refused) throw new ApiError("INVALID_ARGUMENTS", refused);
-  const twin = twinOption(start, request.production_url);
-  const baseline = await loadBaseline(request.compare_to, deps.reports);
-  const bounds = boundsFrom(request, hosts, deps.frontEnd ?? "tool");
-  const id = deps.resumed?.id ?? newReportId(deps.now());
-  const state = deps.resumed ?? (await newStateFor(request, bounds, deps, id));
+  return { start, startUrl };
+}
+
+/** What the crawl is set up with: checked bounds and twin, the report id and the crawl state on disk (if any). */
+interface CrawlSetup {
+  bounds: CrawlBounds;
+  twin: Twin | null | undefined;
+  id: string;
+  state: CrawlState | undefined;
+}
+
+/**
+ * Crawls and audits; the crawl state is closed whatever happens, kept for --resume only where a
+ * later attempt can use it, and the browser (in rendering mode) is closed too.
+ */
+async function crawlWithState(start: string, request: AuditRequest, deps: AuditRequestDeps, setup: CrawlSetup): Promise<AuditReport> {
+  const { id, state } = setup;
   // A rendering crawl would load its pages in the browser again: it keeps its pages on disk, but is not resumable.
   const resumable = state !== undefined && request.render !== true;
   const renderer = await rendererFor(request, deps).catch((err: unknown) => {
@@ -261,20 +287,7 @@ async function auditRequest(request: AuditRequest, deps: AuditRequestDeps): Prom
     throw err;
   });
   if (resumable) deps.onResumable?.(id, state.recorded);
-  const report = await crawlAndAudit(start, {
-    ...(state ? { pageFacts: state } : {}),
-    ...(resumable ? { journal: state } : {}),
-    ...(renderer ? { renderer, ...(request.lab_sample !== undefined ? { labSample: request.lab_sample } : {}) } : {}),
-    fetch: deps.fetch,
-    ...(deps.request ? { request: deps.request } : {}),
-    ...(deps.pageParser ? { pageParser: deps.pageParser } : {}),
-    now: deps.now,
-    bounds,
-    externalLinks: externalLinksFrom(request, deps.frontEnd ?? "tool"),
-    twin,
-    ...(deps.signal ? { signal: deps.signal } : {}),
-    ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
-  }).then(
+  return crawlAndAudit(start, auditOptions(request, deps, setup, resumable, renderer)).then(
     (built) => {
       // Ctrl-C keeps the crawl for --resume; a crawl that ran to its end (or its bounds) is done with it.
       state?.close(resumable && deps.signal?.aborted === true);
@@ -285,7 +298,28 @@ async function auditRequest(request: AuditRequest, deps: AuditRequestDeps): Prom
       throw err;
     },
   ).finally(() => renderer?.close());
-  refuseNothingAudited(report, startUrl);
-  report.id = await deps.reports.save(report, ...(state ? [id] : []));
-  return { report, ...(baseline ? { comparison: compareReports(baseline, report) } : {}) };
+}
+
+/** The audit engine's options: the request's, the front end's dependencies, the state as page store and journal. */
+function auditOptions(
+  request: AuditRequest,
+  deps: AuditRequestDeps,
+  { bounds, twin, state }: CrawlSetup,
+  resumable: boolean,
+  renderer: Renderer | undefined,
+): AuditOptions {
+  return {
+    ...(state ? { pageFacts: state } : {}),
+    ...(resumable && state ? { journal: state } : {}),
+    ...(renderer ? { renderer, ...(request.lab_sample !== undefined ? { labSample: request.lab_sample } : {}) } : {}),
+    fetch: deps.fetch,
+    ...(deps.request ? { request: deps.request } : {}),
+    ...(deps.pageParser ? { pageParser: deps.pageParser } : {}),
+    now: deps.now,
+    bounds,
+    externalLinks: externalLinksFrom(request, deps.frontEnd ?? "tool"),
+    twin,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+    ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
+  };
 }

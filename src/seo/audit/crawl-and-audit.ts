@@ -27,7 +27,7 @@ import { siteHits, twinOf } from "./site-checks.ts";
 export const USER_AGENT = "SeoAuditMcp/0.1 (+https://www.npmjs.com/package/seo-audit-mcp; robots.txt token SeoAuditMcp)";
 const PRODUCT_TOKEN = "SeoAuditMcp";
 
-interface AuditOptions {
+export interface AuditOptions {
   fetch: typeof fetch;
   request?: HttpRequest;
   /** Where page HTML is parsed, started per audit: the Node shim's parses on a worker thread (default: this thread). */
