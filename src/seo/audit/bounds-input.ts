@@ -67,7 +67,8 @@ function externalInput(front: FrontEnd) {
   };
 }
 
-function inputFor(front: FrontEnd) {
+/** The crawl's limits, each capped for its front end and described with its defaults. */
+function limitsInput(front: FrontEnd) {
   return {
     max_pages: whole(
       "maxPages",
@@ -91,37 +92,49 @@ function inputFor(front: FrontEnd) {
       `minimum gap between requests per host in ms (at least ${REMOTE_LIMITS.minIntervalMs} for remote sites; raised to robots.txt Crawl-delay)`,
     ),
     timeout_ms: whole("timeoutMs", front, "per-request timeout in ms"),
-    check_resources: v.optional(
-      v.pipe(v.boolean(), v.description("check images, scripts and stylesheets for breakage (default true)")),
-    ),
-    use_sitemaps: v.optional(
-      v.pipe(
-        v.boolean(),
-        v.description(
-          "discover URLs from sitemaps: robots.txt Sitemap: lines, /sitemap.xml, /sitemap_index.xml, the start directory's sitemap.xml, <link rel=sitemap> (default true)",
-        ),
-      ),
-    ),
-    production_url: PRODUCTION_URL,
-    render: v.optional(
-      v.pipe(
-        v.boolean(),
-        v.description(
-          "also load every HTML page in a local headless Chromium (CHROME_PATH or the usual install paths), audit the rendered HTML, compare it with the raw HTML, follow links found after rendering, and measure lab metrics on a sample of pages (default false; needs a browser on this machine)",
-        ),
-      ),
-    ),
-    lab_sample: v.optional(
-      v.pipe(
-        v.number(),
-        v.integer(),
-        v.minValue(0),
-        v.maxValue(100),
-        v.description("with render: pages given lab metrics (LCP, CLS, TBT, bytes, requests), one per URL pattern first (default 20; 0 for none)"),
-      ),
-    ),
-    ...externalInput(front),
   };
+}
+
+/** What the crawl covers beyond linked pages, and where the production copy of a staging site is. */
+const COVERAGE_INPUT = {
+  check_resources: v.optional(
+    v.pipe(v.boolean(), v.description("check images, scripts and stylesheets for breakage (default true)")),
+  ),
+  use_sitemaps: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description(
+        "discover URLs from sitemaps: robots.txt Sitemap: lines, /sitemap.xml, /sitemap_index.xml, the start directory's sitemap.xml, <link rel=sitemap> (default true)",
+      ),
+    ),
+  ),
+  production_url: PRODUCTION_URL,
+};
+
+/** The rendering mode's switch and its lab sample. */
+const RENDER_INPUT = {
+  render: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description(
+        "also load every HTML page in a local headless Chromium (CHROME_PATH or the usual install paths), audit the rendered HTML, compare it with the raw HTML, follow links found after rendering, and measure lab metrics on a sample of pages (default false; needs a browser on this machine)",
+      ),
+    ),
+  ),
+  lab_sample: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(0),
+      v.maxValue(100),
+      v.description("with render: pages given lab metrics (LCP, CLS, TBT, bytes, requests), one per URL pattern first (default 20; 0 for none)"),
+    ),
+  ),
+};
+
+/** Every bounds field of a front end, in the order its input schema lists them. */
+function inputFor(front: FrontEnd) {
+  return { ...limitsInput(front), ...COVERAGE_INPUT, ...RENDER_INPUT, ...externalInput(front) };
 }
 
 /** Input fields of the MCP tool, snake_case, with the tool's caps. */
