@@ -63,6 +63,22 @@ def test_a_known_clean_text_never_shields_an_original_next_to_it(masker: Masker)
     assert clean(log(short + " Initech")) and clean(log("ACME " + short))
 
 
+def test_an_equal_copy_of_a_known_clean_text_is_known_and_a_one_letter_change_is_not(
+    masker: Masker,
+) -> None:
+    """A provider's echo or a decoded raw response equals the masked prompt in another object:
+    found by length and one comparison. A text of the same length that differs in one
+    character (here: the one that spells a term) is scanned."""
+    log = masker.log_mask()
+    masked, _ = request(masker, LONG)
+    echo = "".join(list(masked))  # equal, not the same object
+    assert echo is not masked and log(echo) is echo
+    at = masked.index("steady")
+    for twin in (masked[:at] + "Globex" + masked[at + 6 :], masked[:-5] + " ACME"):
+        assert len(twin) == len(masked) and not clean(twin)
+        assert clean(log(twin)), twin
+
+
 def test_a_payload_of_known_clean_texts_and_originals_is_masked_everywhere(
     masker: Masker,
 ) -> None:

@@ -32,8 +32,11 @@ class LogMemo:
         self._restored: OrderedDict[str, str] = OrderedDict()
         self._restored_small: dict[str, str] = {}
         # Texts the pre-call hook masked, by identity: the logging payload holds the very same
-        # string objects, so no hashing of large texts on the request path.
+        # string objects, so no hashing of large texts on the request path. And by length: an
+        # equal text in another object (a provider's echo, a decoded raw response) is found by
+        # one comparison (a memcmp), without hashing it.
         self._fixed: OrderedDict[int, tuple[str, Target]] = OrderedDict()
+        self._sizes: dict[int, tuple[str, Target]] = {}
         self._lock = threading.Lock()
 
     def remember(self, masked: str, target: Target) -> None:
@@ -41,9 +44,11 @@ class LogMemo:
         if len(masked) < MIN_CHARS:
             return
         with self._lock:
-            self._fixed[id(masked)] = (masked, target)
+            self._fixed[id(masked)] = self._sizes[len(masked)] = (masked, target)
             while len(self._fixed) > LARGE_ENTRIES:
                 self._fixed.popitem(last=False)
+            while len(self._sizes) > LARGE_ENTRIES:
+                del self._sizes[next(iter(self._sizes))]
 
     def small(self, target: Target) -> dict[str, str]:
         """The short texts' answers for one target (read without a lock: one dict lookup)."""
@@ -57,6 +62,9 @@ class LogMemo:
             return self.small(target).get(text)
         fixed = self._fixed.get(id(text))
         if fixed is not None and fixed[0] is text and fixed[1] is target:
+            return ""
+        same_size = self._sizes.get(len(text))
+        if same_size is not None and same_size[1] is target and same_size[0] == text:
             return ""
         with self._lock:
             found = self._large.get((text, target))
