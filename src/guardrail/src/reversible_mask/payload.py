@@ -149,10 +149,16 @@ def mask_json_text(text: str, mask: Fn) -> str:
 Restore = Callable[[str, bool], str]
 
 
+_LEAVES = frozenset({int, float, bool, type(None), bytes})
+
+
 def unmask_object(value: Any, restore: Restore, key: str = "") -> Any:
     """Restore placeholders in place in dicts, lists and pydantic models; returns the value.
     `restore(text, json_string)` escapes what it restores inside JSON text (tool arguments)."""
-    if isinstance(value, str):
+    kind = type(value)
+    if kind in _LEAVES:  # most of a response (usage counts, None): no text
+        return value
+    if kind is str or isinstance(value, str):
         return restore(value, key in JSON_KEYS) if may_hold_token(value) else value
     if isinstance(value, list):
         for index, item in enumerate(value):
@@ -161,18 +167,18 @@ def unmask_object(value: Any, restore: Restore, key: str = "") -> Any:
         for child in list(value):
             value[child] = unmask_object(value[child], restore, str(child))
     elif hasattr(value, "__dict__") and not isinstance(value, type):
-        _visit_fields(value, lambda item, name: unmask_object(item, restore, name))
+        _unmask_fields(value, restore)
     return value
 
 
-def _visit_fields(obj: Any, visit: Callable[[Any, str], Any]) -> None:
+def _unmask_fields(obj: Any, restore: Restore) -> None:
     """Fields of a plain object or pydantic model, including extras (litellm keeps many
     response fields, e.g. tool calls, in `__pydantic_extra__`)."""
     extra = getattr(obj, "__pydantic_extra__", None) or {}
     for name, current in [*vars(obj).items(), *extra.items()]:
-        if name.startswith("_"):
+        if type(current) in _LEAVES or name[:1] == "_":
             continue
-        updated = visit(current, name)
+        updated = unmask_object(current, restore, name)
         if updated is not current:
             setattr(obj, name, updated)
 
