@@ -162,6 +162,23 @@ function checkExternal(external: ExternalLinks | undefined, start: string, twin:
 export async function crawlAndAudit(url: string, options: AuditOptions): Promise<AuditReport> {
   const startedAt = options.now().toISOString();
   const collector = new Collector(options.pageFacts);
+  const { crawl, rendered, external } = await crawlCollecting(url, options, collector);
+  const twin = twinOf(crawl, collector.summaries, options.twin !== null);
+  const externalLinks = await checkExternal(external, crawl.start, twin, options, (hit) => collector.add(hit));
+  siteHits(crawl, collector.summaries, twin, (hit) => collector.add(hit));
+  reportMissingPagesOnce(collector, crawl);
+  return reportOf(crawl, collector, options, startedAt, {
+    ...(twin ? { twin: { production: describeTwin(twin), via: twin.via } } : {}),
+    ...(rendered ? { rendering: rendered } : {}),
+    ...(externalLinks ? { external_links: externalLinks } : {}),
+  });
+}
+
+/**
+ * The crawl with the collector as visitor (behind the browser in rendering mode, and noting
+ * external links when they are to be checked), and the rendering block once it is over.
+ */
+async function crawlCollecting(url: string, options: AuditOptions, collector: Collector) {
   const parsing = options.pageParser?.();
   const rendering = renderingOf(collector, options);
   const external = options.externalLinks ? new ExternalLinks(url) : undefined;
@@ -173,10 +190,22 @@ export async function crawlAndAudit(url: string, options: AuditOptions): Promise
     external ? external.wrap(visit) : visit,
   ).finally(() => parsing?.close());
   const rendered = await rendering?.summary(crawl.truncated.some((r) => r.startsWith("max_seconds") || r === "cancelled"));
-  const twin = twinOf(crawl, collector.summaries, options.twin !== null);
-  const externalLinks = await checkExternal(external, crawl.start, twin, options, (hit) => collector.add(hit));
-  siteHits(crawl, collector.summaries, twin, (hit) => collector.add(hit));
-  reportMissingPagesOnce(collector, crawl);
+  return { crawl, rendered, external };
+}
+
+function robotsRow(r: CrawlResult["robots"][number]): AuditReport["robots"][number] {
+  return {
+    url: r.url,
+    status: r.status,
+    outcome: r.outcome,
+    reason: r.reason,
+    ...(r.crawlDelaySeconds !== undefined ? { crawl_delay_s: r.crawlDelaySeconds } : {}),
+    sitemaps: r.sitemaps,
+  };
+}
+
+/** The findings with their reach, the category scores and the URLs each check affects. */
+function judged(collector: Collector, crawl: CrawlResult, options: AuditOptions) {
   let htmlPages = 0;
   for (const summary of collector.summaries.values()) if (summary.isHtml) htmlPages++;
   const findings = collector.findings(options.exampleCap ?? URLS_PER_CHECK);
@@ -184,6 +213,18 @@ export async function crawlAndAudit(url: string, options: AuditOptions): Promise
   const categories = categoryScores(findings, Math.max(1, crawl.pages));
   const affected: Record<string, string[]> = {};
   for (const [id, slot] of collector.byCheck) affected[id] = slot.hits.map((h) => h.url);
+  return { htmlPages, findings, categories, affected };
+}
+
+/** The report of a finished crawl; `optional` holds the blocks only some audits have. */
+function reportOf(
+  crawl: CrawlResult,
+  collector: Collector,
+  options: AuditOptions,
+  startedAt: string,
+  optional: Pick<AuditReport, "twin" | "rendering" | "external_links">,
+): AuditReport {
+  const { htmlPages, findings, categories, affected } = judged(collector, crawl, options);
   return {
     version: 1,
     target: crawl.start,
@@ -193,18 +234,9 @@ export async function crawlAndAudit(url: string, options: AuditOptions): Promise
     truncated: crawl.truncated.length > 0,
     truncation_reasons: crawl.truncated,
     stats: { ...stats(crawl), html_pages: htmlPages },
-    robots: crawl.robots.map((r) => ({
-      url: r.url,
-      status: r.status,
-      outcome: r.outcome,
-      reason: r.reason,
-      ...(r.crawlDelaySeconds !== undefined ? { crawl_delay_s: r.crawlDelaySeconds } : {}),
-      sitemaps: r.sitemaps,
-    })),
+    robots: crawl.robots.map(robotsRow),
     sitemaps: crawl.sitemaps?.files ?? [],
-    ...(twin ? { twin: { production: describeTwin(twin), via: twin.via } } : {}),
-    ...(rendered ? { rendering: rendered } : {}),
-    ...(externalLinks ? { external_links: externalLinks } : {}),
+    ...optional,
     cuts: cutsOf(crawl, options.bounds, collector.byCheck, collector.summaries),
     charts: chartsOf(crawl, collector.issuesByUrl, collector.ttfbByUrl),
     // Categories judged from page markup stay at 100 when no page had markup to judge.
