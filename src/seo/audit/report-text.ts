@@ -113,10 +113,26 @@ export function reportText(
     `SEO audit of ${report.target}: ${s.pages_crawled} pages crawled in ${(s.duration_ms / 1000).toFixed(1)} s${report.id ? ` (report ${report.id})` : ""}`,
   ];
   if (report.truncated) lines.push(truncationLine(report, words));
+  lines.push(scoreLine(report), ...crawlLines(report, words), ...fixLines(report, format, words));
+  const info = report.findings.filter((f) => f.severity === "info");
+  if (info.length > 0) lines.push(`Notes: ${info.map((f) => `${f.id} (${f.count})`).join(", ")}`);
+  if (comparison) lines.push(comparisonLine(report, comparison));
+  lines.push("Provenance: counts measured by this crawl; scores and ranks derived; thresholds rules of thumb.");
+  return lines.join("\n");
+}
+
+/** The overall score and the categories below 100; the rest are 100 (when all eleven are below, there is no rest). */
+function scoreLine(report: AuditReport): string {
   const below = Object.entries(report.scores.categories).filter(([, v]) => v < 100);
   const cats = below.map(([c, v]) => `${c} ${v}`);
   const rest = below.length === 0 ? "every category 100" : below.length < 11 ? "the others 100" : "";
-  lines.push(`Score ${report.scores.overall}/100 [derived]: ${[...cats, rest].filter(Boolean).join(", ")}`);
+  return `Score ${report.scores.overall}/100 [derived]: ${[...cats, rest].filter(Boolean).join(", ")}`;
+}
+
+/** What the crawl could not audit, skipped, read differently or cut, and what it measured besides pages. */
+function crawlLines(report: AuditReport, words: ReportWords): string[] {
+  const s = report.stats;
+  const lines: string[] = [];
   if (s.html_pages === 0 && s.pages_crawled > 0)
     lines.push(
       "No crawled URL answered 200 with HTML, so no page could be audited (overall score 0): fix the errors below, or start from the site's HTML home page.",
@@ -134,11 +150,17 @@ export function reportText(
   if (report.external_links) lines.push(externalLine(report.external_links));
   for (const cut of report.cuts)
     lines.push(`Cut (${cut.bound}): ${cut.detail}${cut.examples[0] ? `; commonest: ${cut.examples[0]}` : ""}.`);
+  return lines;
+}
+
+/** The ranked fixes (the first few when concise, naming the rest by id) and where every URL of a check is. */
+function fixLines(report: AuditReport, format: ResponseFormat, words: ReportWords): string[] {
   const byId = new Map(report.findings.map((f) => [f.id, f]));
   const fixes = format === "detailed" ? report.fixes : report.fixes.slice(0, CONCISE_FIXES);
   const rel = relativeTo(report.target);
+  const lines: string[] = [];
   if (fixes.length > 0) lines.push("Fixes, highest priority first (paths on the audited origin):");
-  else if (s.html_pages > 0) lines.push("No problems found.");
+  else if (report.stats.html_pages > 0) lines.push("No problems found.");
   for (const fix of fixes) {
     const f = byId.get(fix.check_id);
     const label = f?.provenance.kind === "rule-of-thumb" ? " [rule of thumb]" : "";
@@ -148,13 +170,10 @@ export function reportText(
   if (format !== "detailed" && report.fixes.length > fixes.length)
     lines.push(`  More: ${moreText(report.fixes.slice(fixes.length).map((f) => f.check_id))} (${words.allFixes} lists all).`);
   if (report.fixes.length > 0 && report.id) lines.push(`Every URL of a check: ${words.byCheck}.`);
-  const info = report.findings.filter((f) => f.severity === "info");
-  if (info.length > 0) lines.push(`Notes: ${info.map((f) => `${f.id} (${f.count})`).join(", ")}`);
-  if (comparison) {
-    lines.push(
-      `Compared with ${comparison.against}${comparison.against_target ? ` (an audit of ${comparison.against_target}, not ${report.target}: URL-level changes compare different start URLs)` : ""}: ${comparison.fixed.count} fixed, ${comparison.new.count} new, ${comparison.persisting.count} persisting; score ${comparison.score_change >= 0 ? "+" : ""}${comparison.score_change}.`,
-    );
-  }
-  lines.push("Provenance: counts measured by this crawl; scores and ranks derived; thresholds rules of thumb.");
-  return lines.join("\n");
+  return lines;
+}
+
+/** The change since the baseline; a baseline of another start URL says so, since its URLs differ. */
+function comparisonLine(report: AuditReport, comparison: Comparison): string {
+  return `Compared with ${comparison.against}${comparison.against_target ? ` (an audit of ${comparison.against_target}, not ${report.target}: URL-level changes compare different start URLs)` : ""}: ${comparison.fixed.count} fixed, ${comparison.new.count} new, ${comparison.persisting.count} persisting; score ${comparison.score_change >= 0 ? "+" : ""}${comparison.score_change}.`;
 }
