@@ -202,6 +202,41 @@ const REST: RestFace = {
   toInput: definedEntries,
 };
 
+/** The page's URL; refused unless it is an absolute http(s) URL without credentials. */
+function pageUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    url = new URL("invalid:");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ApiError(
+      "INVALID_ARGUMENTS",
+      `"${raw.slice(0, 200)}" is not an absolute http(s) URL; pass one like https://example.com/page`,
+    );
+  }
+  if (url.username !== "" || url.password !== "") {
+    // The URL goes to PageSpeed Insights and CrUX and into the result: credentials must not.
+    throw new ApiError(
+      "INVALID_ARGUMENTS",
+      "the URL contains a user name or password; remove the user:password@ part (pages are fetched without credentials)",
+    );
+  }
+  return url;
+}
+
+/** A page that could not be fetched, with no PageSpeed run to show either, is an error that says what to check. */
+function refuseUnfetched(report: PageReport, href: string): void {
+  if (!report.fetchError || !Object.values(report.pageSpeed).every((r) => r.value === null)) return;
+  const final = report.facts.finalUrl.value;
+  const via = final && final !== href ? ` (it redirected to ${final}, which failed)` : "";
+  throw new ApiError(
+    "UPSTREAM_UNAVAILABLE",
+    `Could not fetch ${href}${via}: ${report.fetchError}${isTlsFailure(report.fetchError) ? `; ${TLS_NEXT_STEP}` : ". Check that the URL is right and reachable from this machine (is the dev server running?)"}`,
+  );
+}
+
 export function createPageReportTool(deps: {
   provider: ProviderDeps;
   config: SeoConfig;
@@ -218,25 +253,7 @@ export function createPageReportTool(deps: {
     rest: REST,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async run(input, context) {
-      let url: URL;
-      try {
-        url = new URL(input.url.trim());
-      } catch {
-        url = new URL("invalid:");
-      }
-      if (url.protocol !== "http:" && url.protocol !== "https:") {
-        throw new ApiError(
-          "INVALID_ARGUMENTS",
-          `"${input.url.slice(0, 200)}" is not an absolute http(s) URL; pass one like https://example.com/page`,
-        );
-      }
-      if (url.username !== "" || url.password !== "") {
-        // The URL goes to PageSpeed Insights and CrUX and into the result: credentials must not.
-        throw new ApiError(
-          "INVALID_ARGUMENTS",
-          "the URL contains a user name or password; remove the user:password@ part (pages are fetched without credentials)",
-        );
-      }
+      const url = pageUrl(input.url);
       const strategies: Strategy[] = input.strategy === "both" ? ["mobile", "desktop"] : [input.strategy];
       // Loaded on first use: the fetch and audit engine stay out of the server's start-up.
       const { buildPageReport } = await import("../page-report/report.ts");
@@ -245,14 +262,7 @@ export function createPageReportTool(deps: {
         { url: url.href, strategies },
         context.signal,
       );
-      if (report.fetchError && Object.values(report.pageSpeed).every((r) => r.value === null)) {
-        const final = report.facts.finalUrl.value;
-        const via = final && final !== url.href ? ` (it redirected to ${final}, which failed)` : "";
-        throw new ApiError(
-          "UPSTREAM_UNAVAILABLE",
-          `Could not fetch ${url.href}${via}: ${report.fetchError}${isTlsFailure(report.fetchError) ? `; ${TLS_NEXT_STEP}` : ". Check that the URL is right and reachable from this machine (is the dev server running?)"}`,
-        );
-      }
+      refuseUnfetched(report, url.href);
       const structured = shape(report, input.response_format === "detailed");
       return { structured, text: `${headline(report)}\n\n${JSON.stringify(structured)}` };
     },
