@@ -98,41 +98,14 @@ function concisePsi(run: Labelled<PageSpeedRun>): Labelled<unknown> {
   };
 }
 
+/** The structured result: everything when detailed; concise keeps what an agent acts on. */
 function shape(report: PageReport, detailed: boolean) {
-  const facts = report.facts as unknown as Record<string, unknown>;
-  const withoutHistograms = (l: PageReport["fieldData"]["url"]) =>
-    l.value
-      ? {
-          ...l,
-          value: {
-            ...l.value,
-            metrics: Object.fromEntries(
-              Object.entries(l.value.metrics).map(([id, m]) => [id, { p75: m.p75, unit: m.unit }]),
-            ),
-          },
-        }
-      : l;
   return {
     url: report.url,
     // Concise states the fetch time once instead of on every measured fact.
     ...(detailed ? {} : { fetchedAt: report.facts.status.provenance.at }),
-    page: detailed
-      ? facts
-      : Object.fromEntries(
-          CONCISE_FACTS.map((k) => {
-            const { value, provenance } = facts[k] as Labelled<unknown>;
-            return [k, { value, provenance: { kind: provenance.kind } }];
-          }),
-        ),
-    findings: detailed
-      ? report.findings
-      : report.findings.slice(0, CONCISE_FINDINGS).map((f) => ({
-          id: f.id,
-          severity: f.severity,
-          title: f.title,
-          fix: f.fix,
-          provenance: f.provenance,
-        })),
+    page: detailed ? report.facts : concisePage(report.facts),
+    findings: detailed ? report.findings : report.findings.slice(0, CONCISE_FINDINGS).map(conciseFinding),
     totalFindings: derived(report.findings.length, "page-level audit checks that fired on this page"),
     pageSpeed: detailed
       ? report.pageSpeed
@@ -147,6 +120,37 @@ function shape(report: PageReport, detailed: boolean) {
     sources: report.sources,
     ...(report.lab ? { lab: report.lab } : {}),
   };
+}
+
+/** The facts named in CONCISE_FACTS, each with its value and the kind of its provenance. */
+function concisePage(pageFacts: PageReport["facts"]) {
+  const facts = pageFacts as unknown as Record<string, unknown>;
+  return Object.fromEntries(
+    CONCISE_FACTS.map((k) => {
+      const { value, provenance } = facts[k] as Labelled<unknown>;
+      return [k, { value, provenance: { kind: provenance.kind } }];
+    }),
+  );
+}
+
+/** A finding without its examples: the check, how bad, and the fix. */
+function conciseFinding(f: PageReport["findings"][number]) {
+  return { id: f.id, severity: f.severity, title: f.title, fix: f.fix, provenance: f.provenance };
+}
+
+/** Field data with each metric's p75 only: the histograms are long and the verdicts come from p75. */
+function withoutHistograms(l: PageReport["fieldData"]["url"]) {
+  return l.value
+    ? {
+        ...l,
+        value: {
+          ...l.value,
+          metrics: Object.fromEntries(
+            Object.entries(l.value.metrics).map(([id, m]) => [id, { p75: m.p75, unit: m.unit }]),
+          ),
+        },
+      }
+    : l;
 }
 
 function headline(report: PageReport): string {
