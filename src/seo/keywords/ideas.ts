@@ -24,6 +24,8 @@ export interface Idea {
   bingWeeklyImpressions?: Labelled<number>;
 }
 
+type Deps = { provider: ProviderDeps; config: SeoConfig };
+
 interface IdeasRequest {
   query: string;
   locale: Locale;
@@ -41,7 +43,7 @@ interface IdeasReport {
 }
 
 export async function keywordIdeas(
-  deps: { provider: ProviderDeps; config: SeoConfig },
+  deps: Deps,
   request: IdeasRequest,
   signal?: AbortSignal,
   progress?: Progress,
@@ -51,18 +53,40 @@ export async function keywordIdeas(
     autocompleteIdeas(deps, queries, request.locale, signal, progress),
     deps.config.gsc ? consoleQueries(deps, request.query, request.site, request.limit, signal) : undefined,
   ]);
+  const ideas = ownQueriesFirst(gsc?.rows ?? [], suggestions(auto.ideas)).slice(0, request.limit);
+  const sources = [...auto.sources, ...(gsc ? [gsc.status] : [])];
+  const bing = deps.config.keys.bing ? await addBingDemand(deps, request, ideas, signal) : undefined;
+  if (bing) sources.push(bing.status);
+  return {
+    query: request.query,
+    ...(bing?.seed ? { seedBingWeeklyImpressions: bing.seed } : {}),
+    ideas,
+    sources,
+    expansionQueries: queries.length,
+  };
+}
+
+/** Autocomplete's ideas by keyword key, each labelled with the first source that suggested it. */
+function suggestions(raw: readonly { keyword: string; sources: ProviderId[] }[]): Map<string, Idea> {
   const byKey = new Map<string, Idea>();
-  for (const raw of auto.ideas) {
-    const [first, ...rest] = raw.sources as [ProviderId, ...ProviderId[]];
-    byKey.set(keywordKey(raw.keyword), {
-      keyword: raw.keyword,
+  for (const idea of raw) {
+    const [first, ...rest] = idea.sources as [ProviderId, ...ProviderId[]];
+    byKey.set(keywordKey(idea.keyword), {
+      keyword: idea.keyword,
       provenance: { kind: "provider", source: first },
       ...(rest.length ? { alsoFrom: rest } : {}),
     });
   }
-  // The user's own queries with real impressions outrank suggestions: put them first.
+  return byKey;
+}
+
+/**
+ * The user's own queries with real impressions outrank suggestions: they come first, each
+ * taking over the suggestion of the same keyword (its sources kept in alsoFrom).
+ */
+function ownQueriesFirst(rows: readonly ConsoleQuery[], byKey: Map<string, Idea>): Idea[] {
   const own: Idea[] = [];
-  for (const row of gsc?.rows ?? []) {
+  for (const row of rows) {
     const { query, ...metrics } = row;
     const key = keywordKey(query);
     const seen = byKey.get(key);
@@ -74,24 +98,16 @@ export async function keywordIdeas(
       searchConsole: metrics,
     });
   }
-  const ideas = [...own, ...byKey.values()].slice(0, request.limit);
-  const sources = [...auto.sources, ...(gsc ? [gsc.status] : [])];
-  let seedBing: Labelled<number> | undefined;
-  if (deps.config.keys.bing) {
-    const targets = [request.query, ...ideas.slice(0, BING_LOOKUPS).map((i) => i.keyword)];
-    const bing = await bingDemand(deps, targets, request.locale.country, request.locale.language, signal);
-    seedBing = bing.demand.get(request.query);
-    for (const idea of ideas) {
-      const label = bing.demand.get(idea.keyword);
-      if (label) idea.bingWeeklyImpressions = label;
-    }
-    sources.push(bing.status);
+  return [...own, ...byKey.values()];
+}
+
+/** Bing demand for the seed (returned) and the top ideas (set on them): one request each, so only a few. */
+async function addBingDemand(deps: Deps, request: IdeasRequest, ideas: Idea[], signal?: AbortSignal) {
+  const targets = [request.query, ...ideas.slice(0, BING_LOOKUPS).map((i) => i.keyword)];
+  const bing = await bingDemand(deps, targets, request.locale.country, request.locale.language, signal);
+  for (const idea of ideas) {
+    const label = bing.demand.get(idea.keyword);
+    if (label) idea.bingWeeklyImpressions = label;
   }
-  return {
-    query: request.query,
-    ...(seedBing ? { seedBingWeeklyImpressions: seedBing } : {}),
-    ideas,
-    sources,
-    expansionQueries: queries.length,
-  };
+  return { seed: bing.demand.get(request.query), status: bing.status };
 }
