@@ -9,7 +9,7 @@ import type { SeoConfig } from "../config.ts";
 import { derived, type Labelled, type Provenance } from "../provenance.ts";
 import { keywordStats } from "../providers/bing-webmaster.ts";
 import { labelled, type SourceStatus, statusOf } from "../providers/labels.ts";
-import { dateRange, listSites, propertiesFor, searchAnalytics } from "../providers/search-console.ts";
+import { dateRange, type GscRow, listSites, propertiesFor, searchAnalytics } from "../providers/search-console.ts";
 import { fail, mapBounded, type ProviderDeps, type ProviderResult } from "../providers/types.ts";
 
 type Deps = { provider: ProviderDeps; config: SeoConfig };
@@ -35,19 +35,10 @@ export async function consoleQueries(
   limit: number,
   signal?: AbortSignal,
 ): Promise<{ rows: ConsoleQuery[]; status: SourceStatus }> {
-  const sites = await listSites(deps.provider, deps.config, signal);
-  if (!sites.ok) return { rows: [], status: statusOf(sites) };
-  // An unusable site name matches no property, which is then reported, never widened to all.
-  const domain = site ? (normaliseDomain(site) ?? site.trim()) : undefined;
-  const properties = domain ? propertiesFor(sites.value, domain) : sites.value.slice(0, MAX_PROPERTIES);
-  if (properties.length === 0) {
-    const why = domain
-      ? `the credentials see no Search Console property for ${domain}; add the service account's client_email as a user of that property`
-      : "the credentials see no Search Console property; add the service account's client_email as a user of your property";
-    return { rows: [], status: statusOf(fail("search-console", "no-data", `Search Console: ${why}`)) };
-  }
+  const found = await propertiesToAsk(deps, site, signal);
+  if ("status" in found) return { rows: [], status: found.status };
   const range = dateRange(deps.provider.now());
-  const answers = await mapBounded(properties.slice(0, MAX_PROPERTIES), 2, (property) =>
+  const answers = await mapBounded(found.properties, 2, (property) =>
     searchAnalytics(
       deps.provider,
       deps.config,
@@ -61,27 +52,48 @@ export async function consoleQueries(
       signal,
     ).then((r) => ({ property, r })),
   );
-  const rows = answers.flatMap(({ property, r }) =>
-    r.ok
-      ? r.value.map((row) => ({
-          query: row.keys[0] ?? "",
-          property,
-          clicks: row.clicks,
-          impressions: row.impressions,
-          ctr: row.ctr,
-          position: row.position,
-          provenance: {
-            kind: "provider" as const,
-            source: "search-console" as const,
-            at: `${range.startDate}/${range.endDate}`,
-          },
-        }))
-      : [],
-  );
+  const at = `${range.startDate}/${range.endDate}`;
+  const rows = answers.flatMap(({ property, r }) => (r.ok ? r.value.map((row) => consoleQuery(row, property, at)) : []));
   const failed = answers.find((a) => !a.r.ok);
   const status =
     failed && rows.length === 0 ? statusOf(failed.r) : statusOf(answers[0]?.r as ProviderResult<unknown>);
   return { rows: rows.sort((a, b) => b.impressions - a.impressions).slice(0, limit), status };
+}
+
+/**
+ * The properties to query (at most MAX_PROPERTIES), or the status that says why there are none:
+ * the credentials failed, or they see no property (of `site`, when named).
+ */
+async function propertiesToAsk(
+  deps: Deps,
+  site: string | undefined,
+  signal?: AbortSignal,
+): Promise<{ properties: string[] } | { status: SourceStatus }> {
+  const sites = await listSites(deps.provider, deps.config, signal);
+  if (!sites.ok) return { status: statusOf(sites) };
+  // An unusable site name matches no property, which is then reported, never widened to all.
+  const domain = site ? (normaliseDomain(site) ?? site.trim()) : undefined;
+  const properties = domain ? propertiesFor(sites.value, domain) : sites.value.slice(0, MAX_PROPERTIES);
+  if (properties.length === 0) {
+    const why = domain
+      ? `the credentials see no Search Console property for ${domain}; add the service account's client_email as a user of that property`
+      : "the credentials see no Search Console property; add the service account's client_email as a user of your property";
+    return { status: statusOf(fail("search-console", "no-data", `Search Console: ${why}`)) };
+  }
+  return { properties: properties.slice(0, MAX_PROPERTIES) };
+}
+
+/** One Search Console row as a labelled query of `property` over the date range `at`. */
+function consoleQuery(row: GscRow, property: string, at: string): ConsoleQuery {
+  return {
+    query: row.keys[0] ?? "",
+    property,
+    clicks: row.clicks,
+    impressions: row.impressions,
+    ctr: row.ctr,
+    position: row.position,
+    provenance: { kind: "provider", source: "search-console", at },
+  };
 }
 
 /** Mean weekly Bing impressions of each exact keyword (bounded: the first `max`). */
