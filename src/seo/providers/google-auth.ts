@@ -59,22 +59,39 @@ export async function gscAccessToken(
   signal?: AbortSignal,
 ): Promise<ProviderResult<string>> {
   const gsc = config.gsc;
-  if (!gsc) {
-    return fail(
-      "search-console",
-      "no-key",
-      "Search Console needs SEO_GSC_CREDENTIALS (a service-account JSON key, path or inline, whose client_email is added as a user of your Search Console property)",
-    );
-  }
-  if ("problem" in gsc) return fail("search-console", "no-key", gsc.problem);
+  if (!gsc || "problem" in gsc) return noAccount(gsc);
   const tokenUrl = config.endpoints.SEO_GSC_TOKEN_ENDPOINT;
   // Keyed by the private key itself, so only the holder of the key gets its token.
   const cacheKey = `${tokenUrl} ${gsc.account.private_key}`;
   const hit = tokens.get(cacheKey);
   if (hit) return ok("search-console", hit, deps.now().toISOString());
+  const granted = await grant(deps, config, gsc.account, signal);
+  if (!granted.ok) return granted;
+  const { token, lifetimeS } = granted.value;
+  tokens.set(cacheKey, token, Math.max(0, lifetimeS - 60) * 1000);
+  return ok("search-console", token, granted.at);
+}
+
+/** Why there is no service account: none configured, or the configured one is unusable. */
+function noAccount(gsc: { problem: string } | undefined): ProviderResult<never> {
+  if (gsc) return fail("search-console", "no-key", gsc.problem);
+  return fail(
+    "search-console",
+    "no-key",
+    "Search Console needs SEO_GSC_CREDENTIALS (a service-account JSON key, path or inline, whose client_email is added as a user of your Search Console property)",
+  );
+}
+
+/** The JWT bearer grant: a signed assertion exchanged at the token endpoint for a token and its lifetime in seconds. */
+async function grant(
+  deps: ProviderDeps,
+  config: SeoConfig,
+  account: ServiceAccount,
+  signal?: AbortSignal,
+): Promise<ProviderResult<{ token: string; lifetimeS: number }>> {
   let assertion: string;
   try {
-    assertion = await signAssertion(gsc.account, GSC_SCOPE, deps.now());
+    assertion = await signAssertion(account, GSC_SCOPE, deps.now());
   } catch {
     return fail(
       "search-console",
@@ -85,7 +102,7 @@ export async function gscAccessToken(
   const answer = await requestJson(deps, {
     source: "search-console",
     name: "Google OAuth",
-    url: tokenUrl,
+    url: config.endpoints.SEO_GSC_TOKEN_ENDPOINT,
     init: {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -96,6 +113,7 @@ export async function gscAccessToken(
     },
     timeoutMs: config.timeoutMs ?? 15_000,
     keyVar: "SEO_GSC_CREDENTIALS",
+    // The assertion grants a token for an hour: it never appears in an error message either.
     secrets: [...config.secrets, assertion],
     signal,
   });
@@ -104,7 +122,6 @@ export async function gscAccessToken(
   if (typeof body?.access_token !== "string") {
     return fail("search-console", "provider-down", "Google OAuth answered without an access token");
   }
-  const lifetime = typeof body.expires_in === "number" ? body.expires_in : 3600;
-  tokens.set(cacheKey, body.access_token, Math.max(0, lifetime - 60) * 1000);
-  return ok("search-console", body.access_token, answer.at);
+  const lifetimeS = typeof body.expires_in === "number" ? body.expires_in : 3600;
+  return ok("search-console", { token: body.access_token, lifetimeS }, answer.at);
 }
