@@ -26,7 +26,7 @@ export interface Idea {
 
 type Deps = { provider: ProviderDeps; config: SeoConfig };
 
-interface IdeasRequest {
+export interface IdeasRequest {
   query: string;
   locale: Locale;
   limit: number;
@@ -34,7 +34,7 @@ interface IdeasRequest {
   site?: string;
 }
 
-interface IdeasReport {
+export interface IdeasReport {
   query: string;
   seedBingWeeklyImpressions?: Labelled<number>;
   ideas: Idea[];

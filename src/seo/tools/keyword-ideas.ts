@@ -9,7 +9,7 @@ import { queryBoolean, queryNumber } from "../../shared/http/query.ts";
 import type { RestFace } from "../../shared/http/rest-face.ts";
 import { defineTool, type ToolDef } from "../../shared/mcp/tool.ts";
 import type { SeoConfig } from "../config.ts";
-import { type Idea, keywordIdeas } from "../keywords/ideas.ts";
+import { type Idea, type IdeasReport, type IdeasRequest, keywordIdeas } from "../keywords/ideas.ts";
 import { derived, labelledSchema, PROVENANCE_REF, withProvenanceDefs } from "../provenance.ts";
 import { SOURCES_SCHEMA, show } from "../providers/labels.ts";
 import type { ProviderDeps } from "../providers/types.ts";
@@ -139,6 +139,46 @@ const REST: RestFace = {
   toInput: ({ q, ...rest }) => definedEntries({ query: q, ...rest }),
 };
 
+type Input = v.InferOutput<typeof KeywordIdeasInput>;
+
+/** The request as the sources take it: the seed trimmed, the locale in lower case. */
+function ideasRequest(input: Input): IdeasRequest {
+  return {
+    query: input.query.trim(),
+    locale: { country: input.country.toLowerCase(), language: input.language.toLowerCase() },
+    limit: input.limit,
+    expand: input.expand,
+    ...(input.site ? { site: input.site } : {}),
+  };
+}
+
+/** No source answering is an outage, not "no ideas": an error that names each source's reason. */
+function refuseSilence(report: IdeasReport): void {
+  if (!report.sources.every((s) => s.status === "unavailable")) return;
+  const why = report.sources.map((s) => `${s.source}: ${s.reason}`).join("; ");
+  throw new ApiError(
+    "UPSTREAM_UNAVAILABLE",
+    `No keyword source answered (${why}). Retry later; SEO_GSC_CREDENTIALS or SEO_BING_KEY add keyed sources`,
+  );
+}
+
+/** The structured result (concise: the first CONCISE_IDEAS ideas) and the text: ten ideas, then the JSON. */
+function answer(report: IdeasReport, detailed: boolean) {
+  const shown = detailed ? report.ideas : report.ideas.slice(0, CONCISE_IDEAS);
+  const structured = {
+    query: report.query,
+    ...(report.seedBingWeeklyImpressions ? { seedBingWeeklyImpressions: report.seedBingWeeklyImpressions } : {}),
+    ideas: shown,
+    totalIdeas: derived(report.ideas.length, "distinct ideas from every source, after deduplication"),
+    sources: report.sources,
+    ...(detailed ? { expansionQueries: report.expansionQueries } : {}),
+  };
+  const more =
+    shown.length < report.ideas.length ? `\n(${report.ideas.length - shown.length} more with response_format=detailed)` : "";
+  const head = `${report.ideas.length} ideas for "${report.query}":\n${shown.slice(0, 10).map(line).join("\n")}${more}`;
+  return { structured, text: `${head}\n\n${JSON.stringify(structured)}` };
+}
+
 export function createKeywordIdeasTool(deps: { provider: ProviderDeps; config: SeoConfig }): ToolDef {
   return defineTool({
     name: "seo_keyword_ideas",
@@ -150,43 +190,9 @@ export function createKeywordIdeasTool(deps: { provider: ProviderDeps; config: S
     rest: REST,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async run(input, context) {
-      const report = await keywordIdeas(
-        deps,
-        {
-          query: input.query.trim(),
-          locale: { country: input.country.toLowerCase(), language: input.language.toLowerCase() },
-          limit: input.limit,
-          expand: input.expand,
-          ...(input.site ? { site: input.site } : {}),
-        },
-        context.signal,
-        context.progress,
-      );
-      if (report.sources.every((s) => s.status === "unavailable")) {
-        const why = report.sources.map((s) => `${s.source}: ${s.reason}`).join("; ");
-        throw new ApiError(
-          "UPSTREAM_UNAVAILABLE",
-          `No keyword source answered (${why}). Retry later; SEO_GSC_CREDENTIALS or SEO_BING_KEY add keyed sources`,
-        );
-      }
-      const detailed = input.response_format === "detailed";
-      const shown = detailed ? report.ideas : report.ideas.slice(0, CONCISE_IDEAS);
-      const structured = {
-        query: report.query,
-        ...(report.seedBingWeeklyImpressions
-          ? { seedBingWeeklyImpressions: report.seedBingWeeklyImpressions }
-          : {}),
-        ideas: shown,
-        totalIdeas: derived(report.ideas.length, "distinct ideas from every source, after deduplication"),
-        sources: report.sources,
-        ...(detailed ? { expansionQueries: report.expansionQueries } : {}),
-      };
-      const more =
-        shown.length < report.ideas.length
-          ? `\n(${report.ideas.length - shown.length} more with response_format=detailed)`
-          : "";
-      const head = `${report.ideas.length} ideas for "${report.query}":\n${shown.slice(0, 10).map(line).join("\n")}${more}`;
-      return { structured, text: `${head}\n\n${JSON.stringify(structured)}` };
+      const report = await keywordIdeas(deps, ideasRequest(input), context.signal, context.progress);
+      refuseSilence(report);
+      return answer(report, input.response_format === "detailed");
     },
   });
 }
