@@ -87,6 +87,7 @@ interface Parsed {
   ignored: Robots["ignored"];
 }
 
+/** The groups, Sitemap lines and ignored lines of a robots.txt, in file order. */
 function parseGroups(text: string): Parsed {
   const groups: Group[] = [];
   const sitemaps: string[] = [];
@@ -97,8 +98,7 @@ function parseGroups(text: string): Parsed {
   };
   let current: Group | undefined;
   let lastWasAgent = false;
-  for (const rawLine of text.slice(0, ROBOTS_PARSE_LIMIT).replace(/^\ufeff/, "").split(/\r\n|\r|\n/)) {
-    const line = rawLine.replace(/#.*$/, "").trim();
+  for (const line of robotsLines(text)) {
     const colon = line.indexOf(":");
     if (colon <= 0) {
       if (line !== "") ignore(line);
@@ -128,14 +128,28 @@ function parseGroups(text: string): Parsed {
       ignore(line); // rules before any user-agent line belong to no group
       continue;
     }
-    if (key === "crawl-delay") {
-      const seconds = Number(value);
-      if (Number.isFinite(seconds) && seconds >= 0) current.crawlDelay = seconds;
-    } else if (value) {
-      current.rules.push({ allow: key === "allow", pattern: normalisePattern(value) });
-    }
+    addRule(current, key, value);
   }
   return { groups, sitemaps, ignored };
+}
+
+/** The lines to parse: within the parse limit, without a byte-order mark, comments or surrounding blanks. */
+function robotsLines(text: string): string[] {
+  return text
+    .slice(0, ROBOTS_PARSE_LIMIT)
+    .replace(/^\ufeff/, "")
+    .split(/\r\n|\r|\n/)
+    .map((raw) => raw.replace(/#.*$/, "").trim());
+}
+
+/** A group's Allow, Disallow or Crawl-delay line; an empty pattern or an unreadable delay says nothing. */
+function addRule(group: Group, key: "allow" | "disallow" | "crawl-delay", value: string): void {
+  if (key === "crawl-delay") {
+    const seconds = Number(value);
+    if (Number.isFinite(seconds) && seconds >= 0) group.crawlDelay = seconds;
+  } else if (value) {
+    group.rules.push({ allow: key === "allow", pattern: normalisePattern(value) });
+  }
 }
 
 /** Parses `text` and selects the groups that apply to `productToken` (merged), else `*`. */
