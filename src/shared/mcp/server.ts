@@ -129,48 +129,60 @@ function serverFactory(
   log: (line: string) => void,
   read?: ReadResource,
 ): McpServerFactory {
-  const call = async (tool: ToolDef, args: unknown, context: ToolContext): Promise<CallToolResult> => {
-    try {
-      const out = await invokeTool(tool, args, context);
-      const links = (out.links ?? []).map((link) => ({ type: "resource_link" as const, ...link }));
-      return { content: [{ type: "text", text: out.text }, ...links], structuredContent: out.structured };
-    } catch (err) {
-      return toolErrorResult(err, tool.name, log);
-    }
-  };
-
   // One store for every server this factory makes: a task outlives the request that started it.
   const tasks = info.tasks ? createToolTasks() : undefined;
-
   const createServer = (bound?: ToolSource): McpServer => {
-    const source = bound ?? defined;
-    const server = new McpServer(
-      { name: info.name, version: info.version },
-      {
-        capabilities: capabilitiesOf(info),
-        ...(tasks ? { taskStore: tasks.store } : {}),
-        ...(info.instructions ? { instructions: info.instructions } : {}),
-      },
-    );
+    const server = newServer(info, tasks);
     if (info.resourceTemplates) serveResources(server, info, log, read);
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await listing() }));
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-      const tools = typeof source === "function" ? await source() : source;
-      const tool = tools.find((t) => t.name === request.params.name);
-      if (!tool) {
-        throw new McpError(
-          McpErrorCode.InvalidParams,
-          `Unknown tool "${request.params.name}"; call tools/list for the tools this server has`,
-        );
-      }
-      const args = request.params.arguments ?? {};
-      if (tasks && request.params.task) return startTask(tasks, tool, request.params.task.ttl, (context) => call(tool, args, context));
-      const progress = progressOf(request.params._meta?.progressToken, extra);
-      return call(tool, args, { signal: extra.signal, progress });
-    });
+    serveCalls(server, bound ?? defined, tasks, log);
     return server;
   };
   return { createServer, tasks: Boolean(tasks) };
+}
+
+/** A server with the definition's name, capabilities and instructions, holding its tasks where it runs them. */
+function newServer(info: ServerInfo, tasks: ToolTasks | undefined): McpServer {
+  return new McpServer(
+    { name: info.name, version: info.version },
+    {
+      capabilities: capabilitiesOf(info),
+      ...(tasks ? { taskStore: tasks.store } : {}),
+      ...(info.instructions ? { instructions: info.instructions } : {}),
+    },
+  );
+}
+
+/** tools/call: the named tool runs now, or as a task when the call asks for one and the server runs tasks. */
+function serveCalls(server: McpServer, source: ToolSource, tasks: ToolTasks | undefined, log: (line: string) => void): void {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const tool = await toolNamed(source, request.params.name);
+    const args = request.params.arguments ?? {};
+    const call = (context: ToolContext) => callTool(tool, args, context, log);
+    if (tasks && request.params.task) return startTask(tasks, tool, request.params.task.ttl, call);
+    return call({ signal: extra.signal, progress: progressOf(request.params._meta?.progressToken, extra) });
+  });
+}
+
+/** The tool called `name`, loading the tools first if they are loaded on use. */
+async function toolNamed(source: ToolSource, name: string): Promise<ToolDef> {
+  const tools = typeof source === "function" ? await source() : source;
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) {
+    throw new McpError(McpErrorCode.InvalidParams, `Unknown tool "${name}"; call tools/list for the tools this server has`);
+  }
+  return tool;
+}
+
+/** One tool run: its text, resource links and structured content, or its failure as an `isError` result. */
+async function callTool(tool: ToolDef, args: unknown, context: ToolContext, log: (line: string) => void): Promise<CallToolResult> {
+  try {
+    const out = await invokeTool(tool, args, context);
+    const links = (out.links ?? []).map((link) => ({ type: "resource_link" as const, ...link }));
+    return { content: [{ type: "text", text: out.text }, ...links], structuredContent: out.structured };
+  } catch (err) {
+    return toolErrorResult(err, tool.name, log);
+  }
 }
 
 /**
