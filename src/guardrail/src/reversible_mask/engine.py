@@ -58,7 +58,8 @@ class Masker:
         self.shortest = self._matcher.shortest
         self._memo = LogMemo()
         self._targets: dict[tuple[frozenset[str] | None, str], Target] = {}
-        # Canonical placeholder of each form, per key domain: most matches are canonical.
+        # Canonical placeholder of each form's entity, per key domain: most matches are
+        # canonical.
         self._canonical: dict[str, list[str | None]] = {}
 
     @property
@@ -179,7 +180,7 @@ class Masker:
         are replaced inline; the rest (tags, literals, collisions) go through `_placeholder`."""
         out: list[str] = []
         position = 0
-        forms, entities = self._matcher.forms, self._matcher.entities
+        terms = self._matcher.form_terms
         canonical = self._canonical_tokens(domain)
         claim = None if registry is None else registry.claim
         for start, end, form in chosen:
@@ -192,8 +193,7 @@ class Masker:
             if form < _TOKEN:
                 out.append(self._pattern_token(form, surface, domain, registry))
                 continue
-            index = forms[form].entity
-            token = canonical[index] if surface == entities[index].term else None
+            token = canonical[form] if surface == terms[form] else None
             if token is None or (claim is not None and not claim(token, surface)):
                 token = self._placeholder(form, surface, domain, registry)
             out.append(token)
@@ -204,7 +204,7 @@ class Masker:
         index = self._matcher.forms[form].entity
         entity = self._matcher.entities[index]
         if surface == entity.term:  # the common case: no tag to compute
-            token = self._canonical_token(index, domain)
+            token = self._canonical_token(form, domain)
             if registry is None or registry.claim(token, surface):
                 return token
         entity_id = self._codec.entity_id(domain, entity.category, entity.term)
@@ -219,19 +219,19 @@ class Masker:
         return self._mint(category, entity_id, surface, True, domain, registry)
 
     def _canonical_tokens(self, domain: str) -> list[str | None]:
-        """Each entity's canonical placeholder in a key domain, None until first needed."""
+        """By form: its entity's canonical placeholder in a key domain, None until needed."""
         tokens = self._canonical.get(domain)
         if tokens is None:
-            tokens = self._canonical[domain] = [None] * len(self._matcher.entities)
+            tokens = self._canonical[domain] = [None] * len(self._matcher.forms)
         return tokens
 
-    def _canonical_token(self, index: int, domain: str) -> str:
+    def _canonical_token(self, form: int, domain: str) -> str:
         tokens = self._canonical_tokens(domain)
-        token = tokens[index]
+        token = tokens[form]
         if token is None:
-            entity = self._matcher.entities[index]
+            entity = self._matcher.entities[self._matcher.forms[form].entity]
             entity_id = self._codec.entity_id(domain, entity.category, entity.term)
-            token = tokens[index] = self._codec.token(entity.category, entity_id)
+            token = tokens[form] = self._codec.token(entity.category, entity_id)
         return token
 
     def _literal(self, token: str, domain: str, registry: Registry | None) -> str:

@@ -70,6 +70,10 @@ class Matcher:
         self._automata = [
             automaton for flag in (False, True) if (automaton := self._build(flag)) is not None
         ]
+        # Per form, side by side (a match reads one slot, not a Form and its Entity): the
+        # entity's canonical term, and whether the form matches whole words only.
+        self.form_terms = [entities[form.entity].term for form in self.forms]
+        self._whole_word = bytes(form.whole_word for form in self.forms)
         # Only a substring match can make a neighbour a word boundary on a second pass.
         self.mixed_word_modes = len({entity.whole_word for entity in entities}) == 2
         self.shortest = 1 if patterns else min((form.length for form in self.forms), default=1)
@@ -100,19 +104,18 @@ class Matcher:
         text_view = view(text, automaton.case_sensitive)
         span = text_view.span
         direct = text_view.fold is None and text_view.kept is None and text.isascii()
-        forms, word, size, append = self.forms, WORD, len(text), found.append
-        first = automaton.first
+        forms, whole_word, word = self.forms, self._whole_word, WORD
+        size, append, first = len(text), found.append, automaton.first
         for pattern, start, end in _occurrences(automaton, text_view.folded):
             index = first + pattern
-            _, _, category, whole_word = forms[index]
-            if categories is not None and category not in categories:
+            if categories is not None and forms[index].category not in categories:
                 continue
             if not direct:  # offsets move, or a match could split a cluster
                 mapped = span(start, end)
                 if mapped is None:
                     continue
                 start, end = mapped
-            if whole_word and (
+            if whole_word[index] and (
                 (start and word[text[start]] and word[text[start - 1]])
                 or (end < size and word[text[end - 1]] and word[text[end]])
             ):
