@@ -29,10 +29,10 @@ import { kmOf } from "./geo.ts";
 import { createPacer, type Pacer, type PaceOptions } from "./pacer.ts";
 import { regionOf } from "./region.ts";
 import { searchAlongRoute, type RouteQuery } from "./corridor.ts";
-import { nearestIn } from "./nearest.ts";
+import { nearestAmong, nearestIn } from "./nearest.ts";
 import { createVocabulary, type Reference, type Vocabulary } from "./reference.ts";
 import { createSyncSearch } from "./sync-search.ts";
-import { countIn, countRange, type RowFilter } from "./walk.ts";
+import { countRange, gatherIn, type RowFilter } from "./walk.ts";
 import { openSnapshot, type Snapshot } from "../snapshot/read.ts";
 import { createSiteReader, rowOf, siteAt as decodeSite, stringAt } from "../snapshot/sites.ts";
 import { snapshotOf, type WriteOptions } from "../snapshot/write.ts";
@@ -85,6 +85,9 @@ export interface Store {
 /** The NOT_FOUND of an id no open site has; each transport adds where to find an id. */
 export const unknownSite = (id: string) =>
   new ApiError("NOT_FOUND", `No open site has id "${id.slice(0, 100)}"; it is unknown or closed`);
+
+/** Sites a region may hold for its page to be sorted out of them (else the page is walked for nearest first). */
+const GATHER_MIN = 64;
 
 const OSM_TYPE_RANK: Record<string, number> = { node: 0, way: 1, relation: 2 };
 
@@ -179,8 +182,9 @@ export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
       const data = rows.map(siteAt);
       return { data, total, attribution: attributionOf(data) };
     }
-    const near = await nearestIn(snapshot.index, n, origin, region, filter, end, pacer, counter);
-    const total = await countIn(snapshot.index, n, region, filter, pacer, counter);
+    // A small region (a zoomed-in map view) is walked once: counted, and its page sorted out of the sites counted.
+    const { total, positions } = await gatherIn(snapshot.index, n, region, filter, pacer, counter, Math.max(GATHER_MIN, 2 * end));
+    const near = positions ? nearestAmong(snapshot.index, positions, origin, end) : await nearestIn(snapshot.index, n, origin, region, filter, end, pacer, counter);
     const data = near.rows.slice(q.offset).map((row, k) => {
       const site = siteAt(row);
       if (q.near) site.distanceKm = Math.round(kmOf(near.dists[q.offset + k] as number) * 1000) / 1000;

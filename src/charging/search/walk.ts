@@ -62,6 +62,9 @@ const SCAN = 4096;
  */
 class CountWalk {
   total = 0;
+  /** Tree positions of the sites counted, while they are at most `#room` (then undefined for good). */
+  gathered: number[] | undefined;
+  readonly #room: number;
   readonly #stack: number[];
   #top = 7;
   readonly #cell: Cell = { minLng: 0, minLat: 0, maxLng: 0, maxLat: 0 };
@@ -71,7 +74,9 @@ class CountWalk {
   readonly filter: RowFilter;
   readonly counter: RangeCounter | undefined;
 
-  constructor(tree: Tree, region: Region, filter: RowFilter, counter: RangeCounter | undefined) {
+  constructor(tree: Tree, region: Region, filter: RowFilter, counter: RangeCounter | undefined, room: number) {
+    this.gathered = room > 0 ? [] : undefined;
+    this.#room = room;
     this.tree = tree;
     this.region = region;
     this.filter = filter;
@@ -98,6 +103,31 @@ class CountWalk {
     return counter ? counter(k, k) === 1 : !filter || filter(this.tree.ids[k] as number);
   }
 
+  /** Counts the site at position `k`. */
+  #take(k: number): void {
+    this.total++;
+    const gathered = this.gathered;
+    if (gathered === undefined) return;
+    if (gathered.length < this.#room) gathered.push(k);
+    else this.gathered = undefined;
+  }
+
+  /**
+   * Counts `count` sites at positions [left, right] (all of them without a filter); they are
+   * gathered only while few, and only when the range itself is short (a selective filter over
+   * a large cell would cost a test per position).
+   */
+  #takeRange(left: number, right: number, count: number): void {
+    this.total += count;
+    const gathered = this.gathered;
+    if (gathered === undefined || count === 0) return;
+    if (gathered.length + count > this.#room || right - left >= 4 * this.#room) {
+      this.gathered = undefined;
+      return;
+    }
+    for (let k = left; k <= right; k++) if (count === right - left + 1 || this.#passes(k)) gathered.push(k);
+  }
+
   /** Counts until done (true) or until `pacer` asks for a pause (false: run again after it). */
   run(pacer: Pacer): boolean {
     const stack = this.#stack;
@@ -119,13 +149,13 @@ class CountWalk {
       const relation = this.region.relate(cell);
       if (relation === OUTSIDE) continue;
       if (relation === INSIDE) {
-        if (!this.filter) this.total += right - left + 1;
+        if (!this.filter) this.#takeRange(left, right, right - left + 1);
         else this.#push(left, right, INSIDE_RANGE, 0, 0, 0, 0);
         continue;
       }
       if (right - left <= nodeSize) {
         for (let k = left; k <= right; k++) {
-          if (this.region.has(coords[2 * k] as number, coords[2 * k + 1] as number) && this.#passes(k)) this.total++;
+          if (this.region.has(coords[2 * k] as number, coords[2 * k + 1] as number) && this.#passes(k)) this.#take(k);
           if (k < right && pacer.due()) {
             // The rest of the leaf, bounds kept: it relates to the region as the whole leaf did.
             this.#push(k + 1, right, axis, cell.minLng, cell.minLat, cell.maxLng, cell.maxLat);
@@ -137,7 +167,7 @@ class CountWalk {
       const m = (left + right) >> 1;
       const x = coords[2 * m] as number;
       const y = coords[2 * m + 1] as number;
-      if (this.region.has(x, y) && this.#passes(m)) this.total++;
+      if (this.region.has(x, y) && this.#passes(m)) this.#take(m);
       const { minLng, minLat, maxLng, maxLat } = cell;
       this.#push(left, m - 1, 1 - axis, minLng, minLat, axis === 0 ? x : maxLng, axis === 1 ? y : maxLat);
       this.#push(m + 1, right, 1 - axis, axis === 0 ? x : minLng, axis === 1 ? y : minLat, maxLng, maxLat);
@@ -155,11 +185,11 @@ class CountWalk {
     const end = Math.min(right, left + (counter ? CHUNK : SCAN) - 1);
     if (end < right) this.#push(end + 1, right, INSIDE_RANGE, 0, 0, 0, 0);
     if (counter) {
-      this.total += counter(left, end);
+      this.#takeRange(left, end, counter(left, end));
       return !pacer.due(CHUNK >>> 5);
     }
     for (let k = left; k <= end; k++) {
-      if (this.#passes(k)) this.total++;
+      if (this.#passes(k)) this.#take(k);
       if (k < end && pacer.due()) {
         this.#push(k + 1, end, INSIDE_RANGE, 0, 0, 0, 0);
         return false;
@@ -182,8 +212,25 @@ export async function countIn(
   pacer: Pacer,
   counter?: RangeCounter,
 ): Promise<number> {
-  if (size === 0) return 0;
-  const walk = new CountWalk(treeOf(index), region, filter, counter);
+  return (await gatherIn(index, size, region, filter, pacer, counter, 0)).total;
+}
+
+/**
+ * `countIn`, and the tree positions of the sites counted when there are at most `room` of
+ * them: a small region's page is then sorted out of them (nearest.ts `nearestAmong`) instead
+ * of walked for a second time.
+ */
+export async function gatherIn(
+  index: KDBush,
+  size: number,
+  region: Region,
+  filter: RowFilter,
+  pacer: Pacer,
+  counter: RangeCounter | undefined,
+  room: number,
+): Promise<{ total: number; positions?: number[] }> {
+  if (size === 0) return { total: 0, positions: [] };
+  const walk = new CountWalk(treeOf(index), region, filter, counter, room);
   while (!walk.run(pacer)) await pacer.pause();
-  return walk.total;
+  return walk.gathered ? { total: walk.total, positions: walk.gathered } : { total: walk.total };
 }
