@@ -6,6 +6,8 @@
  * A search's cost follows its page, not its hits:
  * - `near` (and `bbox`) searches walk the KD-tree best-first from the query point (the box
  *   centre for a box) and stop after offset + limit sites; nothing else is materialised;
+ *   a region holding few sites (at most twice offset + limit, or 64) is walked once instead:
+ *   counted, and its page sorted out of the sites counted;
  * - searches without either scan rows in id order and stop after offset + limit;
  * - `total` is counted without sorting: KD cells fully inside the region count as their
  *   size, or under filters through the filter index (filter-index.ts: bitsets and code

@@ -5,7 +5,8 @@
  * - `countIn` (here): how many sites a region holds (and pass a filter). Cells fully inside
  *   count as their size without a visit, or under a filter through the filter index's range
  *   counter (filter-index.ts: bitsets over these same positions); only the cells the region's
- *   edge cuts are tested site by site; nothing is sorted.
+ *   edge cuts are tested site by site; nothing is sorted. `gatherIn` counts the same way and
+ *   also hands back the positions it counted while they are few, for a small region's page.
  * - `nearestIn` (nearest.ts): best-first, stopping after the page's sites.
  *
  * Both pause through the pacer so no walk holds the event loop for long.
