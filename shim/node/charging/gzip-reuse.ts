@@ -33,13 +33,14 @@ const SAMPLE = new TextEncoder().encode('{"data":[{"id":"ocm:1","name":"A"},{"id
 /** A compressor over one reused stream at `level`; one that answers undefined when the handle is not there. */
 export function createReusedGzip(level: number, scratchBytes = SCRATCH_BYTES): ReusedGzip {
   let stream: Gzip | undefined;
-  let failed = false;
   const scratch = new Uint8Array(scratchBytes);
 
   const open = (): { handle: ZlibHandle; state: Uint32Array } | undefined => {
     stream ??= createGzip({ level });
-    // A failing native write reports through the stream's 'error' event.
-    if (stream.listenerCount("error") === 0) stream.on("error", () => void (failed = true));
+    // A failing native write destroys the stream at once (zlib's onerror handler) and emits
+    // 'error' on a later tick: the listener keeps that from crashing the process, and
+    // `destroyed` is what the write is checked by.
+    if (stream.listenerCount("error") === 0) stream.on("error", () => {});
     const { _handle: handle, _writeState: state } = stream as unknown as Internals;
     if (typeof handle?.writeSync !== "function" || typeof handle.reset !== "function" || !(state instanceof Uint32Array)) return undefined;
     return { handle, state };
@@ -48,15 +49,14 @@ export function createReusedGzip(level: number, scratchBytes = SCRATCH_BYTES): R
   const compress: ReusedGzip = (bytes) => {
     const native = open();
     if (!native) return undefined;
-    failed = false;
     native.handle.writeSync(constants.Z_FINISH, bytes, 0, bytes.byteLength, scratch, 0, scratch.byteLength);
     const [roomLeft = 0, inputLeft = 0] = native.state;
-    native.handle.reset();
-    if (failed) {
+    if (stream?.destroyed === true) {
       // A fresh stream for the next answer; this one goes through gzipSync.
       stream = undefined;
       return undefined;
     }
+    native.handle.reset();
     // Output that filled the scratch buffer may be cut short: gzipSync makes it instead.
     if (roomLeft === 0 || inputLeft !== 0) return undefined;
     return scratch.slice(0, scratchBytes - roomLeft);
