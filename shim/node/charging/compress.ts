@@ -13,7 +13,7 @@
  */
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { Compressor } from "../../../src/charging/mod.ts";
-import { createReusedGzip } from "./gzip-reuse.ts";
+import { createReusedGzip, type ReusedGzip } from "./gzip-reuse.ts";
 
 /** Brotli quality for answers made per request (11 is for files compressed once, ahead of time). */
 export const BROTLI_QUALITY = 2;
@@ -30,10 +30,11 @@ export const NODE_ENCODINGS = ["gzip", "br"] as const;
  */
 const asArrayBuffer = (out: Buffer): Uint8Array<ArrayBuffer> => new Uint8Array(out);
 
-const gzipReused = createReusedGzip(GZIP_LEVEL);
+/** Made on the first gzip answer: a process that never compresses (a CLI command) never checks the handle. */
+let gzipReused: ReusedGzip | undefined;
 
 export const compressFast: Compressor = async (bytes, encoding) => {
-  if (encoding === "gzip") return gzipReused(bytes) ?? asArrayBuffer(gzipSync(bytes, { level: GZIP_LEVEL }));
+  if (encoding === "gzip") return (gzipReused ??= createReusedGzip(GZIP_LEVEL))(bytes) ?? asArrayBuffer(gzipSync(bytes, { level: GZIP_LEVEL }));
   return asArrayBuffer(
     brotliCompressSync(bytes, {
       params: {
