@@ -13,7 +13,7 @@ import type { RestFace as SharedRestFace } from "../../shared/http/rest-face.ts"
 import type { ToolAnnotations } from "../../shared/mcp/tool.ts";
 import type { AnyObjectSchema } from "../../shared/validate.ts";
 import type { ChargingServices } from "../services.ts";
-import { SitePathSchema } from "../data/site-id.ts";
+import { SitePathSchema, siteIdOf } from "../data/site-id.ts";
 import type { Attribution, Site } from "../data/model.ts";
 import { type SearchResult, unknownSite } from "../search/store.ts";
 import { IdInput, NearbyInput, SearchInput } from "./inputs.ts";
@@ -182,7 +182,7 @@ const GET_SITE = defineOperation({
     summary: "One charging site",
     pathParams: SitePathSchema,
     query: SiteByIdQuery,
-    toInput: (_query, params) => ({ id: params.id }),
+    toInput: (_query, params) => ({ id: siteIdOf(params.id) }),
     keeping: "per-cut",
     answer: {
       description: "The site with its credit line",
@@ -214,7 +214,7 @@ const GET_SITE_STATUS = defineOperation({
     summary: "A charging site's status (registry or live), with staleness against the 60-minute SLO",
     pathParams: SitePathSchema,
     query: StatusQuery,
-    toInput: (_query, params) => ({ id: params.id }),
+    toInput: (_query, params) => ({ id: siteIdOf(params.id) }),
     keeping: "live",
     answer: { description: "The status record" },
     errors: {

@@ -14,6 +14,7 @@
 import { STAGE } from "../../../shared/build-info.ts";
 import { ApiError, isApiError } from "../../../shared/errors.ts";
 import { parseQuery } from "../../../shared/http/query.ts";
+import { restInput } from "../../../shared/http/rest-face.ts";
 import { json, type PreparedJson, prepareJson, preparedJson } from "../../../shared/http/respond.ts";
 import type { Route } from "../../../shared/http/route-table.ts";
 import { parseArguments } from "../../../shared/validate.ts";
@@ -24,7 +25,6 @@ import { toJsonRpcError } from "../../../shared/mcp/http.ts";
 import type { AnswerFormat } from "../../operations/rest-queries.ts";
 import { type Operation, OPERATIONS, type RestFace, type SearchRun, type SiteRun } from "../../operations/table.ts";
 import type { ChargingServices } from "../../services.ts";
-import { siteIdOf } from "../../data/site-id.ts";
 
 /** Search answers kept (text and bytes of at most 100 sites each: well under 50 MB). */
 const ANSWER_CACHE_ENTRIES = 128;
@@ -83,9 +83,7 @@ class RestAnswers {
 
   /** The operation's result for this request: the query and path read, mapped and parsed. */
   async #run(operation: Operation, rest: RestFace, request: Request, params: Params, url: URL) {
-    const query = parseQuery(rest.query, url.searchParams) as Record<string, unknown>;
-    const raw = params.id === undefined ? params : { ...params, id: siteIdOf(params.id) };
-    const input = parseArguments(rest.input ?? operation.input, rest.toInput(query, raw));
+    const input = parseArguments(rest.input ?? operation.input, restInput(rest, url, params));
     try {
       return (await operation.run(this.#services, input, request.signal)) as unknown;
     } catch (err) {
