@@ -1,11 +1,9 @@
 /**
  * What the OpenAPI document says of the charging REST answers beyond the operations' JSON
- * outputs: the cache headers and the shared error answers.
+ * outputs: the cache headers and the not-found answer of a site's routes.
  * @module
  */
-import { ERROR_REF, type OpenApiResponse } from "../../shared/http/openapi.ts";
-
-export const errorDoc = (description: string): OpenApiResponse => ({ description, schema: ERROR_REF });
+import { errorDoc } from "../../shared/http/openapi.ts";
 
 export const NOT_FOUND_DOC = errorDoc("NOT_FOUND: unknown, closed or malformed id");
 

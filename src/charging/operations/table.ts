@@ -8,7 +8,7 @@
  */
 import type { v } from "../../../deps.ts";
 import { ApiError, isApiError } from "../../shared/errors.ts";
-import { jsonSchemaOf } from "../../shared/http/openapi.ts";
+import { errorDoc, jsonSchemaOf } from "../../shared/http/openapi.ts";
 import type { RestFace as SharedRestFace } from "../../shared/http/rest-face.ts";
 import type { ToolAnnotations } from "../../shared/mcp/tool.ts";
 import type { AnyObjectSchema } from "../../shared/validate.ts";
@@ -22,7 +22,7 @@ import { RouteQuery, routeOfQuery, routeQueryOf, RouteSearchInput, SearchSitesRo
 import { datasetOf, DATASET_DESCRIPTION, NoQuery, REFERENCE_DESCRIPTION } from "./reference.ts";
 import { DatasetOutput, ReferenceOutput } from "./outputs.ts";
 import { FeatureCollectionOutput, SearchOutput, SiteAnswerOutput, SiteFeatureOutput, StatusOutput } from "./outputs.ts";
-import { CACHE_HEADERS, errorDoc, NOT_FOUND_DOC } from "./rest-doc.ts";
+import { CACHE_HEADERS, NOT_FOUND_DOC } from "./rest-doc.ts";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- a table holds rows of different inputs and results */
 type AnyResult = any;

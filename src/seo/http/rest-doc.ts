@@ -3,11 +3,8 @@
  * errors a route can answer besides its result and the guards' refusals, and the tag.
  * @module
  */
-import type { OpenApiResponse } from "../../shared/http/openapi-operation.ts";
-import { ERROR_REF } from "../../shared/http/openapi-schemas.ts";
+import { errorDoc, type OpenApiResponse } from "../../shared/http/openapi-operation.ts";
 import { BYOK_HEADERS } from "./byok.ts";
-
-export const errorDoc = (description: string): OpenApiResponse => ({ description, schema: ERROR_REF });
 
 /** The BYOK headers as documented parameters. */
 export const KEY_HEADERS = Object.fromEntries(

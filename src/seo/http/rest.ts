@@ -8,11 +8,12 @@
 import { VERSION } from "../../shared/build-info.ts";
 import { ApiError } from "../../shared/errors.ts";
 import type { ServiceDoc } from "../../shared/http/openapi.ts";
+import { errorDoc } from "../../shared/http/openapi-operation.ts";
 import { restInput } from "../../shared/http/rest-face.ts";
 import { json } from "../../shared/http/respond.ts";
 import { invokeTool } from "../../shared/mcp/invoke.ts";
 import type { ToolDef } from "../../shared/mcp/tool.ts";
-import { errorDoc, KEY_HEADERS } from "./rest-doc.ts";
+import { KEY_HEADERS } from "./rest-doc.ts";
 
 /** Answers the REST route at `url` with the tool from this request's `tools` (the handler's route table has checked the method). */
 export async function serveRest(request: Request, url: URL, tools: readonly ToolDef[]): Promise<Response> {

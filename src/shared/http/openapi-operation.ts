@@ -8,7 +8,7 @@
  */
 import type { v } from "../../../deps.ts";
 import type { AnyObjectSchema } from "../validate.ts";
-import { type JsonSchema, jsonSchemaOf } from "./openapi-schemas.ts";
+import { ERROR_REF, type JsonSchema, jsonSchemaOf } from "./openapi-schemas.ts";
 
 export interface OpenApiResponse {
   description: string;
@@ -21,6 +21,9 @@ export interface OpenApiResponse {
   /** Response headers by name, each with a description. */
   headers?: Record<string, string>;
 }
+
+/** An error answer: its description (the code and when) over the shared error envelope. */
+export const errorDoc = (description: string): OpenApiResponse => ({ description, schema: ERROR_REF });
 
 export interface OpenApiOperation {
   method: "get" | "post" | "put" | "delete" | "patch" | "head" | "options";

@@ -18,7 +18,7 @@ import {
 import type { AnyObjectSchema } from "../validate.ts";
 
 export { ERROR_ENVELOPE_SCHEMA, ERROR_REF, jsonSchemaOf } from "./openapi-schemas.ts";
-export type { OpenApiOperation, OpenApiResponse } from "./openapi-operation.ts";
+export { errorDoc, type OpenApiOperation, type OpenApiResponse } from "./openapi-operation.ts";
 
 export type OpenApiSecurity =
   | { kind: "bearer"; description: string }
