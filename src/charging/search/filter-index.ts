@@ -17,7 +17,7 @@
  *
  * Memory at 1,000,000 sites: a bit per site per value held (the scale bench's data: 14
  * values, 1.75 bytes; real data about 30, 4 bytes) and 6 bytes of columns; the sync adds 4
- * (sync-search.ts). Per-value bitsets for every field would have been simpler to count with
+ * (sync-search.ts) and 4 for its runs by country (sync-countries.ts). Per-value bitsets for every field would have been simpler to count with
  * but cost a byte per site per 8 values, a code column 2 bytes whatever the vocabulary.
  * @module
  */

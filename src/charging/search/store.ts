@@ -26,14 +26,14 @@ import { attributionForKey } from "../data/licence.ts";
 import type { Attribution, Site } from "../data/model.ts";
 import { createFilters, type FilterQuery, resolveStrings } from "./filter.ts";
 import { createFilterIndex, type FilterIndex } from "./filter-index.ts";
-import { type Counting, counterOf, type RangeCounter } from "./range-counter.ts";
+import { type Counting, counterOf, type RangeCounter, type ResolvedStrings } from "./range-counter.ts";
 import { kmOf } from "./geo.ts";
 import { createPacer, type Pacer, type PaceOptions } from "./pacer.ts";
 import { regionOf } from "./region.ts";
 import { searchAlongRoute, type RouteQuery } from "./corridor.ts";
 import { nearestAmong, nearestIn } from "./nearest.ts";
 import { createVocabulary, type Reference, type Vocabulary } from "./reference.ts";
-import { createSyncSearch } from "./sync-search.ts";
+import { type ByCountry, createSyncSearch } from "./sync-search.ts";
 import { countRange, gatherIn, type RowFilter } from "./walk.ts";
 import { openSnapshot, type Snapshot } from "../snapshot/read.ts";
 import { createSiteReader, rowOf, siteAt as decodeSite, stringAt } from "../snapshot/sites.ts";
@@ -146,15 +146,28 @@ function filterParts(snapshot: Snapshot, pace: PaceOptions) {
   const loadIndex = () => (indexing ??= createFilterIndex(snapshot, createPacer(pace)));
   const filters = createFilters(snapshot, () => vocabulary as Vocabulary);
   /** The row filter of `q` and, when the index serves its filters, its range counters (with a caller's clauses added). */
-  const filterOf = async (q: SiteQuery): Promise<{ filter: RowFilter; counting?: Counting }> => {
+  const filterOf = async (q: SiteQuery): Promise<{ filter: RowFilter; counting?: Counting; byCountry?: ByCountry | undefined }> => {
     if (q.countries || q.operators) await loadVocabulary();
     const filter = filters(q);
     if (q.connector || q.route || (!filter && q.updatedSince === undefined)) return { filter };
     const index = await loadIndex();
     const strings = resolveStrings(vocabulary as Vocabulary, q);
-    return { filter, counting: (extra) => counterOf(index, q, strings, extra) };
+    const counting: Counting = (extra) => counterOf(index, q, strings, extra);
+    const syncing = q.updatedSince !== undefined || q.cursor !== undefined;
+    return { filter, counting, byCountry: syncing && strings.countries ? byCountryOf(index, q, strings.countries, strings) : undefined };
   };
   return { text, loadVocabulary, loadIndex, filterOf };
+}
+
+/** A sync's countries as codes of the index's country column (distinct, those the data holds) and the counter of its other filters. */
+function byCountryOf(index: FilterIndex, q: SiteQuery, countries: readonly number[], strings: ResolvedStrings): ByCountry {
+  const codes = new Set<number>();
+  for (const id of countries) {
+    const code = index.country.code.get(id);
+    if (code !== undefined) codes.add(code);
+  }
+  const { countries: _countries, ...others } = q;
+  return { codes: [...codes], others: counterOf(index, others, { ...strings, countries: undefined }) };
 }
 
 /** The store over an opened snapshot. */
@@ -169,12 +182,12 @@ export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
     return [...new Set(data.map((s) => s.attributionKey))].map(attributionForKey);
   };
 
-  const syncSearch = createSyncSearch({ snapshot, siteAt, attributionOf, text, pace });
+  const syncSearch = createSyncSearch({ snapshot, countries: async () => (await loadIndex()).country, siteAt, attributionOf, text, pace });
 
   const search = async (q: SiteQuery): Promise<SearchResult> => {
-    const { filter, counting } = await filterOf(q);
+    const { filter, counting, byCountry } = await filterOf(q);
     if (q.route) return searchAlongRoute({ sites: snapshot, siteAt, attributionOf, pacer: createPacer(pace) }, q, q.route, filter);
-    if (q.updatedSince !== undefined || q.cursor !== undefined) return syncSearch.search(q, filter, counting);
+    if (q.updatedSince !== undefined || q.cursor !== undefined) return syncSearch.search(q, filter, counting, byCountry);
     const counter = counting?.();
     const end = q.offset + Math.max(q.limit, 0);
     const pacer = createPacer(pace);
@@ -212,7 +225,7 @@ export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
     },
     reference: async () => (await loadVocabulary()).reference,
     async prepare() {
-      await Promise.all([loadVocabulary(), loadIndex(), syncSearch.order()]);
+      await Promise.all([loadVocabulary(), loadIndex(), syncSearch.prepare()]);
     },
   };
 }

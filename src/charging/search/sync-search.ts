@@ -12,11 +12,15 @@ import { createPacer, type Pacer, type PaceOptions } from "./pacer.ts";
 import { regionOf } from "./region.ts";
 import type { SearchResult, SiteQuery } from "./store.ts";
 import { createSyncOrder, cursorOf, positionAfterCursor, positionSince, type SyncOrder } from "./sync.ts";
-import type { Counting } from "./range-counter.ts";
+import type { Counting, RangeCounter } from "./range-counter.ts";
+import { countRuns, type CountryRuns, createCountryRuns, mergeRuns, runsFrom } from "./sync-countries.ts";
+import type { Coded } from "./filter-index.ts";
 import { countIn, countRange, type RowFilter, treeOf } from "./walk.ts";
 
 export interface SyncParts {
   snapshot: Snapshot;
+  /** The filter index's country column (KD order), for the runs by country. */
+  countries(): Promise<Coded>;
   siteAt(row: number): Site;
   attributionOf(data: readonly Site[]): Attribution[];
   text(id: number): string;
@@ -45,9 +49,13 @@ function withDistance(q: SiteQuery, site: Site): Site {
   return site;
 }
 
+/** The first position updated at or after the query's updatedSince (0 without one). */
+const sinceOf = (q: SiteQuery, snapshot: Snapshot, sync: SyncOrder) =>
+  q.updatedSince === undefined ? 0 : positionSince(snapshot, sync, Date.parse(q.updatedSince));
+
 /** The first position of a sync query: after its cursor, and at or after updatedSince. */
 function startOf(q: SiteQuery, snapshot: Snapshot, sync: SyncOrder): number {
-  const at = q.updatedSince === undefined ? 0 : positionSince(snapshot, sync, Date.parse(q.updatedSince));
+  const at = sinceOf(q, snapshot, sync);
   return q.cursor === undefined ? at : Math.max(at, positionAfterCursor(snapshot, sync, q.cursor));
 }
 
@@ -58,7 +66,7 @@ function startOf(q: SiteQuery, snapshot: Snapshot, sync: SyncOrder): number {
 async function countSync(q: SiteQuery, snapshot: Snapshot, sync: Ordered, filters: { filter: RowFilter; counting?: Counting | undefined }, pacer: Pacer): Promise<number> {
   const n = snapshot.size;
   const { filter } = filters;
-  const from = q.updatedSince === undefined ? 0 : positionSince(snapshot, sync, Date.parse(q.updatedSince));
+  const from = sinceOf(q, snapshot, sync);
   const counter = filters.counting?.(q.updatedSince === undefined ? [] : [{ codes: sync.places, min: from }]);
   if (q.near || q.bbox) return countIn(snapshot.index, n, regionOf(q).region, filter, pacer, counter);
   if (!filter) return n - from;
@@ -85,11 +93,22 @@ async function pageRows(q: SiteQuery, sync: SyncOrder, filter: RowFilter, at: nu
   return rows;
 }
 
+/** A query's countries as codes of the index's country column, and the counter of its other filters (undefined: none). */
+export interface ByCountry {
+  codes: readonly number[];
+  others: RangeCounter | undefined;
+}
+
 export interface SyncSearch {
-  /** One page; `counting` gives range counters of the query's filters, when the index serves them. */
-  search(q: SiteQuery, filter: RowFilter, counting?: Counting): Promise<SearchResult>;
+  /**
+   * One page; `counting` gives range counters of the query's filters, when the index serves
+   * them; `byCountry`, when the query names countries and the index serves its other filters.
+   */
+  search(q: SiteQuery, filter: RowFilter, counting?: Counting, byCountry?: ByCountry): Promise<SearchResult>;
   /** The (updatedAt, id) order, built on first use. */
   order(): Promise<SyncOrder>;
+  /** Builds the order and the runs by country now. */
+  prepare(): Promise<void>;
 }
 
 /** The sync order and each KD position's place in it. */
@@ -109,6 +128,15 @@ async function placesOf(snapshot: Snapshot, sync: SyncOrder, pacer: Pacer): Prom
   return places;
 }
 
+/** A page and the total of a sync naming countries: its countries' runs only (sync-countries.ts). */
+async function byCountries(q: SiteQuery, snapshot: Snapshot, sync: Ordered, runs: CountryRuns, part: ByCountry, start: number, filter: RowFilter, pacer: Pacer) {
+  const { places } = sync;
+  const rows = await mergeRuns(runs, places, treeOf(snapshot.index).ids, runsFrom(runs, places, part.codes, start), { filter, offset: q.offset, limit: q.limit }, pacer);
+  // A region's total counts its cells (countSync); without one, the runs from updatedSince.
+  const count = q.near || q.bbox ? undefined : () => countRuns(runs, runsFrom(runs, places, part.codes, sinceOf(q, snapshot, sync)), part.others, pacer);
+  return { rows, count };
+}
+
 export function createSyncSearch(parts: SyncParts): SyncSearch {
   const { snapshot, siteAt, attributionOf, text, pace } = parts;
   let building: Promise<Ordered> | undefined;
@@ -117,6 +145,12 @@ export function createSyncSearch(parts: SyncParts): SyncSearch {
       const pacer = createPacer(pace);
       const sync = await createSyncOrder(snapshot, text, pacer);
       return { ...sync, places: await placesOf(snapshot, sync, pacer) };
+    })());
+  let running: Promise<CountryRuns> | undefined;
+  const countryRuns = () =>
+    (running ??= (async () => {
+      const [sync, countries] = await Promise.all([order(), parts.countries()]);
+      return createCountryRuns(countries.codes, sync.places, countries.code.size, createPacer(pace));
     })());
   const totals = new Lru<string, number>(256);
   const keptTotal = async (q: SiteQuery, count: () => Promise<number>): Promise<number> => {
@@ -130,18 +164,28 @@ export function createSyncSearch(parts: SyncParts): SyncSearch {
     return total;
   };
 
-  const search = async (q: SiteQuery, base: RowFilter, counting?: Counting): Promise<SearchResult> => {
+  const search = async (q: SiteQuery, base: RowFilter, counting?: Counting, byCountry?: ByCountry): Promise<SearchResult> => {
     const sync = await order();
     const filter = syncFilter(q, snapshot, sync, base);
     const pacer = createPacer(pace);
-    const rows = await pageRows(q, sync, filter, startOf(q, snapshot, sync), pacer);
+    const start = startOf(q, snapshot, sync);
+    const countSlow = () => countSync(q, snapshot, sync, { filter, counting }, pacer);
+    const { rows, count = countSlow } = byCountry
+      ? await byCountries(q, snapshot, sync, await countryRuns(), byCountry, start, filter, pacer)
+      : { rows: await pageRows(q, sync, filter, start, pacer) };
     const page = rows.slice(0, q.limit);
-    const total = await keptTotal(q, () => countSync(q, snapshot, sync, { filter, counting }, pacer));
+    const total = await keptTotal(q, count);
     const data = page.map((row) => withDistance(q, siteAt(row)));
     const last = page[page.length - 1];
     const result: SearchResult = { data, total, attribution: attributionOf(data) };
     if (rows.length > q.limit && last !== undefined) result.nextCursor = cursorOf(snapshot, sync, last);
     return result;
   };
-  return { search, order };
+  return {
+    search,
+    order,
+    async prepare() {
+      await countryRuns();
+    },
+  };
 }
