@@ -187,7 +187,14 @@ function oneOpenApiBuilder({ file, sf }: Source): string[] {
   return /\bopenApiDocument\(|\bopenapi:\s*["']3\./.test(sf.text) ? [`${file} builds an OpenAPI document (use serviceOpenApi of ${OPENAPI_BUILDER})`] : [];
 }
 
-const RULES = { longFunctions, nodeImportsInSrc, npmOutsideDeps, crossServiceImports, errorClasses, chargingAdapterFace, adaptersNamedForService, onePipeline, oneOpenApiBuilder };
+/** The one service kernel: a service is its options and its operation rows, made a handler by src/shared/service.ts. */
+const KERNEL = "src/shared/service.ts";
+function oneServiceKernel({ file, sf }: Source): string[] {
+  if (file === KERNEL || file === PIPELINE) return [];
+  return /\bcreatePipeline\(/.test(sf.text) ? [`${file} assembles its own pipeline (pass its rows and policy to createService of ${KERNEL})`] : [];
+}
+
+const RULES = { longFunctions, nodeImportsInSrc, npmOutsideDeps, crossServiceImports, errorClasses, chargingAdapterFace, adaptersNamedForService, onePipeline, oneOpenApiBuilder, oneServiceKernel };
 
 /** A function of `lines` lines. */
 const fnOf = (name: string, lines: number) => `function ${name}() {\n${"  work();\n".repeat(lines - 2)}}\n`;
@@ -200,6 +207,7 @@ const FIXTURES: Record<keyof typeof RULES, [file: string, text: string, expected
   chargingAdapterFace: ["shim/node/charging/app.ts", 'import { createStore } from "../../../src/charging/search/store.ts";', /use src\/charging\/mod\.ts/],
   onePipeline: ["src/seo/handler.ts", "const capped = await withBodyCap(request, 1024);\nconst early = cors.preflight(request);", /seo\/handler\.ts runs the guard step withBodyCap/],
   oneOpenApiBuilder: ["src/charging/openapi.ts", 'export const doc = () => openApiDocument(info, []);', /charging\/openapi\.ts builds an OpenAPI document/],
+  oneServiceKernel: ["src/seo/handler.ts", "return createPipeline({ routes, cors, noRoute, unexpected });", /seo\/handler\.ts assembles its own pipeline/],
   adaptersNamedForService: ["shim/node/report-store.ts", 'import type { ReportStore } from "../../src/seo/mod.ts";\nimport "./charging/app.ts";', /report-store\.ts imports \.\.\/\.\.\/src\/seo\/mod\.ts: a seo adapter/],
 };
 

@@ -1,6 +1,7 @@
 /**
- * The charging-site API as one Fetch handler: its policy (CORS headers, rate, keys, body cap)
- * and its routes, run by the shared pipeline (src/shared/http/pipeline.ts).
+ * The charging-site API as one Fetch handler: its policy (CORS headers, rate, keys, body cap),
+ * its MCP endpoint and its operations' REST rows, made a service by the kernel
+ * (src/shared/service.ts).
  * @module
  */
 
@@ -8,17 +9,17 @@ import { VERSION } from "../shared/build-info.ts";
 import type { Compressor, Encoding } from "./transports/http/compress.ts";
 import { DEFAULT_MAP_TILES, DEFAULT_RATE_PER_MINUTE, type MapTiles } from "./config.ts";
 import { type Cors, createCors } from "../shared/http/cors.ts";
-import { createRateLimiter, type RateLimiter } from "../shared/http/rate-limit.ts";
+import type { RateLimiter } from "../shared/http/rate-limit.ts";
 import type { FetchHandler } from "../shared/http/respond.ts";
-import { createPipeline } from "../shared/http/pipeline.ts";
 import { errorDoc, jsonSchemaOf, type OpenApiInfo, serviceOpenApi } from "../shared/http/openapi.ts";
-import { describeRoutes, type Route } from "../shared/http/route-table.ts";
+import type { Route } from "../shared/http/route-table.ts";
 import { mcpHttpHandler } from "../shared/mcp/http.ts";
 import { listingOf } from "../shared/mcp/listing.ts";
 import { defineMcp } from "../shared/mcp/server.ts";
+import { createService } from "../shared/service.ts";
 import { OPERATIONS } from "./operations/table.ts";
 import { CACHE_HEADERS } from "./operations/rest-doc.ts";
-import { chargingRouteTable } from "./transports/http/routes.ts";
+import { chargingRest } from "./transports/http/routes.ts";
 import { type MapAssets, mapRoutes } from "./transports/http/map-page.ts";
 import { chargingResources, chargingTools } from "./transports/mcp.ts";
 import type { ChargingServices } from "./services.ts";
@@ -72,12 +73,6 @@ function corsOf(origins: "*" | readonly string[]): Cors {
   });
 }
 
-function limiterOf(options: ChargingHandlerOptions, ratePerMinute: number): RateLimiter {
-  if (options.rateLimiter) return options.rateLimiter;
-  const { maxClients = 50_000, now } = options;
-  return createRateLimiter({ limit: ratePerMinute, windowMs: 60_000, maxClients, ...(now ? { now } : {}) });
-}
-
 const DOC_INFO: OpenApiInfo = {
   title: "Charging-site API",
   version: VERSION,
@@ -107,7 +102,7 @@ function documentOf(gated: boolean, routes: readonly Route<URL>[]): Record<strin
   );
 }
 
-function routesOf(options: ChargingHandlerOptions, gated: boolean, log: (line: string) => void): Route<URL>[] {
+function mcpOf(options: ChargingHandlerOptions, log: (line: string) => void) {
   const resources = chargingResources(options);
   const server = defineMcp(
     { name: "charging-sites", version: VERSION, instructions: INSTRUCTIONS, resourceTemplates: resources.templates },
@@ -116,27 +111,36 @@ function routesOf(options: ChargingHandlerOptions, gated: boolean, log: (line: s
     listingOf,
     resources.read,
   );
+  return mcpHttpHandler(server);
+}
+
+function pagesOf(options: ChargingHandlerOptions, encodings: readonly Encoding[]) {
+  if (!options.mapAssets) return [];
+  const tiles = options.mapTiles === undefined ? DEFAULT_MAP_TILES : options.mapTiles;
+  return mapRoutes({ assets: options.mapAssets, tiles, encodings, compress: options.compress });
+}
+
+/** Creates the handler: the service kernel over the charging operations. */
+export function createChargingHandler(options: ChargingHandlerOptions): FetchHandler {
+  const log = options.log ?? (() => {});
+  const { ratePerMinute = DEFAULT_RATE_PER_MINUTE, apiKeys = [], maxClients, now } = options;
+  const gated = apiKeys.length > 0;
   const encodings = options.encodings ?? ["gzip"];
-  const routes = chargingRouteTable(options, mcpHttpHandler(server), {
+  const rest = chargingRest(options, {
     cacheControl: cacheControlFor(gated),
     encodings,
     compress: options.compress,
     openApi: (routes) => documentOf(gated, routes),
   });
-  if (!options.mapAssets) return routes;
-  const tiles = options.mapTiles === undefined ? DEFAULT_MAP_TILES : options.mapTiles;
-  return [...routes, ...mapRoutes({ assets: options.mapAssets, tiles, encodings, compress: options.compress })];
-}
-
-/** Creates the handler: the shared pipeline over the charging routes. */
-export function createChargingHandler(options: ChargingHandlerOptions): FetchHandler {
-  const log = options.log ?? (() => {});
-  const { ratePerMinute = DEFAULT_RATE_PER_MINUTE, apiKeys = [] } = options;
-  const routes = routesOf(options, apiKeys.length > 0, log);
-  return createPipeline({
-    routes,
+  return createService({
+    name: "charging",
+    noun: "the API",
+    operations: rest.operations,
+    pages: pagesOf(options, encodings),
+    mcp: mcpOf(options, log),
+    openApi: { open: true, answer: rest.document },
     cors: corsOf(options.corsOrigins ?? "*"),
-    rateLimit: { limiter: limiterOf(options, ratePerMinute), perMinute: ratePerMinute, trustedProxies: options.trustedProxies },
+    rate: { perMinute: ratePerMinute, limiter: options.rateLimiter, maxClients, trustedProxies: options.trustedProxies, now },
     key: {
       keys: apiKeys,
       realm: "charging",
@@ -144,7 +148,6 @@ export function createChargingHandler(options: ChargingHandlerOptions): FetchHan
       invalid: "The API key is not valid: check the x-api-key header",
     },
     maxBodyBytes: options.maxBodyBytes,
-    noRoute: `No such route; the API has ${describeRoutes(routes)}`,
-    unexpected: (err) => log(`charging: unexpected ${err instanceof Error ? err.message : String(err)}`),
+    log,
   });
 }

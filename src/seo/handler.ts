@@ -1,8 +1,8 @@
 /**
  * The SEO service as one Fetch handler, whatever carries it: the stdio bridge of
  * `seo-audit-mcp mcp`, the Node gateway (`seo-audit-mcp gateway`) and the Workers gateway.
- * Routes (rows in the charging API's idiom, run by the shared pipeline): POST /mcp (stateless
- * Streamable HTTP, the five tools), GET /api/v1/page-report?url=, GET /api/v1/keyword-ideas?q=,
+ * Routes (the service kernel's, src/shared/service.ts): POST /mcp (stateless Streamable HTTP,
+ * the five tools), GET /api/v1/page-report?url=, GET /api/v1/keyword-ideas?q=,
  * GET /api/v1/openapi.json and GET /healthz.
  *
  * Guards, in the shared pipeline's order: CORS preflight; per-client rate limit and the optional
@@ -17,15 +17,13 @@
  * imported on their first use.
  * @module
  */
-import { STAGE } from "../shared/build-info.ts";
 import { bearerToken } from "../shared/http/api-key.ts";
-import { createPipeline } from "../shared/http/pipeline.ts";
-import { createRateLimiter } from "../shared/http/rate-limit.ts";
 import { type FetchHandler, json } from "../shared/http/respond.ts";
 import type { Route } from "../shared/http/route-table.ts";
-import { mcpHttpHandler, toJsonRpcError } from "../shared/mcp/http.ts";
+import { mcpHttpHandler } from "../shared/mcp/http.ts";
 import type { ToolDef } from "../shared/mcp/tool.ts";
 import { once } from "../shared/once.ts";
+import { createService } from "../shared/service.ts";
 import { redact, type SeoConfig, withRequestKeys } from "./config.ts";
 import { requestKeys } from "./http/byok.ts";
 import { type GatewayEgress, gatewayPolicy, guardNetwork, guardUrlTool } from "./http/egress.ts";
@@ -96,37 +94,8 @@ function toolBinder(options: SeoHandlerOptions, log: (line: string) => void): To
   return (request) => once(async () => bind((await toolTable()).createSeoTools, request));
 }
 
-/** One row of the route table: a shared route row, and how the no-route message names it. */
-interface SeoRoute extends Route<URL> {
-  shown: string;
-}
-
-const MCP_PATH = "/mcp";
-
-/** The answers the rows call, with the state they share (loaded once, on first use). */
-interface SeoAnswers {
-  mcp: FetchHandler;
-  openapi(): Promise<Response>;
-  rest(request: Request, url: URL): Promise<Response>;
-}
-
-const health = async () => json({ ok: true, stage: STAGE });
-
-/**
- * Every route of the SEO handler: adding one is a row here. /healthz is open and unmetered;
- * failures on /mcp answer as JSON-RPC errors, elsewhere as the envelope.
- */
-function seoRoutes(answers: SeoAnswers): SeoRoute[] {
-  const rest = (request: Request, _params: unknown, url: URL) => answers.rest(request, url);
-  return [
-    { method: "GET", path: "/healthz", shown: "GET /healthz", handle: health, open: true, unmetered: true },
-    { method: "POST", path: MCP_PATH, shown: "POST /mcp", handle: answers.mcp, everyMethod: true, failure: toJsonRpcError },
-    ...Object.entries(REST_REQUIRED).map(([path, required]): SeoRoute => ({ method: "GET", path, shown: `GET ${path}?${required}=`, handle: rest })),
-    { method: "GET", path: "/api/v1/openapi.json", shown: "GET /api/v1/openapi.json", handle: () => answers.openapi() },
-  ];
-}
-
-function answersOf(options: SeoHandlerOptions, log: (line: string) => void): SeoAnswers {
+/** The answers of the SEO rows, with the state they share (loaded once, on first use). */
+function answersOf(options: SeoHandlerOptions, log: (line: string) => void) {
   const toolsFor = toolBinder(options, log);
   const defined = once(async () => (await toolTable()).createSeoTools({ ...options, log }));
   const listing = once(async () => BUILT_LISTING ?? (await defined()).map(listSeoTool));
@@ -136,56 +105,42 @@ function answersOf(options: SeoHandlerOptions, log: (line: string) => void): Seo
   const factory = once(async () =>
     (await sdkServer()).defineLazyMcp(info, { listing, load: defined, ...(read ? { read } : {}) }, log),
   );
-  const document = once(async () => {
-    const [{ serviceOpenApi }, { gatewayDoc }, tools] = await Promise.all([openApi(), restRoutes(), defined()]);
-    const operations = tools.filter((tool) => tool.rest).map(({ rest, output }) => ({ rest, output }));
-    return serviceOpenApi(gatewayDoc(Boolean(options.authToken), SEO_ROUTES), operations);
-  });
-  return {
-    mcp: mcpHttpHandler({ info, listing, factory }, { toolsFor }),
-    openapi: async () => json(await document()),
-    async rest(request, url) {
-      const [{ serveRest }, tools] = await Promise.all([restRoutes(), toolsFor(request)()]);
-      return serveRest(request, url, tools);
-    },
+  const document = (routes: readonly Route<URL>[]) => {
+    const made = once(async () => {
+      const [{ serviceOpenApi }, { gatewayDoc }, tools] = await Promise.all([openApi(), restRoutes(), defined()]);
+      const operations = tools.filter((tool) => tool.rest).map(({ rest, output }) => ({ rest, output }));
+      return serviceOpenApi(gatewayDoc(Boolean(options.authToken), routes), operations);
+    });
+    return async () => json(await made());
   };
-}
-
-const unbound = () => Promise.reject(new Error("a row of SEO_ROUTES answers only inside a handler"));
-/** The rows without their answers: what the table holds, for the no-route message, the document and tests. */
-export const SEO_ROUTES: readonly SeoRoute[] = seoRoutes({ mcp: unbound, openapi: unbound, rest: unbound });
-
-const shownRoutes = SEO_ROUTES.map((route) => route.shown);
-/** The 404 message: the table's routes, so it cannot fall behind them. */
-export const NO_ROUTE = `No such route; the gateway has ${shownRoutes.slice(0, -1).join(", ")} and ${shownRoutes.at(-1)}`;
-
-function limiterOf({ ratePerMinute = 0, trustedProxies, now }: SeoHandlerOptions) {
-  if (ratePerMinute <= 0) return undefined;
-  const limiter = createRateLimiter({ limit: ratePerMinute, windowMs: 60_000, maxClients: 50_000, ...(now ? { now } : {}) });
-  return { limiter, perMinute: ratePerMinute, trustedProxies };
-}
-
-/** A failure that is not an `ApiError`, logged with this request's keys scrubbed. */
-function reporter(options: SeoHandlerOptions, log: (line: string) => void) {
-  return (err: unknown, request: Request) => {
-    const { secrets } = withRequestKeys(options.config, requestKeys(request.headers));
-    log(`seo: unexpected ${redact(err instanceof Error ? err.message : String(err), secrets)}`);
+  const rest = async (request: Request, _params: unknown, url: URL) => {
+    const [{ serveRest }, tools] = await Promise.all([restRoutes(), toolsFor(request)()]);
+    return serveRest(request, url, tools);
   };
+  return { mcp: mcpHttpHandler({ info, listing, factory }, { toolsFor }), document, rest };
 }
 
 /**
- * Creates the handler: the shared pipeline over the SEO routes. Unknown paths are guarded like
+ * Creates the handler: the service kernel over the SEO rows. Unknown paths are guarded like
  * any other (they tell nothing to a client without the token).
  */
 export function createSeoHandler(options: SeoHandlerOptions): FetchHandler {
   const log = options.log ?? (() => {});
-  return createPipeline({
-    routes: seoRoutes(answersOf(options, log)),
+  const answers = answersOf(options, log);
+  const { ratePerMinute = 0, trustedProxies, now } = options;
+  return createService({
+    name: "seo",
+    noun: "the gateway",
+    // The REST paths are known before any tool loads (start-up loads none).
+    operations: Object.entries(REST_REQUIRED).map(([path, required]) => ({ method: "GET", path, required, handle: answers.rest })),
+    mcp: answers.mcp,
+    openApi: { open: false, answer: answers.document },
     cors: gatewayCors(options.allowedOrigins ?? "*"),
-    rateLimit: limiterOf(options),
+    rate: { perMinute: ratePerMinute, trustedProxies, now },
     key: options.authToken ? { keys: [options.authToken], present: bearerToken, ...BEARER_REFUSALS } : undefined,
     maxBodyBytes: options.maxBodyBytes,
-    noRoute: NO_ROUTE,
-    unexpected: reporter(options, log),
+    log,
+    // A failure is logged with this request's keys scrubbed.
+    scrub: (message, request) => redact(message, withRequestKeys(options.config, requestKeys(request.headers)).secrets),
   });
 }

@@ -26,12 +26,13 @@ test("routes: /healthz, unknown routes, wrong methods and the 405 on /mcp", asyn
   const health = await get(handler, "/healthz");
   assert.equal(health.status, 200);
   assert.deepEqual(await health.json(), { ok: true, stage: 5 });
+  assert.equal(health.headers.get("cache-control"), "no-store", "a probe's answer is never cached");
 
   const missing = await get(handler, "/api/v2/page-report?url=x");
   assert.equal(missing.status, 404);
   const body = (await missing.json()) as Loose;
   assert.equal(body.error.code, "NOT_FOUND");
-  assert.match(body.error.message, /POST \/mcp.*\/api\/v1\/page-report/);
+  assert.match(body.error.message, /GET \/healthz, \/api\/v1\/page-report\?url=.* and POST \/mcp$/);
 
   const garbled = await get(handler, "/api/v1/keyword-ideas?q=ev%zzcharging");
   assert.equal(garbled.status, 400, "malformed percent-encoding is no keyword");

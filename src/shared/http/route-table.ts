@@ -33,6 +33,8 @@ export interface Route<C = undefined> {
   unmetered?: boolean;
   /** How a failure on this path answers (default: the error envelope); an MCP endpoint answers JSON-RPC. */
   failure?: (err: unknown) => Response;
+  /** The query parameter a caller must send, shown in the 404 message (`url`: `/page-report?url=`). */
+  required?: string;
 }
 
 /** Dispatches one request: its response, or undefined when no route has its path. */
@@ -86,14 +88,16 @@ function methodNotAllowed(allow: readonly string[]): ApiError {
   });
 }
 
-const readable = (path: string) => path.replace(/(:\w+)\+/g, "$1");
+/** A row as a reader writes it: no itty `+`, no trailing slash, its required parameter. */
+const readable = <C>({ path, required }: Route<C>) =>
+  path.replace(/(:\w+)\+/g, "$1").replace(/(.)\/$/, "$1") + (required ? `?${required}=` : "");
 
-/** `GET /a, /b/:id and POST /c`: the routes of a table, for the 404 message. */
+/** `GET /a, /b/:id, /c?q= and POST /d`: the routes of a table, for the 404 message. */
 export function describeRoutes<C>(routes: readonly Route<C>[]): string {
   const parts: string[] = [];
   for (const method of ["GET", "POST"] as const) {
     // A path listed with and without its trailing slash is one route to a reader.
-    const paths = new Set(routes.filter((r) => r.method === method).map((r) => readable(r.path).replace(/(.)\/$/, "$1")));
+    const paths = new Set(routes.filter((r) => r.method === method).map(readable));
     if (paths.size > 0) parts.push(`${method} ${[...paths].join(", ")}`);
   }
   return parts.join(" and ");

@@ -1,8 +1,9 @@
 /**
  * The REST routes: one per operation with a REST face (the query parsed by its syntax schema,
- * mapped onto the operation's input and parsed by the same schema MCP uses), plus liveness,
- * the OpenAPI document and /mcp. Ids arrive percent-encoded (`ocm%3A123`,
- * `osm%3Anode%2F123`) or decoded (`osm:node/123`); both reach the same lookup.
+ * mapped onto the operation's input and parsed by the same schema MCP uses), and the OpenAPI
+ * document's answer (the service kernel, src/shared/service.ts, adds liveness and /mcp). Ids
+ * arrive percent-encoded (`ocm%3A123`, `osm%3Anode%2F123`) or decoded (`osm:node/123`); both
+ * reach the same lookup.
  *
  * The data is a static cut, so site answers are cacheable (see `cacheable.ts`): an entity
  * tag per cut and URL, `if-none-match` answered 304, `cache-control` for a static cut, and
@@ -11,7 +12,6 @@
  * validation and no serialisation. Status records follow a clock and a live feed: no-cache.
  * @module
  */
-import { STAGE } from "../../../shared/build-info.ts";
 import { ApiError, isApiError } from "../../../shared/errors.ts";
 import { parseQuery } from "../../../shared/http/query.ts";
 import { restInput } from "../../../shared/http/rest-face.ts";
@@ -21,7 +21,6 @@ import { parseArguments } from "../../../shared/validate.ts";
 import { type Answers, createAnswers } from "./answers.ts";
 import { type Cacheable, createCacheable } from "./cacheable.ts";
 import { Lru } from "../../../shared/lru.ts";
-import { toJsonRpcError } from "../../../shared/mcp/http.ts";
 import type { AnswerFormat } from "../../operations/rest-queries.ts";
 import { type Operation, OPERATIONS, type RestFace, type SearchRun, type SiteRun } from "../../operations/table.ts";
 import type { ChargingServices } from "../../services.ts";
@@ -140,8 +139,6 @@ class RestAnswers {
   }
 }
 
-const health = () => json({ ok: true, stage: STAGE }, { headers: { "cache-control": "no-store" } });
-
 function restRoutes(rest: RestAnswers): Route<URL>[] {
   return OPERATIONS.flatMap((operation) => {
     const face = operation.rest;
@@ -158,25 +155,17 @@ function restRoutes(rest: RestAnswers): Route<URL>[] {
 }
 
 /**
- * Every route of the API, in matching order; the context is the request's parsed URL.
- * `mcp` serves `/mcp` for every method (it answers 405 itself).
+ * The operations' REST rows (in matching order; the context is the request's parsed URL) and
+ * the answer of the OpenAPI document over the whole table, kept with its entity tag.
  */
-export function chargingRouteTable(
-  services: ChargingServices,
-  mcp: (request: Request) => Promise<Response>,
-  options: RouteOptions,
-): Route<URL>[] {
+export function chargingRest(services: ChargingServices, options: RouteOptions) {
   const rest = new RestAnswers(services, options);
-  let openApi: PreparedJson | undefined;
-  const document = (request: Request) => {
-    openApi ??= prepareJson(options.openApi(routes));
-    return rest.cacheable(request, "openapi", openApi);
+  const document = (routes: readonly Route<URL>[]) => {
+    let openApi: PreparedJson | undefined;
+    return (request: Request) => {
+      openApi ??= prepareJson(options.openApi(routes));
+      return rest.cacheable(request, "openapi", openApi);
+    };
   };
-  const routes: Route<URL>[] = [
-    { method: "GET", path: "/healthz", handle: health, open: true, unmetered: true },
-    ...restRoutes(rest),
-    { method: "GET", path: "/api/v1/openapi.json", handle: document, open: true },
-    { method: "POST", path: "/mcp", handle: mcp, everyMethod: true, failure: toJsonRpcError },
-  ];
-  return routes;
+  return { operations: restRoutes(rest), document };
 }
