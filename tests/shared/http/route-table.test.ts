@@ -53,5 +53,13 @@ test("describeRoutes lists paths per method, params without itty's +, one entry 
     ]),
     "GET /s",
   );
+  assert.equal(
+    describeRoutes([
+      { method: "GET", path: "/report", required: "url", handle: text("") },
+      { method: "POST", path: "/rpc", handle: text("") },
+    ]),
+    "GET /report?url= and POST /rpc",
+    "a row's required parameter is shown with its path",
+  );
   assert.equal(describeRoutes([]), "");
 });
