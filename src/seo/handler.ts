@@ -28,7 +28,7 @@ import { redact, type SeoConfig, withRequestKeys } from "./config.ts";
 import { requestKeys } from "./http/byok.ts";
 import { type GatewayEgress, gatewayPolicy, guardNetwork, guardUrlTool } from "./http/egress.ts";
 import { BEARER_REFUSALS, gatewayCors } from "./http/guards.ts";
-import { REST_REQUIRED } from "./http/paths.ts";
+import { REST_ROUTES } from "./http/paths.ts";
 import { BUILT_LISTING, listSeoTool, serverInfo } from "./mcp-info.ts";
 import type { RankStore } from "./providers/tranco.ts";
 import type { ProviderDeps } from "./providers/types.ts";
@@ -132,7 +132,7 @@ export function createSeoHandler(options: SeoHandlerOptions): FetchHandler {
     name: "seo",
     noun: "the gateway",
     // The REST paths are known before any tool loads (start-up loads none).
-    operations: Object.entries(REST_REQUIRED).map(([path, required]) => ({ method: "GET", path, required, handle: answers.rest })),
+    operations: Object.values(REST_ROUTES).map(({ path, required }) => ({ method: "GET", path, required, handle: answers.rest })),
     mcp: answers.mcp,
     openApi: { open: false, answer: answers.document },
     cors: gatewayCors(options.allowedOrigins ?? "*"),

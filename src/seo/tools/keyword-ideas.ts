@@ -13,7 +13,7 @@ import { type Idea, type IdeasReport, type IdeasRequest, keywordIdeas } from "..
 import { derived, labelledSchema, PROVENANCE_REF, withProvenanceDefs } from "../provenance.ts";
 import { SOURCES_SCHEMA, show } from "../providers/labels.ts";
 import type { ProviderDeps } from "../providers/types.ts";
-import { REST_PATHS } from "../http/paths.ts";
+import { REST_ROUTES } from "../http/paths.ts";
 import { definedEntries, REST_DOC } from "../http/rest-doc.ts";
 import { responseFormat } from "../tool-input.ts";
 
@@ -103,7 +103,7 @@ const LIMIT_RULE = `limit must be an integer from 1 to ${MAX_IDEAS}`;
 
 /** `GET /api/v1/keyword-ideas?q=`: the tool's structured result as JSON (`q` is the tool's `query`). */
 const REST: RestFace = {
-  path: REST_PATHS.keywordIdeas,
+  path: REST_ROUTES.keywordIdeas.path,
   operationId: "keywordIdeas",
   summary: "Keyword ideas for a seed",
   description:

@@ -16,7 +16,7 @@ import { derived, type Labelled, labelledSchema, withProvenanceDefs } from "../p
 import { SOURCES_SCHEMA, show } from "../providers/labels.ts";
 import type { PageSpeedRun, Strategy } from "../providers/pagespeed.ts";
 import type { ProviderDeps } from "../providers/types.ts";
-import { REST_PATHS } from "../http/paths.ts";
+import { REST_ROUTES } from "../http/paths.ts";
 import { definedEntries, REST_DOC } from "../http/rest-doc.ts";
 import { responseFormat } from "../tool-input.ts";
 
@@ -191,7 +191,7 @@ function headline(report: PageReport): string {
 
 /** `GET /api/v1/page-report?url=`: the tool's structured result as JSON. */
 const REST: RestFace = {
-  path: REST_PATHS.pageReport,
+  path: REST_ROUTES.pageReport.path,
   operationId: "pageReport",
   summary: "Report on one page",
   description:

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { loadConfig } from "../../../src/seo/config.ts";
-import { REST_PATHS } from "../../../src/seo/http/paths.ts";
+import { REST_ROUTES } from "../../../src/seo/http/paths.ts";
 import { createSeoTools } from "../../../src/seo/tools/mod.ts";
 import { recordingDeps } from "../fakes/setup.ts";
 import { gatewayHandler, startWorld, type World } from "./harness.ts";
@@ -16,12 +16,13 @@ after(() => world.close());
 
 const errorOf = async (response: Response) => ((await response.json()) as { error: { code: string; message: string } }).error;
 
-const GET_PATHS = ["/healthz", ...Object.values(REST_PATHS), "/api/v1/openapi.json"];
+const REST_PATHS = Object.values(REST_ROUTES).map((route) => route.path);
+const GET_PATHS = ["/healthz", ...REST_PATHS, "/api/v1/openapi.json"];
 
 test("the route table: the tools' REST faces are the router's REST paths; the no-route message names every row", async () => {
   const tools = createSeoTools({ provider: recordingDeps(), config: loadConfig({ env: {} }), log: () => {} });
   const faces = tools.flatMap((tool) => (tool.rest ? [tool.rest.path] : []));
-  assert.deepEqual(faces.toSorted(), Object.values(REST_PATHS).toSorted());
+  assert.deepEqual(faces.toSorted(), REST_PATHS.toSorted());
   const handler = gatewayHandler(world);
   for (const path of faces) {
     const answer = await handler(new Request(`${BASE}${path}`));
