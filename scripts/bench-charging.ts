@@ -8,6 +8,11 @@
  * - distinct, `accept-encoding: br, gzip` as browsers send: every miss also compressed
  *   (the bare server sends the compressed bytes it was given, doing no work).
  * The bare server sends the answer's body and header lines as ours sent them (BARE below).
+ * The distinct workloads also run a second baseline, printed beside the bare one: a competent
+ * hand-written `node:http` server doing the same work per request (COMPETENT below: the query
+ * read with URLSearchParams, the sites found with kdbush's range over the same data, the page
+ * made with JSON.stringify, gzip per request when asked), what a good engineer would write.
+ * Before timing, its bodies are checked against ours, byte for byte, for a few queries.
  * Each server runs in its own process; one warm-up each, then alternating timed runs; the
  * figures are medians. Progress on stderr, figures on stdout, last the CPU a compressed miss
  * costs against an uncompressed one.
@@ -19,9 +24,11 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { get } from "node:http";
+import { gunzipSync } from "node:zlib";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { startBuilt, stop } from "./smoke.ts";
 
@@ -76,6 +83,69 @@ import { readFileSync } from "node:fs";
 const body = readFileSync(process.env.BODY_FILE);
 const headers = JSON.parse(process.env.BODY_HEADERS);
 const server = createServer((req, res) => { res.writeHead(200, headers); res.end(body); });
+server.keepAliveTimeout = 5000;
+server.listen(0, "127.0.0.1", () => process.stderr.write("listening on http://127.0.0.1:" + server.address().port + "\\n"));
+process.once("SIGTERM", () => server.close(() => process.exit(0)));
+`;
+
+/**
+ * The competent baseline: a hand-written node:http server answering the bbox search as a good
+ * engineer would, with no framework and no caching. It takes from dist only the data loading
+ * (the embedded snapshot, opened by the same store) and the site projection (the decoded site
+ * objects, serialised here with JSON.stringify, and their attribution); the request handling is
+ * its own: the bbox read with URLSearchParams and checked, the sites in it found with kdbush's
+ * range over the same coordinates, ordered nearest the box's centre first (ties in row order,
+ * which is id order) as the API documents, the first 20 of them and the count serialised with one
+ * JSON.stringify, and gzip (zlib's fastest level, as for any answer made per request) when the
+ * client accepts it. Boxes across the antimeridian are not handled (the workload has none).
+ */
+const COMPETENT = `
+import { createServer } from "node:http";
+import { gzipSync } from "node:zlib";
+const { default: KDBush } = await import(process.env.KDBUSH_URL);
+const { createStore, loadEmbeddedSnapshot, openSnapshot } = await import(process.env.LIB_URL);
+const store = createStore(openSnapshot(await loadEmbeddedSnapshot()));
+const sites = [...store.sites()];
+const index = new KDBush(sites.length);
+for (const site of sites) index.add(site.lon, site.lat);
+index.finish();
+const RAD = Math.PI / 180;
+const hav = (t) => { const s = Math.sin(t / 2); return s * s; };
+function fail(res, status, message) {
+  const body = JSON.stringify({ error: { code: "INVALID_ARGUMENTS", message } });
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body) });
+  res.end(body);
+}
+function page(query) {
+  const box = (query.get("bbox") ?? "").split(",").map(Number);
+  if (box.length !== 4 || !box.every(Number.isFinite)) return undefined;
+  const [w, s, e, n] = box;
+  if (s > n || w > e || s < -90 || n > 90 || w < -180 || e > 180) return undefined;
+  const lng = (w + e) / 2, lat = (s + n) / 2, cosLat = Math.cos(lat * RAD);
+  const found = index.range(w, s, e, n).map((row) => {
+    const site = sites[row];
+    return { row, dist: cosLat * Math.cos(site.lat * RAD) * hav((lng - site.lon) * RAD) + hav((lat - site.lat) * RAD) };
+  });
+  found.sort((a, b) => a.dist - b.dist || a.row - b.row);
+  const data = found.slice(0, 20).map(({ row }) => sites[row]);
+  const credits = new Map();
+  for (const site of data) if (!credits.has(site.attributionKey)) credits.set(site.attributionKey, store.attributionFor(site));
+  return JSON.stringify({ data, page: { limit: 20, offset: 0, total: found.length }, attribution: [...credits.values()] });
+}
+const server = createServer((req, res) => {
+  const at = req.url.indexOf("?");
+  const body = page(new URLSearchParams(at < 0 ? "" : req.url.slice(at + 1)));
+  if (body === undefined) return fail(res, 400, "bbox must be minLon,minLat,maxLon,maxLat");
+  const headers = { "content-type": "application/json; charset=utf-8", "cache-control": "public, max-age=300", vary: "accept-encoding" };
+  let bytes = Buffer.from(body);
+  if (/\\bgzip\\b/.test(req.headers["accept-encoding"] ?? "")) {
+    bytes = gzipSync(bytes, { level: 1 });
+    headers["content-encoding"] = "gzip";
+  }
+  headers["content-length"] = bytes.byteLength;
+  res.writeHead(200, headers);
+  res.end(bytes);
+});
 server.keepAliveTimeout = 5000;
 server.listen(0, "127.0.0.1", () => process.stderr.write("listening on http://127.0.0.1:" + server.address().port + "\\n"));
 process.once("SIGTERM", () => server.close(() => process.exit(0)));
@@ -137,12 +207,12 @@ const median = (xs: number[]) => {
  * Server CPU per request is what the adapter and handler cost, whatever else shares the
  * machine; the req/s ratio moves with the load of other processes, this one much less.
  */
-function cpuLine(figures: { charging: Run[]; bare: Run[] }): string[] {
+function cpuLine(figures: { charging: Run[]; bare: Run[] }, name = "bare"): string[] {
   const cpu = (rs: Run[]) => median(rs.map((r) => r.cpuPerRequest ?? Number.NaN));
   const ratio = cpu(figures.bare) / cpu(figures.charging);
   return Number.isNaN(ratio)
     ? []
-    : [`CPU efficiency bare/charging = ${ratio.toFixed(3)} (server CPU per request)`];
+    : [`CPU efficiency ${name}/charging = ${ratio.toFixed(3)} (server CPU per request)`];
 }
 
 /**
@@ -160,41 +230,41 @@ function distinctBoxes(box: string, direction: 1 | -1): () => string {
 
 type Started = Awaited<ReturnType<typeof startBuilt>>;
 
-/** Alternating timed runs of `workload` on both servers; the lines of its figures. */
-async function measure(workload: Workload, charging: Started, bare: Started, bytes: number): Promise<{ lines: string[]; cpu: number }> {
+/**
+ * Alternating timed runs of `workload` on our server and the baselines (`bare` first); the
+ * lines of its figures, with the ratio against each baseline.
+ */
+async function measure(workload: Workload, charging: Started, baselines: Record<string, Started>, bytes: number): Promise<{ lines: string[]; cpu: number }> {
+  const servers = [["charging", charging] as const, ...Object.entries(baselines)];
   say(`${workload.name}: warm-up ${warmup} s each`);
-  await load(charging.url, workload, warmup);
-  await load(bare.url, workload, warmup);
-  const figures = { charging: [] as Run[], bare: [] as Run[] };
+  for (const [, server] of servers) await load(server.url, workload, warmup);
+  const figures: Record<string, Run[]> = Object.fromEntries(servers.map(([name]) => [name, [] as Run[]]));
   for (let run = 1; run <= runs; run++) {
-    for (const [name, server] of [
-      ["charging", charging],
-      ["bare", bare],
-    ] as const) {
+    for (const [name, server] of servers) {
       const result = await load(server.url, workload, duration, server.child.pid);
-      figures[name].push(result);
+      figures[name]?.push(result);
       say(`${workload.name} run ${run}/${runs} ${name}: ${result.requests.average.toFixed(0)} req/s`);
     }
   }
-  const rate = (name: "charging" | "bare") => median(figures[name].map((r) => r.requests.average));
-  const lines = (["charging", "bare"] as const).map((name) => {
-    const rs = figures[name];
+  const of = (name: string) => figures[name] as Run[];
+  const rate = (name: string) => median(of(name).map((r) => r.requests.average));
+  const lines = servers.map(([name]) => {
+    const rs = of(name);
     const all = rs.map((r) => r.requests.average.toFixed(0)).join(" / ");
     const p = `p50 ${median(rs.map((r) => r.latency.p50))} ms, p99 ${median(rs.map((r) => r.latency.p99))} ms`;
     const cpu = rs.every((r) => r.cpuPerRequest !== undefined)
       ? `; server CPU ${median(rs.map((r) => r.cpuPerRequest as number)).toFixed(1)} µs/request`
       : "";
-    return `  ${name.padEnd(8)} median ${rate(name).toFixed(0)} req/s (runs ${all}; ${p}${cpu})`;
+    return `  ${name.padEnd(9)} median ${rate(name).toFixed(0)} req/s (runs ${all}; ${p}${cpu})`;
   });
+  const ratios = Object.keys(baselines).flatMap((name) => [
+    `  ratio charging/${name} = ${(rate("charging") / rate(name)).toFixed(3)}`,
+    `  paired ratio median = ${median(of("charging").map((r, i) => r.requests.average / (of(name)[i] as Run).requests.average)).toFixed(3)} (each run against the ${name} run right after it)`,
+    ...cpuLine({ charging: of("charging"), bare: of(name) }, name).map((line) => `  ${line}`),
+  ]);
   return {
-    lines: [
-      `${workload.name} (${bytes} bytes a body), autocannon 50 connections, ${runs} x ${duration} s`,
-      ...lines,
-      `  ratio charging/bare = ${(rate("charging") / rate("bare")).toFixed(3)}`,
-      `  paired ratio median = ${median(figures.charging.map((r, i) => r.requests.average / (figures.bare[i] as Run).requests.average)).toFixed(3)} (each run against the bare run right after it)`,
-      ...cpuLine(figures).map((line) => `  ${line}`),
-    ],
-    cpu: median(figures.charging.map((r) => r.cpuPerRequest ?? Number.NaN)),
+    lines: [`${workload.name} (${bytes} bytes a body), autocannon 50 connections, ${runs} x ${duration} s`, ...lines, ...ratios],
+    cpu: median(of("charging").map((r) => r.cpuPerRequest ?? Number.NaN)),
   };
 }
 
@@ -229,17 +299,30 @@ async function main(): Promise<void> {
     const body = await rawSample(charging.url + path, {});
     const packed = await rawSample(charging.url + path, BROWSER);
     writeFileSync(join(dir, "bare.mjs"), BARE);
+    writeFileSync(join(dir, "competent.mjs"), COMPETENT);
     const plain = await bareServer(dir, "plain", body);
     bares.push(plain);
     const compressed = await bareServer(dir, "packed", packed);
     bares.push(compressed);
+    const competent = await startBuilt(
+      { LIB_URL: pathToFileURL(resolve("dist/charging-lib.js")).href, KDBUSH_URL: import.meta.resolve("kdbush") },
+      join(dir, "competent.mjs"),
+    );
+    bares.push(competent);
     say(`${path} answers ${body.body.byteLength} bytes (${packed.encoding} ${packed.body.byteLength})`);
-    const repeated = await measure({ name: `repeated: GET ${path}`, path: () => path, headers: {} }, charging, plain, body.body.byteLength);
-    const distinct = await measure({ name: "distinct: a new bbox per request", path: distinctBoxes(box, 1), headers: {} }, charging, plain, body.body.byteLength);
+    const same = await sameAnswers(charging.url, competent.url, [path, ...take(distinctBoxes(box, 1), 3), ...take(distinctBoxes(box, -1), 3)], BROWSER);
+    say(`competent server: ${same}`);
+    const repeated = await measure({ name: `repeated: GET ${path}`, path: () => path, headers: {} }, charging, { bare: plain }, body.body.byteLength);
+    const distinct = await measure(
+      { name: "distinct: a new bbox per request", path: distinctBoxes(box, 1), headers: {} },
+      charging,
+      { bare: plain, competent },
+      body.body.byteLength,
+    );
     const browser = await measure(
       { name: "distinct, accept-encoding: br, gzip", path: distinctBoxes(box, -1), headers: BROWSER },
       charging,
-      compressed,
+      { bare: compressed, competent },
       packed.body.byteLength,
     );
     process.stdout.write(
@@ -247,6 +330,7 @@ async function main(): Promise<void> {
         ...repeated.lines,
         ...distinct.lines,
         ...browser.lines,
+        `competent server's bodies against ours: ${same}`,
         `a compressed miss costs ${(browser.cpu / distinct.cpu).toFixed(2)}x an uncompressed one (charging server CPU per request, medians)`,
         "",
       ].join("\n"),
@@ -256,6 +340,29 @@ async function main(): Promise<void> {
     for (const bare of bares) await stop(bare.child);
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+const take = (next: () => string, count: number) => Array.from({ length: count }, next);
+
+/**
+ * Checks that the competent server answers `paths` as ours does: the same body bytes, and with
+ * `compressed` headers, the same bytes once decompressed (two gzip encoders at one level may
+ * still differ in their bytes); throws on a difference, else says what was compared.
+ */
+async function sameAnswers(ours: string, theirs: string, paths: string[], compressed: Record<string, string>): Promise<string> {
+  const sizes: string[] = [];
+  for (const path of paths) {
+    for (const headers of [{}, compressed]) {
+      const [a, b] = await Promise.all([rawSample(ours + path, headers), rawSample(theirs + path, headers)]);
+      const plainA = a.encoding === "gzip" ? gunzipSync(a.body) : a.body;
+      const plainB = b.encoding === "gzip" ? gunzipSync(b.body) : b.body;
+      if (a.encoding !== b.encoding || !Buffer.from(plainA).equals(Buffer.from(plainB))) {
+        throw new Error(`the competent server answers ${path} (${a.encoding || "identity"}) otherwise than ours:\n${Buffer.from(plainB).toString().slice(0, 300)}\nours:\n${Buffer.from(plainA).toString().slice(0, 300)}`);
+      }
+      if (a.encoding) sizes.push(`${a.body.byteLength}/${b.body.byteLength}`);
+    }
+  }
+  return `${paths.length} queries, identity bodies byte-identical, gzip bodies identical once decompressed (gzip bytes ours/theirs: ${sizes.join(", ")})`;
 }
 
 interface Sample {
