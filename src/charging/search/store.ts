@@ -182,7 +182,8 @@ export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
     return [...new Set(data.map((s) => s.attributionKey))].map(attributionForKey);
   };
 
-  const syncSearch = createSyncSearch({ snapshot, countries: async () => (await loadIndex()).country, siteAt, attributionOf, text, pace });
+  // A sync reads each site once: its pages decode past the cache of decoded sites, which they would only churn.
+  const syncSearch = createSyncSearch({ snapshot, countries: async () => (await loadIndex()).country, siteAt: (row) => decodeSite(snapshot, row), attributionOf, text, pace });
 
   const search = async (q: SiteQuery): Promise<SearchResult> => {
     const { filter, counting, byCountry } = await filterOf(q);
