@@ -7,7 +7,7 @@
 import { ApiError, ERRORS } from "../../shared/errors.ts";
 import { conventionalSitemaps, discoverSitemaps } from "../sitemap/discover.ts";
 import { type CrawlBounds, POLICY } from "./bounds.ts";
-import type { CrawlDeps, CrawlResult, PageVisit, Visitor } from "./crawl-types.ts";
+import { type CrawlDeps, type CrawlResult, emptyCrawlResult, type PageVisit, type Visitor } from "./crawl-types.ts";
 import type { FetchedPage } from "../fetch/fetch-page.ts";
 import type { SubRequestGate } from "../render/renderer.ts";
 import { Frontier, type QueueName, type UrlEntry } from "./frontier.ts";
@@ -59,19 +59,7 @@ export class CrawlRun {
       inScope: (url: URL) => isSameSite(url, this.root),
     });
     this.frontier = new Frontier(Math.min(POLICY.seenCap, bounds.maxPages * POLICY.seenPerPage + 10_000));
-    this.result = {
-      start,
-      entries: this.frontier.entries,
-      robots: [],
-      sitemaps: undefined,
-      truncated: [],
-      cuts: { notKept: 0, byReason: { max_pages: 0, max_depth: 0 }, patterns: [] },
-      stoppedHosts: [],
-      pages: 0,
-      resources: 0,
-      requests: 0,
-      durationMs: 0,
-    };
+    this.result = emptyCrawlResult(start, this.frontier.entries);
   }
 
   /** robots.txt of the start origin: unreachable or disallowing the start URL ends the crawl. */

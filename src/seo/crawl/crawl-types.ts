@@ -1,5 +1,6 @@
 /**
- * The crawler's contract: what it needs, what it calls per page, and what it returns.
+ * The crawler's contract: what it needs, what it calls per page, and what it returns (and that
+ * result before the first step).
  * @module
  */
 import type { RobotsInfo } from "../robots/robots-cache.ts";
@@ -90,4 +91,11 @@ export interface CrawlResult {
   resources: number;
   requests: number;
   durationMs: number;
+}
+
+/** A crawl's result before its first step: nothing fetched, nothing cut. */
+export function emptyCrawlResult(start: string, entries: Map<string, UrlEntry>): CrawlResult {
+  const cuts = { notKept: 0, byReason: { max_pages: 0, max_depth: 0 }, patterns: [] };
+  const counts = { pages: 0, resources: 0, requests: 0, durationMs: 0 };
+  return { start, entries, robots: [], sitemaps: undefined, truncated: [], cuts, stoppedHosts: [], ...counts };
 }
