@@ -9,7 +9,7 @@ import { type Cell, cellLowerBound, haverDist } from "./geo.ts";
 import { DistanceHeap } from "./heap.ts";
 import type { Pacer } from "./pacer.ts";
 import { OUTSIDE, type Region } from "./region.ts";
-import type { RangeCounter } from "./range-counter.ts";
+import { passesAt, type RangeCounter } from "./range-counter.ts";
 import { type RowFilter, type Tree, treeOf } from "./walk.ts";
 
 export interface Nearest {
@@ -178,7 +178,7 @@ export async function nearestIn(
   if (size === 0 || want <= 0) return found;
   const tree = treeOf(index);
   const { ids } = tree;
-  const passes = counter ? (k: number) => counter(k, k) === 1 : filter ? (k: number) => filter(ids[k] as number) : () => true;
+  const passes = counter ? (k: number) => passesAt(counter, k) : filter ? (k: number) => filter(ids[k] as number) : () => true;
   const scratch = takeScratch();
   const walk = new NearestWalk(scratch, tree, origin, region, passes);
   while (!walk.run(found, want, pacer)) await pacer.pause();

@@ -21,8 +21,15 @@ import { ACCESS_VALUES, STATUS_VALUES } from "../data/model.ts";
 import type { FilterQuery } from "./filter.ts";
 import type { Coded, Column, FilterIndex } from "./filter-index.ts";
 
-/** Counts the positions of [left, right] passing a query's filters. */
-export type RangeCounter = (left: number, right: number) => number;
+/**
+ * Counts the positions of [left, right] passing a query's filters; `word(w)` gives the bits
+ * of positions 32w to 32w + 31 passing them (bit j for position 32w + j), so a walk tests
+ * one site, or a leaf's sites, by bits instead of a count per site.
+ */
+export interface RangeCounter {
+  (left: number, right: number): number;
+  word(w: number): number;
+}
 
 /** The range counter of one query's filters with `extra` clauses added (undefined: nothing to count by). */
 export type Counting = (extra?: readonly ColumnClause[]) => RangeCounter | undefined;
@@ -112,16 +119,15 @@ function passesAll(columns: readonly ColumnClause[], p: number): boolean {
   return true;
 }
 
-/** How many set bits of `word` (positions from `base`) pass every column clause. */
+/** The set bits of `word` (positions from `base`) passing every column clause. */
 function columnsPass(columns: readonly ColumnClause[], word: number, base: number): number {
-  let count = 0;
   let rest = word;
   while (rest !== 0) {
     const low = rest & -rest;
-    if (passesAll(columns, base + 31 - Math.clz32(low))) count++;
+    if (!passesAll(columns, base + 31 - Math.clz32(low))) word ^= low;
     rest ^= low;
   }
-  return count;
+  return word;
 }
 
 /** The bits of the 32 positions from `base` (within `length`) passing one column clause. */
@@ -139,33 +145,36 @@ function columnWord(clause: ColumnClause, base: number, length: number): number 
  * bits clause by clause (branch-free loops), AND them and count.
  */
 function columnsOnly(columns: readonly ColumnClause[], length: number): RangeCounter {
+  const word = (w: number) => {
+    let bits = -1;
+    for (const clause of columns) {
+      bits &= columnWord(clause, w << 5, length);
+      if (bits === 0) break;
+    }
+    return bits;
+  };
   const [only] = columns;
   if (columns.length === 1 && only?.mask) {
     const { codes, mask } = only;
-    return (left, right) => {
+    const count = (left: number, right: number) => {
       let total = 0;
       for (let p = left; p <= right; p++) total += mask[codes[p] as number] as number;
       return total;
     };
+    return Object.assign(count, { word });
   }
-  return (left, right) => {
+  const count = (left: number, right: number) => {
     let total = 0;
     const first = left >>> 5;
     const last = right >>> 5;
-    for (let w = first; w <= last; w++) {
-      let word = edges(w, first, last, left, right);
-      for (const clause of columns) {
-        word &= columnWord(clause, w << 5, length);
-        if (word === 0) break;
-      }
-      total += popcount(word);
-    }
+    for (let w = first; w <= last; w++) total += popcount(word(w) & edges(w, first, last, left, right));
     return total;
   };
+  return Object.assign(count, { word });
 }
 
 /** All 32 bits of word `w`, less those before `left` (in the first word) or after `right` (in the last). */
-function edges(w: number, first: number, last: number, left: number, right: number): number {
+export function edges(w: number, first: number, last: number, left: number, right: number): number {
   let word = -1;
   if (w === first) word &= -1 << (left & 31);
   if (w === last) word &= -1 >>> (31 - (right & 31));
@@ -182,15 +191,19 @@ export function counterOf(index: FilterIndex, q: FilterQuery, strings: ResolvedS
   columns.push(...extra);
   if (bits.length === 0 && columns.length === 0) return undefined;
   if (bits.length === 0) return columnsOnly(columns, index.size);
-  return (left, right) => {
+  const passing = (w: number, mask: number) => {
+    const word = wordOf(bits, w, mask);
+    return word === 0 || columns.length === 0 ? word : columnsPass(columns, word, w << 5);
+  };
+  const count = (left: number, right: number) => {
     let total = 0;
     const first = left >>> 5;
     const last = right >>> 5;
-    for (let w = first; w <= last; w++) {
-      const word = wordOf(bits, w, edges(w, first, last, left, right));
-      if (word === 0) continue;
-      total += columns.length === 0 ? popcount(word) : columnsPass(columns, word, w << 5);
-    }
+    for (let w = first; w <= last; w++) total += popcount(passing(w, edges(w, first, last, left, right)));
     return total;
   };
+  return Object.assign(count, { word: (w: number) => passing(w, -1) });
 }
+
+/** Whether position `k` passes the counter's filters (one bit of its word). */
+export const passesAt = (counter: RangeCounter, k: number): boolean => ((counter.word(k >>> 5) >>> (k & 31)) & 1) === 1;

@@ -15,7 +15,7 @@
  */
 import type { Column } from "./filter-index.ts";
 import type { Pacer } from "./pacer.ts";
-import type { RangeCounter } from "./range-counter.ts";
+import { passesAt, type RangeCounter } from "./range-counter.ts";
 import type { RowFilter } from "./walk.ts";
 
 export interface CountryRuns {
@@ -79,8 +79,7 @@ export async function countRuns(runs: CountryRuns, from: readonly Run[], counter
     }
     for (let i = at; i < end; i++) {
       if (pacer.due()) await pacer.pause();
-      const k = runs.positions[i] as number;
-      total += counter(k, k);
+      if (passesAt(counter, runs.positions[i] as number)) total++;
     }
   }
   return total;

@@ -5,7 +5,8 @@
  * - `countIn` (here): how many sites a region holds (and pass a filter). Cells fully inside
  *   count as their size without a visit, or under a filter through the filter index's range
  *   counter (filter-index.ts: bitsets over these same positions); only the cells the region's
- *   edge cuts are tested site by site; nothing is sorted. `gatherIn` counts the same way and
+ *   edge cuts are tested site by site (under the index, only their sites whose filter bits
+ *   are set); nothing is sorted. `gatherIn` counts the same way and
  *   also hands back the positions it counted while they are few, for a small region's page.
  * - `nearestIn` (nearest.ts): best-first, stopping after the page's sites.
  *
@@ -21,7 +22,7 @@
  * @module
  */
 import type { KDBush } from "../../../deps.ts";
-import type { RangeCounter } from "./range-counter.ts";
+import { edges, passesAt, type RangeCounter } from "./range-counter.ts";
 import type { Cell } from "./geo.ts";
 import type { Pacer } from "./pacer.ts";
 import { INSIDE, OUTSIDE, type Region } from "./region.ts";
@@ -101,7 +102,26 @@ class CountWalk {
   /** One site by its tree position: the counter reads the index's bits there, which lie in tree order. */
   #passes(k: number): boolean {
     const { counter, filter } = this;
-    return counter ? counter(k, k) === 1 : !filter || filter(this.tree.ids[k] as number);
+    return counter ? passesAt(counter, k) : !filter || filter(this.tree.ids[k] as number);
+  }
+
+  /**
+   * A leaf the region's edge cuts, under a counter: its sites passing the filters come as
+   * bits, a word at a time, and only those are tested against the region.
+   */
+  #takeLeaf(counter: RangeCounter, left: number, right: number): void {
+    const { coords } = this.tree;
+    const first = left >>> 5;
+    const last = right >>> 5;
+    for (let w = first; w <= last; w++) {
+      let bits = counter.word(w) & edges(w, first, last, left, right);
+      while (bits !== 0) {
+        const low = bits & -bits;
+        const k = (w << 5) + 31 - Math.clz32(low);
+        if (this.region.has(coords[2 * k] as number, coords[2 * k + 1] as number)) this.#take(k);
+        bits ^= low;
+      }
+    }
   }
 
   /** Counts the site at position `k`. */
@@ -152,6 +172,11 @@ class CountWalk {
       if (relation === INSIDE) {
         if (!this.filter) this.#takeRange(left, right, right - left + 1);
         else this.#push(left, right, INSIDE_RANGE, 0, 0, 0, 0);
+        continue;
+      }
+      if (right - left <= nodeSize && this.counter) {
+        this.#takeLeaf(this.counter, left, right);
+        if (pacer.due(right - left + 1)) return false;
         continue;
       }
       if (right - left <= nodeSize) {

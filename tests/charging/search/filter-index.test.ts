@@ -75,7 +75,7 @@ const filterArb = fc.record(
 
 const LIMITS = { numRuns: 60, interruptAfterTimeLimit: 4_000 };
 
-test("a range counter equals the row filter over every position of the range (fast-check)", async () => {
+test("a range counter and its words equal the row filter over every position of the range (fast-check)", async () => {
   await fc.assert(
     fc.asyncProperty(fc.integer(), fc.integer({ min: 1, max: 300 }), filterArb, fc.array(fc.tuple(fc.nat(), fc.nat()), { minLength: 1, maxLength: 20 }), async (seed, count, q, ranges) => {
       const snapshot = openSnapshot(snapshotOf(sitesOf(seed, count), { importedAt: IMPORTED_AT, sources: [] }, { nodeSize: 4 }));
@@ -91,6 +91,12 @@ test("a range counter equals the row filter over every position of the range (fa
         let expected = 0;
         for (let k = left; k <= right; k++) if (filter(ids[k] as number)) expected++;
         assert.equal(counter(left, right), expected, `[${left}, ${right}]`);
+      }
+      // A word's bits: the filter at each of its positions, none past the last site.
+      for (let w = 0; w <= (count - 1) >>> 5; w++) {
+        let expected = 0;
+        for (let j = 0; j < 32 && (w << 5) + j < count; j++) if (filter(ids[(w << 5) + j] as number)) expected |= 1 << j;
+        assert.equal(counter.word(w), expected, `word ${w}`);
       }
     }),
     LIMITS,
