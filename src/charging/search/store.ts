@@ -109,15 +109,17 @@ export function compareIds(a: string, b: string): number {
 
 /**
  * Rows in id order passing `filter`: the page's rows and the total. With a range counter the
- * scan stops after the page and the total is counted over the whole KD order.
+ * scan stops after the page and the total is counted over the whole KD order, or by
+ * `countAll` when given (a query naming countries counts their runs only).
  */
 async function scanIdOrder(
   size: number,
   filter: RowFilter,
-  counter: RangeCounter | undefined,
+  counting: { counter: RangeCounter | undefined; countAll?: (() => Promise<number>) | undefined },
   page: { offset: number; end: number },
   pacer: Pacer,
 ): Promise<{ rows: number[]; total: number }> {
+  const { counter, countAll } = counting;
   const { offset, end } = page;
   if (!filter) {
     const rows: number[] = [];
@@ -132,7 +134,8 @@ async function scanIdOrder(
     if (total >= offset && total < end) rows.push(row);
     total++;
   }
-  if (counter && size > 0) total = await countRange(counter, 0, size - 1, pacer);
+  if (counter && countAll) total = await countAll();
+  else if (counter && size > 0) total = await countRange(counter, 0, size - 1, pacer);
   return { rows, total };
 }
 
@@ -153,8 +156,7 @@ function filterParts(snapshot: Snapshot, pace: PaceOptions) {
     const index = await loadIndex();
     const strings = resolveStrings(vocabulary as Vocabulary, q);
     const counting: Counting = (extra) => counterOf(index, q, strings, extra);
-    const syncing = q.updatedSince !== undefined || q.cursor !== undefined;
-    return { filter, counting, byCountry: syncing && strings.countries ? byCountryOf(index, q, strings.countries, strings) : undefined };
+    return { filter, counting, byCountry: strings.countries ? byCountryOf(index, q, strings.countries, strings) : undefined };
   };
   return { text, loadVocabulary, loadIndex, filterOf };
 }
@@ -194,7 +196,9 @@ export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
     const pacer = createPacer(pace);
     const { region, origin } = regionOf(q);
     if (!origin) {
-      const { rows, total } = await scanIdOrder(n, filter, counter, { offset: q.offset, end }, pacer);
+      // Countries alone are counted from their runs' lengths; other filters beside them count over the KD order, in sequence.
+      const countAll = byCountry && !byCountry.others ? () => syncSearch.countCountries(byCountry, pacer) : undefined;
+      const { rows, total } = await scanIdOrder(n, filter, { counter, countAll }, { offset: q.offset, end }, pacer);
       const data = rows.map(siteAt);
       return { data, total, attribution: attributionOf(data) };
     }

@@ -1,13 +1,15 @@
 /**
- * A sync by country: each country's sites in (updatedAt, id) order, so a country's page and
- * total never look at another country's sites.
+ * Runs by country: each country's sites in (updatedAt, id) order, so a sync's page and total
+ * for a country never look at another country's sites.
  *
  * Without it a sync page of one country walked the whole sync order from its start and tested
  * every site (a country of 15 holds one site in 15), and its total tested two code columns
  * over all 1,000,000 positions. Here each country is one run of KD positions in sync order
  * (one array for all, cut by country code): a total without other filters is a binary search
  * per country asked for, with other filters a walk over that country's sites from the start
- * only; a page merges the runs asked for from their start.
+ * only; a page merges the runs asked for from their start. A query of the whole set naming
+ * countries and no other filter counts their runs' lengths too (store.ts), instead of a pass
+ * over the country column.
  *
  * Memory: 4 bytes a site (a KD position each) and 4 bytes per distinct country value; the
  * build takes a 4-byte-a-site array while it runs.

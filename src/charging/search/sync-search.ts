@@ -107,6 +107,8 @@ export interface SyncSearch {
   search(q: SiteQuery, filter: RowFilter, counting?: Counting, byCountry?: ByCountry): Promise<SearchResult>;
   /** The (updatedAt, id) order, built on first use. */
   order(): Promise<SyncOrder>;
+  /** How many sites of the countries pass the query's other filters, from their runs (any query without a region). */
+  countCountries(part: ByCountry, pacer: Pacer): Promise<number>;
   /** Builds the order and the runs by country now. */
   prepare(): Promise<void>;
 }
@@ -184,6 +186,10 @@ export function createSyncSearch(parts: SyncParts): SyncSearch {
   return {
     search,
     order,
+    async countCountries(part, pacer) {
+      const [sync, runs] = await Promise.all([order(), countryRuns()]);
+      return countRuns(runs, runsFrom(runs, sync.places, part.codes, 0), part.others, pacer);
+    },
     async prepare() {
       await countryRuns();
     },

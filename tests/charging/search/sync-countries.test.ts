@@ -3,7 +3,8 @@
  * KD position once, under its country, in sync order; and syncs over one or several countries
  * (with and without other filters, offsets and a region), paged by cursor across the runs'
  * boundaries and across many sites of one instant, give every matching site exactly once, in
- * (updatedAt, id) order, with the total of a linear scan on every page (fast-check).
+ * (updatedAt, id) order, with the total of a linear scan on every page (fast-check); a query
+ * of the whole set naming only countries counts their runs, with a scan's total and page.
  * @module
  */
 import assert from "node:assert/strict";
@@ -103,4 +104,16 @@ test("a sync of countries paged by cursor gives every matching site once, in ord
     }),
     { numRuns: 150, interruptAfterTimeLimit: 15_000 },
   );
+});
+
+test("a query naming only countries, without a region, counts their runs: totals and pages equal a scan", async () => {
+  const sites = sitesOf(11, 500);
+  const store = createStore(snapshotFor(sites));
+  for (const countries of [["DE"], ["FR", "GB"], ["NL", "NL"], ["JP"], ["DE", "JP", "FR", "GB", "NL"]]) {
+    const expected = sites.filter((s) => countries.includes(s.address?.countryCode ?? ""));
+    const page = await store.search({ countries, limit: 7, offset: 2 });
+    assert.equal(page.total, expected.length, countries.join());
+    const byId = (a: Site, b: Site) => idKey(a)[0] - idKey(b)[0] || idKey(a)[1] - idKey(b)[1];
+    assert.deepEqual(page.data.map((s) => s.id), expected.sort(byId).slice(2, 9).map((s) => s.id));
+  }
 });
