@@ -22,13 +22,14 @@ import type { FilterQuery } from "./filter.ts";
 import type { Coded, Column, FilterIndex } from "./filter-index.ts";
 
 /**
- * Counts the positions of [left, right] passing a query's filters; `word(w)` gives the bits
- * of positions 32w to 32w + 31 passing them (bit j for position 32w + j), so a walk tests
- * one site, or a leaf's sites, by bits instead of a count per site.
+ * Counts the positions of [left, right] passing a query's filters; `word(w, mask)` gives the
+ * bits of `mask` (bit j for position 32w + j) whose positions pass them, so a walk tests one
+ * site, or a leaf's sites, by bits instead of a count per site (column clauses are tested
+ * only at the bits asked for).
  */
 export interface RangeCounter {
   (left: number, right: number): number;
-  word(w: number): number;
+  word(w: number, mask: number): number;
 }
 
 /** The range counter of one query's filters with `extra` clauses added (undefined: nothing to count by). */
@@ -145,13 +146,18 @@ function columnWord(clause: ColumnClause, base: number, length: number): number 
  * bits clause by clause (branch-free loops), AND them and count.
  */
 function columnsOnly(columns: readonly ColumnClause[], length: number): RangeCounter {
-  const word = (w: number) => {
+  const full = (w: number) => {
     let bits = -1;
     for (const clause of columns) {
       bits &= columnWord(clause, w << 5, length);
       if (bits === 0) break;
     }
     return bits;
+  };
+  // Positions past the last site pass nothing (their codes are undefined).
+  const word = (w: number, mask: number) => {
+    const held = length - (w << 5);
+    return held <= 0 ? 0 : columnsPass(columns, held >= 32 ? mask : mask & ((1 << held) - 1), w << 5);
   };
   const [only] = columns;
   if (columns.length === 1 && only?.mask) {
@@ -167,7 +173,7 @@ function columnsOnly(columns: readonly ColumnClause[], length: number): RangeCou
     let total = 0;
     const first = left >>> 5;
     const last = right >>> 5;
-    for (let w = first; w <= last; w++) total += popcount(word(w) & edges(w, first, last, left, right));
+    for (let w = first; w <= last; w++) total += popcount(full(w) & edges(w, first, last, left, right));
     return total;
   };
   return Object.assign(count, { word });
@@ -202,8 +208,8 @@ export function counterOf(index: FilterIndex, q: FilterQuery, strings: ResolvedS
     for (let w = first; w <= last; w++) total += popcount(passing(w, edges(w, first, last, left, right)));
     return total;
   };
-  return Object.assign(count, { word: (w: number) => passing(w, -1) });
+  return Object.assign(count, { word: passing });
 }
 
 /** Whether position `k` passes the counter's filters (one bit of its word). */
-export const passesAt = (counter: RangeCounter, k: number): boolean => ((counter.word(k >>> 5) >>> (k & 31)) & 1) === 1;
+export const passesAt = (counter: RangeCounter, k: number): boolean => counter.word(k >>> 5, 1 << (k & 31)) !== 0;

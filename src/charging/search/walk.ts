@@ -114,7 +114,7 @@ class CountWalk {
     const first = left >>> 5;
     const last = right >>> 5;
     for (let w = first; w <= last; w++) {
-      let bits = counter.word(w) & edges(w, first, last, left, right);
+      let bits = counter.word(w, edges(w, first, last, left, right));
       while (bits !== 0) {
         const low = bits & -bits;
         const k = (w << 5) + 31 - Math.clz32(low);

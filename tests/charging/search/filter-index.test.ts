@@ -92,11 +92,13 @@ test("a range counter and its words equal the row filter over every position of 
         for (let k = left; k <= right; k++) if (filter(ids[k] as number)) expected++;
         assert.equal(counter(left, right), expected, `[${left}, ${right}]`);
       }
-      // A word's bits: the filter at each of its positions, none past the last site.
+      // A word's bits (all, or some asked for): the filter at each of its positions, none past the last site.
       for (let w = 0; w <= (count - 1) >>> 5; w++) {
         let expected = 0;
         for (let j = 0; j < 32 && (w << 5) + j < count; j++) if (filter(ids[(w << 5) + j] as number)) expected |= 1 << j;
-        assert.equal(counter.word(w), expected, `word ${w}`);
+        assert.equal(counter.word(w, -1), expected, `word ${w}`);
+        const some = Math.imul(w + seed, 0x9e3779b1);
+        assert.equal(counter.word(w, some), expected & some, `word ${w}, bits ${some}`);
       }
     }),
     LIMITS,
