@@ -207,3 +207,12 @@ def test_text_shorter_than_every_term_still_has_its_placeholder_shapes_masked() 
     assert masker.unmask(masked, registry) == client_text
     short = "role"
     assert request(masker, short)[0] is short  # nothing to find: the very object comes back
+
+
+def test_counts_are_by_category_and_leave_literal_placeholders_out() -> None:
+    """One category's name may start another's ("client", "clients"): each counts its own."""
+    masker = make({"client": ["Acme"], "clients": ["Globex", "Initech"]})
+    registry = Registry()
+    masker.mask("Acme, Globex, Initech, Globex and [[CLIENT_aaaaaaaaaa]]", registry=registry)
+    assert masker.counts(registry) == {"CLIENT": 1, "CLIENTS": 2}
+    assert masker.counts(Registry()) == {}

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from reversible_mask import Masker, Registry, parse_dictionary
 from reversible_mask.errors import DictionaryError
-from reversible_mask.matcher import Automaton, Matcher, _occurrences
+from reversible_mask.matcher import Automaton, Matcher, _occurrences, _resolve
 
 from conftest import KEY
 
@@ -65,3 +65,39 @@ def test_a_lone_surrogate_in_the_text_hides_no_term() -> None:
 def test_a_term_with_a_lone_surrogate_is_refused_at_load() -> None:
     with pytest.raises(DictionaryError, match="surrogate"):
         Masker(parse_dictionary({"categories": {"names": ["Acme\ud800", "Globex"]}}), KEY)
+
+
+def test_ascii_text_is_scanned_for_the_ascii_terms_of_a_mixed_dictionary() -> None:
+    """ASCII text goes to the bytes automaton of the ASCII keys alone: its pattern numbers are
+    mapped back to the full automaton's, so each match still names its own term."""
+    masker = Masker(
+        parse_dictionary({"categories": {"names": ["Müller", "Acme", "Zoë", "Bo"]}}), KEY
+    )
+    automaton = masker._matcher._automata[0]
+    assert automaton.ascii_keys is not None  # some keys are not ASCII
+    for text in ("Acme and Bo", "Bo, Acme", "Muller Zoe"):
+        folded = text.lower()
+        assert sorted(_occurrences(automaton, folded)) == reference(automaton, folded)
+    registry = Registry()
+    masked = masker.mask("Bo met Acme; Müller met Zoë", registry=registry)
+    assert masked.count("[[NAMES_") == 4 and masker.unmask(masked, registry) == (
+        "Bo met Acme; Müller met Zoë"
+    )
+
+
+words = st.lists(st.sampled_from(["ab", "abc", "bc", "b c", "ca", "x"]), min_size=1, unique=True)
+
+
+@settings(max_examples=150, deadline=None)
+@given(words, st.text(alphabet="abc x_", max_size=40), st.booleans())
+def test_matches_kept_as_found_are_the_resolved_ones(
+    terms: list[str], text: str, whole_word: bool
+) -> None:
+    """`find` keeps the scan's matches as they are when they come in order and apart; the
+    result is always what full leftmost-longest resolution chooses."""
+    category = {"terms": terms, "whole_word": whole_word}
+    matcher = Masker(parse_dictionary({"categories": {"names": category}}), KEY)._matcher
+    found: list = []
+    for automaton in matcher._automata:
+        matcher._scan(text, automaton, None, found)
+    assert matcher.find(text, None, []) == _resolve(found, [])

@@ -27,6 +27,7 @@ from .placeholder import (
     TAG_LENGTHS,
     PlaceholderCodec,
     Registry,
+    count_prefixes,
     may_hold_token,
     token_spans,
 )
@@ -55,6 +56,7 @@ class Masker:
         self._codec = PlaceholderCodec(org_key)
         self._matcher = Matcher(dictionary.entities, dictionary.patterns)
         self._all_categories = dictionary.categories
+        self._count_prefixes = count_prefixes(self._all_categories)
         self.shortest = self._matcher.shortest
         self._memo = LogMemo()
         self._targets: dict[tuple[frozenset[str] | None, str], Target] = {}
@@ -128,6 +130,11 @@ class Masker:
 
         return masked
 
+    def counts(self, registry: Registry) -> dict[str, int]:
+        """The request's placeholders by category (upper case, as in the tokens): numbers only;
+        LITERAL ones (placeholder-shaped client text) are not masked terms."""
+        return registry.counts(self._count_prefixes)
+
     def unmask(self, text: str, registry: Registry, json_string: bool = False) -> str:
         """Restore the placeholders of `registry`; inside a JSON string literal, escaped."""
         if not len(registry) or not may_hold_token(text):
@@ -179,26 +186,32 @@ class Masker:
         """Most matches are an entity's canonical spelling whose placeholder is known: those
         are replaced inline; the rest (tags, literals, collisions) go through `_placeholder`."""
         out: list[str] = []
+        append = out.append
         position = 0
         terms = self._matcher.form_terms
         canonical = self._canonical_tokens(domain)
-        claim = None if registry is None else registry.claim
+        claim = None if registry is None else registry.claimer()
         for start, end, form in chosen:
-            out.append(text[position:start])
+            append(text[position:start])
             surface = text[start:end]
             position = end
-            if form == _TOKEN:
-                out.append(self._literal(surface, domain, registry))
-                continue
-            if form < _TOKEN:
-                out.append(self._pattern_token(form, surface, domain, registry))
+            if form < 0:
+                append(self._special_token(form, surface, domain, registry))
                 continue
             token = canonical[form] if surface == terms[form] else None
-            if token is None or (claim is not None and not claim(token, surface)):
+            if token is None or (claim is not None and claim(token, surface) != surface):
                 token = self._placeholder(form, surface, domain, registry)
-            out.append(token)
-        out.append(text[position:])
+            append(token)
+        append(text[position:])
         return "".join(out)
+
+    def _special_token(
+        self, form: int, surface: str, domain: str, registry: Registry | None
+    ) -> str:
+        """Placeholder-shaped text (a LITERAL placeholder) or a pattern's match."""
+        if form == _TOKEN:
+            return self._literal(surface, domain, registry)
+        return self._pattern_token(form, surface, domain, registry)
 
     def _placeholder(self, form: int, surface: str, domain: str, registry: Registry | None) -> str:
         index = self._matcher.forms[form].entity

@@ -141,7 +141,7 @@ class ReversibleMaskGuardrail(CustomGuardrail):
             log.exception("reversible_mask: request could not be masked; refused")
             detail = {"error": f"reversible_mask: request could not be masked ({error})"}
             raise HTTPException(status_code=500, detail=detail) from error
-        counts = registry.counts()
+        counts = self.masker.counts(registry)
         self._record_counts(data, counts)
         self.metrics.masked(counts)
         return data

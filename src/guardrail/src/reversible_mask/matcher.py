@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from itertools import islice
+from operator import itemgetter, le
 from typing import NamedTuple
 
-from ahocorasick_rs import AhoCorasick
+from ahocorasick_rs import AhoCorasick, BytesAhoCorasick
 
 from .dictionary import Entity
 from .errors import DictionaryError
@@ -23,17 +25,24 @@ from .patterns import PatternEntry, compile_pattern
 from .placeholder import token_spans
 
 Match = tuple[int, int, int]  # start, end, form index
+_START, _END = itemgetter(0), itemgetter(1)
 Span = tuple[int, int]
 # A lone surrogate cannot be encoded for the automaton (no term holds one: see `_add`).
 SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class Automaton(NamedTuple):
-    """One automaton's folded terms: pattern `k` of `search` is `keys[k]`, the form `first + k`."""
+    """One automaton's folded terms: pattern `k` of `search` is `keys[k]`, the form `first + k`.
+    `ascii_search` holds the ASCII keys only, as bytes, for ASCII text (most text): a bytes
+    haystack is scanned faster than a str, and only an ASCII key can occur in ASCII text. Its
+    pattern `k` is `keys[ascii_keys[k]]`, or `keys[k]` when every key is ASCII (`ascii_keys`
+    None)."""
 
     case_sensitive: bool
     keys: tuple[str, ...]
     search: AhoCorasick
+    ascii_search: BytesAhoCorasick | None
+    ascii_keys: tuple[int, ...] | None
     first: int
     stand_in: str  # a character in no term: stands for a lone surrogate of the text
 
@@ -84,23 +93,27 @@ class Matcher:
         """Matches to replace: leftmost first, longest first at one start, none touching a
         token (placeholder-shaped text: `tokens` if known, else found here only when a term
         was, as a text full of placeholders mostly holds none)."""
-        found: list[tuple[int, int, int]] = []
+        found: list[Match] = []
         for automaton in self._automata:
             self._scan(text, automaton, categories, found)
         if self._compiled:
             self._scan_patterns(text, categories, found)
         if not found:
             return []
-        return _resolve(found, token_spans(text) if tokens is None else tokens)
+        if tokens is None:
+            tokens = token_spans(text)
+        if not tokens and _in_order_apart(found):  # most texts: nothing to choose between
+            return found
+        return _resolve(found, tokens)
 
     def _scan(
         self,
         text: str,
         automaton: Automaton,
         categories: frozenset[str] | None,
-        found: list[tuple[int, int, int]],
+        found: list[Match],
     ) -> None:
-        """Appends (start, -end, form) for every acceptable match of one automaton."""
+        """Appends (start, end, form) for every acceptable match of one automaton."""
         text_view = view(text, automaton.case_sensitive)
         span = text_view.span
         direct = text_view.fold is None and text_view.kept is None and text.isascii()
@@ -120,17 +133,17 @@ class Matcher:
                 or (end < size and word[text[end - 1]] and word[text[end]])
             ):
                 continue
-            append((start, -end, index))
+            append((start, end, index))
 
     def _scan_patterns(
-        self, text: str, categories: frozenset[str] | None, found: list[tuple[int, int, int]]
+        self, text: str, categories: frozenset[str] | None, found: list[Match]
     ) -> None:
         for index, (entry, compiled) in enumerate(zip(self.patterns, self._compiled, strict=True)):
             if categories is not None and entry.category not in categories:
                 continue
             for match in compiled.finditer(text):
                 if match.end() > match.start():
-                    found.append((match.start(), -match.end(), pattern_form(index)))
+                    found.append((match.start(), match.end(), pattern_form(index)))
 
     def _build(self, case_sensitive: bool) -> Automaton | None:
         keys: dict[str, int] = {}
@@ -142,7 +155,11 @@ class Matcher:
             return None
         first = len(self.forms) - len(keys)
         ordered = tuple(keys)  # insertion order: pattern k is the form first + k
-        return Automaton(case_sensitive, ordered, AhoCorasick(ordered), first, _stand_in(ordered))
+        ascii_search, ascii_keys = _ascii_automaton(ordered)
+        search = AhoCorasick(ordered)
+        return Automaton(
+            case_sensitive, ordered, search, ascii_search, ascii_keys, first, _stand_in(ordered)
+        )
 
     def _add(self, keys: dict[str, int], index: int, form: str, case_sensitive: bool) -> None:
         key = fold_term(form, case_sensitive)
@@ -165,8 +182,26 @@ class Matcher:
             keys[key] = len(self.forms) - 1
 
 
+def _ascii_automaton(
+    keys: tuple[str, ...],
+) -> tuple[BytesAhoCorasick | None, tuple[int, ...] | None]:
+    ascii_keys = [k for k, key in enumerate(keys) if key.isascii()]
+    if not ascii_keys:
+        return None, None
+    search = BytesAhoCorasick([keys[k].encode("ascii") for k in ascii_keys])
+    return search, None if len(ascii_keys) == len(keys) else tuple(ascii_keys)
+
+
 def _occurrences(automaton: Automaton, folded: str) -> list[tuple[int, int, int]]:
     """(pattern, start, end) of every occurrence, overlapping ones included."""
+    if folded.isascii():  # one byte per character: offsets are the same
+        if automaton.ascii_search is None:
+            return []
+        found = automaton.ascii_search.find_matches_as_indexes(
+            folded.encode("ascii"), overlapping=True
+        )
+        keys = automaton.ascii_keys
+        return found if keys is None else [(keys[k], start, end) for k, start, end in found]
     try:
         return automaton.search.find_matches_as_indexes(folded, overlapping=True)
     except UnicodeEncodeError:  # a lone surrogate, one character for one: offsets stay
@@ -179,12 +214,21 @@ def _stand_in(keys: tuple[str, ...]) -> str:
     return next(char for char in map(chr, range(0xE000, 0x110000)) if char not in used)
 
 
-def _resolve(found: list[tuple[int, int, int]], tokens: list[Span]) -> list[Match]:
+def _in_order_apart(found: list[Match]) -> bool:
+    """Each match starts at or after the end of the one before: then leftmost-longest
+    resolution keeps them all, in this order (checked at C speed)."""
+    return all(map(le, map(_END, found), map(_START, islice(found, 1, None))))
+
+
+def _leftmost_longest(match: Match) -> tuple[int, int, int]:
+    return match[0], -match[1], match[2]
+
+
+def _resolve(found: list[Match], tokens: list[Span]) -> list[Match]:
     chosen: list[Match] = []
     position = 0
     next_token = 0
-    for start, negative_end, form in sorted(found):
-        end = -negative_end
+    for start, end, form in sorted(found, key=_leftmost_longest):
         if start < position:
             continue
         while next_token < len(tokens) and tokens[next_token][1] <= start:

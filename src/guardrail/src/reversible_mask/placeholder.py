@@ -22,6 +22,7 @@ import hashlib
 import hmac
 import re
 from collections import OrderedDict
+from collections.abc import Callable, Iterable
 
 ID_CHARS = 10
 TAG_LENGTHS = (8, 16, 26)
@@ -45,6 +46,14 @@ def token_spans(text: str) -> list[tuple[int, int]]:
     return [match.span() for match in PATTERN.finditer(text)] if may_hold_token(text) else []
 
 
+def count_prefixes(categories: Iterable[str]) -> dict[str, str]:
+    """What `Registry.counts` looks for: the masked categories' token starts, by upper-case
+    name, in name order. LITERAL placeholders (client text shaped like a placeholder) are not
+    masked terms and are not counted."""
+    names = sorted({category.upper() for category in categories} - {LITERAL})
+    return {name: f"[[{name}_" for name in names}
+
+
 def b32(data: bytes) -> str:
     return base64.b32encode(data).decode("ascii").rstrip("=").lower()
 
@@ -60,6 +69,11 @@ class Registry:
         known = self._originals.setdefault(token, original)
         return known == original
 
+    def claimer(self) -> Callable[[str, str], str]:
+        """`claim` for a loop over many matches: `setdefault(token, original)`; the token is
+        claimed when that returns a text equal to `original`."""
+        return self._originals.setdefault
+
     def get(self, token: str) -> str | None:
         return self._originals.get(token)
 
@@ -71,15 +85,13 @@ class Registry:
     def __len__(self) -> int:
         return len(self._originals)
 
-    def counts(self) -> dict[str, int]:
-        """Placeholders minted, by category (upper case, as in the tokens); LITERAL ones, which
-        stand for client text shaped like a placeholder, are not masked terms."""
-        found: dict[str, int] = {}
-        for token in list(self._originals):  # minted by this codec: "[[" CATEGORY "_" ...
-            category = token[2 : token.find("_", 2)]
-            if category != LITERAL:
-                found[category] = found.get(category, 0) + 1
-        return found
+    def counts(self, prefixes: dict[str, str]) -> dict[str, int]:
+        """Placeholders minted, by category: `prefixes` maps each category name (upper case,
+        as in the tokens) to its tokens' start, "[[NAME_" (see `count_prefixes`); "[[" starts
+        a token and nothing else in one, so one C count per category over all tokens."""
+        tokens = "".join(self._originals)
+        found = {name: tokens.count(prefix) for name, prefix in prefixes.items()}
+        return {name: count for name, count in found.items() if count}
 
     def __contains__(self, token: object) -> bool:
         return token in self._originals
