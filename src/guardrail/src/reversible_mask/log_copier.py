@@ -4,7 +4,7 @@ hashes). The original payload is never changed."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
@@ -33,6 +33,11 @@ TICKET_IN_LOGS = "(reversible_mask ticket)"
 # Leaves of a logging payload that hold no text: skipped without a call.
 _SCALARS = frozenset({int, float, bool, type(None), bytes, datetime, date, time, timedelta})
 _SEQUENCES = (list, tuple)
+_OPEN = object()  # a node being copied
+# Names whose values are left as they are, and the ticket (replaced): one lookup for both.
+_NAMED = LOG_IDENTIFIERS | {TICKET_KEY}
+_JSON_FIRST = frozenset(JSON_STARTS)
+_EMPTIABLE = frozenset({str, dict, list, tuple})
 
 
 class Copier:
@@ -43,17 +48,20 @@ class Copier:
     copier serves one payload: objects met twice (a payload shares many) are copied once.
 
     The walk visits hundreds of values per request, most of them numbers and None: leaves are
-    skipped inline, and containers are entered without a call per type check."""
+    skipped inline, strings are masked inline, and a container costs one call besides its
+    loop."""
 
     def __init__(self, mask: Fn) -> None:
         self._mask = mask
-        # id -> the copy handed out when a node is met again while it is being copied (a cycle)
-        self._open: dict[int, Any] = {}
-        self._done: dict[int, Any] = {}
+        # id -> its copy, or _OPEN while it is being copied
+        self._seen: dict[int, Any] = {}
+        # id of a node being copied -> the copy handed out when a cycle met it again
+        self._cycles: dict[int, Any] = {}
 
     def reset(self) -> None:
         """After a failed copy: forget the half-copied nodes."""
-        self._open.clear()
+        self._seen = {ident: done for ident, done in self._seen.items() if done is not _OPEN}
+        self._cycles.clear()
 
     def copy(self, value: Any, key: Any) -> Any:
         kind = type(value)
@@ -68,13 +76,9 @@ class Copier:
         if (kind is dict or kind is list or kind is tuple) and not value:
             return value  # empty: no text, and no cycle
         ident = id(value)
-        done = self._done.get(ident)
-        if done is not None:
-            return done
-        if ident in self._open:
-            if self._open[ident] is None:
-                self._open[ident] = _empty_like(value)
-            return self._open[ident]
+        seen = self._seen.get(ident)
+        if seen is not None:
+            return self._handed(ident, value) if seen is _OPEN else seen
         if kind is dict or isinstance(value, dict):
             walk = self._dict
         elif kind is list or kind is tuple or isinstance(value, _SEQUENCES):
@@ -85,16 +89,19 @@ class Copier:
             walk = self._model
         else:
             return value  # numbers, streams, coroutines, loggers: not text
-        return self._node(value, ident, key, walk)
-
-    def _node(self, value: Any, ident: int, key: Any, walk: Callable[[Any, Any], Any]) -> Any:
-        self._open[ident] = None
+        self._seen[ident] = _OPEN
         result = walk(value, key)
-        handed = self._open.pop(ident)
-        if handed is not None:  # a cycle points at the copy: fill it
-            result = _fill(handed, value, result)
-        self._done[ident] = result
+        if self._cycles and ident in self._cycles:  # a cycle points at the copy: fill it
+            result = _fill(self._cycles.pop(ident), value, result)
+        self._seen[ident] = result
         return result
+
+    def _handed(self, ident: int, value: Any) -> Any:
+        """A node met again while it is being copied (a cycle): an empty copy, filled later."""
+        handed = self._cycles.get(ident)
+        if handed is None:
+            handed = self._cycles[ident] = _empty_like(value)
+        return handed
 
     def _changes(self, items: Iterable[tuple[Any, Any]], fields: bool) -> dict[Any, Any]:
         """The masked copies of the values that change, by name. With `fields` (a model's),
@@ -104,14 +111,17 @@ class Copier:
         mask = self._mask
         for name, item in items:
             kind = type(item)
-            if kind in _SCALARS or name in LOG_IDENTIFIERS or (fields and name[:1] == "_"):
+            if kind in _SCALARS:
                 continue
-            if name == TICKET_KEY:  # a live ticket in a log could claim a request's registry
-                changed[name] = TICKET_IN_LOGS
+            if name in _NAMED:
+                if name == TICKET_KEY:  # a live ticket in a log could claim a request's registry
+                    changed[name] = TICKET_IN_LOGS
                 continue
+            if (fields and name[:1] == "_") or (kind in _EMPTIABLE and not item):
+                continue  # a private field, or an empty text or container: nothing to mask
             if kind is not str:
                 new = self._object(item, kind, name)
-            elif name in JSON_KEYS or item.startswith(JSON_STARTS):
+            elif item[:1] in _JSON_FIRST or name in JSON_KEYS:
                 new = mask_json_text(item, mask)
             else:
                 new = mask(item)
