@@ -5,6 +5,7 @@
  * @module
  */
 import type { IncomingMessage } from "node:http";
+import { LightHeaders } from "../../src/shared/http/light-headers.ts";
 
 /**
  * Reads the rest of a body nobody wants (a cap refused it) and throws it away, so the answer
@@ -63,7 +64,7 @@ interface LightRequest {
 function realOf(light: LightRequest): Request {
   let real = light[REAL];
   if (real === undefined) {
-    real = new Request(light.url, { method: light.method, headers: light.headers });
+    real = new Request(light.url, { method: light.method, headers: [...light.headers] });
     Object.defineProperty(real, "signal", { value: light.signal });
     light[REAL] = real;
   }
@@ -72,7 +73,7 @@ function realOf(light: LightRequest): Request {
 
 /**
  * A bodiless request (GET, HEAD) that is a `Request` (its prototype chain is Request's) but
- * keeps its method, URL, headers, signal and (null) body as plain fields: constructing an undici Request
+ * keeps its method, URL, headers (a LightHeaders), signal and (null) body as plain fields: constructing an undici Request
  * costs about as much as a cached answer does, and a handler answering a GET reads only
  * these. Anything else (`clone()`, the body readers, `cache`, ...) is answered by an undici
  * Request built on first use. Handlers pass on `request.url` and an init, never the request
@@ -108,7 +109,8 @@ function lightRequest(method: string, url: string, headers: Headers, signal: Abo
 }
 
 export function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): Request {
-  const headers = new Headers();
+  // Plain headers (undici's own are copied from them when a real Request is built).
+  const headers = new LightHeaders();
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
   const method = req.method ?? "GET";

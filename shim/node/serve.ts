@@ -19,6 +19,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { ApiError, errorResponse, toErrorResponse } from "../../src/shared/errors.ts";
+import { linesOf } from "../../src/shared/http/light-headers.ts";
 import { bodyOf, type FetchHandler } from "../../src/shared/http/respond.ts";
 import { originOf, toRequest } from "./node-request.ts";
 import { answerClientError, answerConnect, answerExpectation } from "./raw-answers.ts";
@@ -43,22 +44,19 @@ export interface Serving {
   close(): Promise<void>;
 }
 
-function headersOf(response: Response): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  response.headers.forEach((value, key) => {
-    if (key !== "set-cookie") out[key] = value;
-  });
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length > 0) out["set-cookie"] = cookies;
-  return out;
+/** Drops a handler's own content-length line: the adapter writes the length of the bytes it sends. */
+function withoutLength(lines: string[]): void {
+  for (let i = lines.length - 2; i >= 0; i -= 2) if ((lines[i] as string).toLowerCase() === "content-length") lines.splice(i, 2);
 }
 
 async function writeResponse(response: Response, res: ServerResponse, isHead: boolean): Promise<void> {
-  const headers = headersOf(response);
+  // Header lines as a flat list, as the bare `writeHead` takes them: a prepared answer's are read off its plain map.
+  const headers = linesOf(response.headers);
   const known = bodyOf(response);
   if (known !== undefined) {
     const bytes = typeof known === "string" ? Buffer.from(known) : known;
-    headers["content-length"] = String(bytes.byteLength);
+    if (response.headers.has("content-length")) withoutLength(headers);
+    headers.push("content-length", String(bytes.byteLength));
     res.writeHead(response.status, headers);
     res.end(isHead ? undefined : bytes);
     return;

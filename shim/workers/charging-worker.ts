@@ -47,7 +47,8 @@ function materialised(response: Response): Response {
   if (body === undefined || typeof body === "string") return response;
   const { status, statusText, headers } = response;
   const manual = headers.has("content-encoding") ? { encodeBody: "manual" } : {};
-  return new Response(body as Uint8Array<ArrayBuffer>, { status, statusText, headers, ...manual } as ResponseInit);
+  // As pairs: a prepared answer's headers are a LightHeaders, which workerd's Response would not read.
+  return new Response(body as Uint8Array<ArrayBuffer>, { status, statusText, headers: [...headers], ...manual } as ResponseInit);
 }
 
 let handler: FetchHandler | undefined;

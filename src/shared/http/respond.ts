@@ -5,6 +5,8 @@
  * @module
  */
 
+import { LightHeaders } from "./light-headers.ts";
+
 const bodies = new WeakMap<Response, string | Uint8Array>();
 
 /** Per-request context a runtime adapter passes beside the Request. */
@@ -78,85 +80,94 @@ export function joinPrepared(parts: readonly (string | PreparedJson)[]): Prepare
 
 const readable = new WeakMap<Response, Response>();
 
+/** What a prepared answer holds itself: its status line and headers, and its body (in `bodies`). */
+/** Where a prepared answer keeps its bytes (a field: a WeakMap entry per answer costs more). */
+const BYTES = Symbol("prepared bytes");
+
+interface Light {
+  status: number;
+  statusText: string;
+  headers: Headers;
+  [BYTES]: Uint8Array<ArrayBuffer>;
+}
+
 /**
- * The body of a prepared response as an ordinary Response, built on first use. A Response
- * constructed with a body builds a ReadableStream at once, the costliest part of it; the
- * runtime adapter writes the prepared bytes and never needs one, so it is made only when
- * someone reads the body in-process.
+ * The prepared answer as an ordinary Response, built on first use: constructing an undici
+ * Response (its headers checked one by one, a ReadableStream for the body) costs about as
+ * much as assembling a search answer, and the runtime adapter writes the prepared bytes and
+ * header lines without one; only an in-process reader of the body (or of a member below that
+ * is not the answer's own) gets it.
  */
 function readableOf(response: Response): Response {
   let real = readable.get(response);
   if (real === undefined) {
-    const bytes = bodies.get(response) as Uint8Array<ArrayBuffer>;
-    const { status, statusText, headers } = response;
-    real = new Response(bytes, { status, statusText, headers });
+    const { status, statusText, headers, [BYTES]: bytes } = response as unknown as Light;
+    real = new Response(bytes, { status, statusText, headers: [...headers] });
     readable.set(response, real);
   }
   return real;
 }
 
-class PreparedResponse extends Response {
-  override arrayBuffer(): Promise<ArrayBuffer> {
-    return readableOf(this).arrayBuffer();
-  }
-  override blob(): Promise<Blob> {
-    return readableOf(this).blob();
-  }
-  override formData(): Promise<FormData> {
-    return readableOf(this).formData();
-  }
-  override json(): Promise<unknown> {
-    return readableOf(this).json();
-  }
-  override text(): Promise<string> {
-    return readableOf(this).text();
-  }
-  override clone(): Response {
-    if (this.bodyUsed) throw new TypeError("Response.clone: the body has already been read");
-    const copy = new PreparedResponse(null, {
-      status: this.status,
-      statusText: this.statusText,
-      headers: this.headers,
-    });
-    bodies.set(copy, bodies.get(this) as Uint8Array);
-    return copy;
+/**
+ * Prepared answers: Responses (their prototype chain is Response's) that keep status,
+ * headers (a LightHeaders) and body as plain data. Every other member of Response reads the
+ * real one `readableOf` builds. Only this module makes them, so the adapter's `bodyOf` knows
+ * their bytes.
+ */
+const PREPARED = Object.create(Response.prototype) as object;
+const OWN = new Set<string | symbol>(["constructor", "status", "statusText", "headers", "ok", "type", "url", "redirected", "bodyUsed", "clone"]);
+for (const key of Reflect.ownKeys(Response.prototype)) {
+  if (OWN.has(key)) continue;
+  const own = Object.getOwnPropertyDescriptor(Response.prototype, key) as PropertyDescriptor;
+  if (own.get) {
+    Object.defineProperty(PREPARED, key, { get: function (this: Response) { return Reflect.get(readableOf(this), key); }, configurable: true });
+  } else if (typeof own.value === "function") {
+    const method = own.value as (...args: unknown[]) => unknown;
+    Object.defineProperty(PREPARED, key, { value: function (this: Response, ...args: unknown[]) { return method.apply(readableOf(this), args); }, configurable: true, writable: true });
   }
 }
-
-// `body` and `bodyUsed` are accessors on Response.prototype; they are redefined the same way.
-Object.defineProperties(PreparedResponse.prototype, {
-  body: {
-    get(this: Response) {
-      return readableOf(this).body;
-    },
-  },
-  bodyUsed: {
-    get(this: Response) {
-      return readable.get(this)?.bodyUsed ?? false;
-    },
-  },
-  bytes: {
+// Writable data members shadow Response's getters, so each answer's own fields are plain assignments.
+for (const key of ["status", "statusText", "headers", BYTES]) Object.defineProperty(PREPARED, key, { value: undefined, writable: true });
+Object.defineProperties(PREPARED, {
+  ok: { get(this: Light) { return this.status >= 200 && this.status <= 299; } },
+  type: { value: "default" },
+  url: { value: "" },
+  redirected: { value: false },
+  bodyUsed: { get(this: Response) { return readable.get(this)?.bodyUsed ?? false; } },
+  clone: {
     value(this: Response) {
-      return readableOf(this)
-        .arrayBuffer()
-        .then((buffer) => new Uint8Array(buffer));
+      if (this.bodyUsed) throw new TypeError("Response.clone: the body has already been read");
+      const { status, statusText, headers, [BYTES]: bytes } = this as unknown as Light;
+      return preparedOf(bytes, status, statusText, new LightHeaders(headers));
     },
+    writable: true,
   },
 });
 
+function preparedOf(bytes: Uint8Array<ArrayBuffer>, status: number, statusText: string, headers: Headers): Response {
+  const light = Object.create(PREPARED) as Light;
+  light.status = status;
+  light.statusText = statusText;
+  light.headers = headers;
+  light[BYTES] = bytes;
+  return light as unknown as Response;
+}
+
 /**
- * A JSON response from a prepared value: adapters write its bytes as they are, and an
- * in-process reader gets them through the usual body methods.
+ * A JSON response from a prepared value: adapters write its bytes and header lines as they
+ * are, and an in-process reader gets them through the usual Response members.
  */
 export function preparedJson(prepared: PreparedJson, init: ResponseInit = {}): Response {
-  const response = new PreparedResponse(null, withJsonType(init));
-  bodies.set(response, prepared.bytes);
-  return response;
+  const { status = 200, statusText = "" } = init;
+  if (status < 200 || status > 599) throw new RangeError(`init["status"] must be in the range of 200 to 599, inclusive.`);
+  const headers = new LightHeaders(init.headers as ConstructorParameters<typeof LightHeaders>[0]);
+  if (!headers.has("content-type")) headers.set("content-type", JSON_TYPE);
+  return preparedOf(prepared.bytes, status, statusText, headers);
 }
 
 /** The text or bytes a response was built from by `json` or `preparedJson`, if still unread. */
 export function bodyOf(response: Response): string | Uint8Array | undefined {
-  return response.bodyUsed ? undefined : bodies.get(response);
+  return response.bodyUsed ? undefined : ((response as Partial<Light>)[BYTES] ?? bodies.get(response));
 }
 
 /** The text a response was built from by `json`, if it is still unread. */

@@ -14,6 +14,9 @@ import { type PreparedJson, preparedJson } from "../../../shared/http/respond.ts
 /** Compressed answers kept (search answers are a few KB each once compressed). */
 const COMPRESSED_KEPT = 256;
 
+/** accept-encoding values whose choice is kept (browsers and clients send a handful). */
+const ENCODING_CHOICES_KEPT = 64;
+
 export interface CacheableOptions {
   /** Names the data cut; a new cut changes every tag. */
   version: string;
@@ -31,18 +34,22 @@ export type Cacheable = (request: Request, key: string, prepared: PreparedJson, 
 export function createCacheable(options: CacheableOptions): Cacheable {
   const { version, cacheControl, encodings, compress: compressor = compress } = options;
   const compressed = new Lru<string, Uint8Array<ArrayBuffer>>(COMPRESSED_KEPT);
-  // A kept answer is answered many times: its tag is computed once.
-  const tags = new WeakMap<PreparedJson, string>();
-  const tagOf = (key: string, prepared: PreparedJson): string => {
-    let tag = tags.get(prepared);
-    if (tag === undefined) {
-      tag = `${version}-${fnv1a(key)}`;
-      tags.set(prepared, tag);
-    }
-    return tag;
-  };
+  // The tag is hashed per request: a hash of the key costs less than remembering it per answer
+  // (a WeakMap entry for every distinct query's answer, which map pans make by the thousand).
   const vary = encodings.length > 0 ? "accept, accept-encoding" : "accept";
   const date = options.lastModified === undefined ? undefined : httpDate(options.lastModified);
+
+  // Clients send the same accept-encoding on every request: it is parsed once per distinct value.
+  const choices = new Lru<string, Encoding | "">(ENCODING_CHOICES_KEPT);
+  const encodingFor = (accept: string | null): Encoding | undefined => {
+    if (accept === null) return undefined;
+    let choice = choices.get(accept);
+    if (choice === undefined) {
+      choice = chooseEncoding(accept, encodings) ?? "";
+      choices.set(accept, choice);
+    }
+    return choice || undefined;
+  };
 
   const encoded = async (key: string, encoding: Encoding, bytes: Uint8Array): Promise<Uint8Array<ArrayBuffer>> => {
     const name = `${encoding}:${key}`;
@@ -56,8 +63,8 @@ export function createCacheable(options: CacheableOptions): Cacheable {
 
   return async (request, key, prepared, type) => {
     const large = prepared.bytes.byteLength >= MIN_COMPRESS_BYTES;
-    const encoding = large ? chooseEncoding(request.headers.get("accept-encoding"), encodings) : undefined;
-    const etag = `"${tagOf(key, prepared)}${encoding ? `-${encoding}` : ""}"`;
+    const encoding = large ? encodingFor(request.headers.get("accept-encoding")) : undefined;
+    const etag = `"${version}-${fnv1a(key)}${encoding ? `-${encoding}` : ""}"`;
     const headers: Record<string, string> = { etag, "cache-control": cacheControl, vary };
     if (date) headers["last-modified"] = date.text;
     if (!modified(request, etag, date?.seconds)) return new Response(null, { status: 304, headers });
