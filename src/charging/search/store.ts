@@ -110,7 +110,8 @@ export function compareIds(a: string, b: string): number {
 /**
  * Rows in id order passing `filter`: the page's rows and the total. With a range counter the
  * scan stops after the page and the total is counted over the whole KD order, or by
- * `countAll` when given (a query naming countries counts their runs only).
+ * `countAll` when given (countries alone count their runs' lengths; with other filters beside
+ * them, the KD order is counted in sequence).
  */
 async function scanIdOrder(
   size: number,
@@ -196,7 +197,6 @@ export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
     const pacer = createPacer(pace);
     const { region, origin } = regionOf(q);
     if (!origin) {
-      // Countries alone are counted from their runs' lengths; other filters beside them count over the KD order, in sequence.
       const countAll = byCountry && !byCountry.others ? () => syncSearch.countCountries(byCountry, pacer) : undefined;
       const { rows, total } = await scanIdOrder(n, filter, { counter, countAll }, { offset: q.offset, end }, pacer);
       const data = rows.map(siteAt);
