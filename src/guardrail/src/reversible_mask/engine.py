@@ -114,7 +114,10 @@ class Masker:
 
     def log_mask(self, target: Target = EVERYTHING) -> Callable[[str], str]:
         """`mask` in logging mode under one target. The logging walk asks for hundreds of
-        short texts per request, nearly all of them known: those are answered without a call."""
+        short texts per request, nearly all of them known: those are answered without a call.
+        The function carries what it answers from (`known`: short text -> its logging form, ""
+        for the text itself; `shortest`: ASCII text shorter than this holds no term), so that
+        the walk (`log_copier.Copier`) can answer them without calling it."""
         known = self._memo.small(target)
         shortest, mask = self.shortest, self.mask
 
@@ -128,6 +131,8 @@ class Masker:
                     return found or text
             return mask(text, target)
 
+        masked.known = known  # type: ignore[attr-defined]
+        masked.shortest = shortest  # type: ignore[attr-defined]
         return masked
 
     def counts(self, registry: Registry) -> dict[str, int]:

@@ -9,6 +9,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from .inflight import TICKET_KEY
+from .memo import MIN_CHARS
 from .payload import JSON_KEYS, JSON_STARTS, Fn, mask_json_text, mask_text
 
 # Left as they are in log copies: identifiers the proxy's spend and logging code reads after
@@ -53,6 +54,10 @@ class Copier:
 
     def __init__(self, mask: Fn) -> None:
         self._mask = mask
+        # What a memoised mask (`Masker.log_mask`) answers from: read here, without a call.
+        known = getattr(mask, "known", None)
+        self._known: dict[str, str] = known if known is not None else {}
+        self._shortest: int = getattr(mask, "shortest", 0)
         # id -> its copy, or _OPEN while it is being copied
         self._seen: dict[int, Any] = {}
         # id of a node being copied -> the copy handed out when a cycle met it again
@@ -108,7 +113,7 @@ class Copier:
         private names are left alone. Only changed values are collected: most of a logging
         payload holds no text."""
         changed: dict[Any, Any] = {}
-        mask = self._mask
+        mask, known, shortest = self._mask, self._known, self._shortest
         for name, item in items:
             kind = type(item)
             if kind in _SCALARS:
@@ -123,6 +128,12 @@ class Copier:
                 new = self._object(item, kind, name)
             elif item[:1] in _JSON_FIRST or name in JSON_KEYS:
                 new = mask_json_text(item, mask)
+            elif len(item) < shortest and item.isascii():
+                continue  # no term fits
+            elif len(item) < MIN_CHARS and (found := known.get(item)) is not None:
+                if found:
+                    changed[name] = found
+                continue
             else:
                 new = mask(item)
             if new is not item:
