@@ -159,3 +159,14 @@ def test_the_definition_on_examples() -> None:
     assert view("🎉 ﬁle Straße ＡＣＭＥ", False).folded == "🎉 file strasse acme"
     assert view("🎉 ΟΔΟΣ İ", False).folded == reference_view("🎉 ΟΔΟΣ İ", False).folded
     assert view("👨\u200d👩 Acme\ufe0f", False).folded == "👨👩 acme"
+
+
+@SETTINGS
+@given(st.text(alphabet="aZ \t\n\r\x0b\x0c\x1c\x1f\x00_", max_size=24), st.booleans())
+@example("Acme\x1c\nCorp", False)  # two lone-whitespace characters make a run
+@example("Acme\x1fCorp\x00", True)
+def test_ascii_view_equals_the_reference(text: str, case_sensitive: bool) -> None:
+    """ASCII text: one byte table reads lone whitespace as spaces and lowers the letters; any
+    run of whitespace or the sentinel sends it to the split."""
+    _, fast, slow = _spans(text, case_sensitive)
+    assert fast == slow

@@ -16,9 +16,8 @@ from .piece_fold import DOUBLE_SPACE, offsets, split_view, stripped_view
 from .text_view import TextView
 
 _ASCII_SPACE = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f "
-# ASCII characters that are not regular: the sentinel and whitespace other than a space.
-_ASCII_IRREGULAR = ("\x00", "\t", "\n", "\x0b", "\x0c", "\r", "\x1c", "\x1d", "\x1e", "\x1f")
 _DOUBLE_SPACE_UTF8 = re.compile(b"  ")  # `b"  " in data` is three times slower
+_SENTINEL_BYTE = SENTINEL.encode("ascii")
 _JOINER, _PRESENTATION = "\u200d", "\ufe0f"  # zero-width joiner, variation selector 16
 _ASCII_BYTES = bytes(range(128))
 _ASCII_LOWER = bytes.maketrans(bytes(range(65, 91)), bytes(range(97, 123)))
@@ -26,8 +25,15 @@ _ASCII_LOWER = bytes.maketrans(bytes(range(65, 91)), bytes(range(97, 123)))
 # characters stand alone (paragraphs, tabs) views as if they were spaces. Latin-1 has no mark
 # that could follow one and change its fold.
 _OTHER_SPACES = _ASCII_SPACE[:-1]
-_AS_SPACES = str.maketrans(_OTHER_SPACES, " " * len(_OTHER_SPACES))
 _AS_SPACES_BYTES = bytes.maketrans(_OTHER_SPACES.encode(), b" " * len(_OTHER_SPACES))
+# The same, and ASCII letters lowered unless case-sensitive: the view of regular ASCII text.
+_PLAIN = {
+    False: bytes.maketrans(
+        _OTHER_SPACES.encode() + bytes(range(65, 91)),
+        b" " * len(_OTHER_SPACES) + bytes(range(97, 123)),
+    ),
+    True: _AS_SPACES_BYTES,
+}
 # The same pieces as the Unicode patterns of fold_tables, for ASCII text (keyed by: has "  ").
 _ASCII_SPLIT = {
     spaced: re.compile(
@@ -39,15 +45,13 @@ _ASCII_SPLIT = {
 
 
 def ascii_view(text: str, case_sensitive: bool) -> TextView:
-    """The view of an ASCII text: as it is or lowered when no whitespace but lone spaces is in
-    it, or when lone whitespace read as spaces makes it so; else cut by one ASCII split."""
+    """The view of an ASCII text: when lone whitespace read as spaces leaves no run of spaces
+    (nor the sentinel), the text so read and lowered, one byte table over its bytes; else cut
+    by one ASCII split."""
+    plain = text.encode("ascii").translate(_PLAIN[case_sensitive])
+    if _DOUBLE_SPACE_UTF8.search(plain) is None and _SENTINEL_BYTE not in plain:
+        return TextView(text, plain.decode("ascii"))
     spaced = DOUBLE_SPACE.search(text) is not None
-    # one memchr per character: faster than any scan that tests a class per character
-    if not spaced and not any(char in text for char in _ASCII_IRREGULAR):
-        return TextView(text, text if case_sensitive else text.lower())
-    plain = text.translate(_AS_SPACES)  # C speed: an ASCII table on ASCII text
-    if not spaced and SENTINEL not in plain and DOUBLE_SPACE.search(plain) is None:
-        return TextView(text, plain if case_sensitive else plain.lower())
     pieces = _ASCII_SPLIT[spaced].split(text)
     return split_view(text, text, case_sensitive, pieces, spaced, fold_ascii, None, None)
 
@@ -55,7 +59,7 @@ def ascii_view(text: str, case_sensitive: bool) -> TextView:
 def latin1_pieces(text: str, tables: Tables) -> list[str] | None:
     """The fast pattern's pieces of a Latin-1 text without a run of spaces whose irregular
     characters are all one character that is a piece of its own (such as "ß" in German), once
-    lone ASCII whitespace is read as spaces (`_AS_SPACES`): one C split instead of a regex
+    lone ASCII whitespace is read as spaces (`_AS_SPACES_BYTES`): one C split instead of a regex
     scan. Latin-1 has no combining marks, so such a piece never takes a tail. The pieces are
     of that plain text, the same length as `text`. None for any other text."""
     try:
@@ -108,7 +112,7 @@ def astral_view(text: str, case_sensitive: bool, tables: Tables) -> TextView:
 
 def lone_spaces(data: bytes) -> bytes:
     """Latin-1 or UTF-8 text without combining marks (one after a whitespace character would
-    change its fold) with its lone ASCII whitespace read as spaces (`_AS_SPACES`); with a
+    change its fold) with its lone ASCII whitespace read as spaces (`_AS_SPACES_BYTES`); with a
     whitespace run, the text as it is."""
     plain = data.translate(_AS_SPACES_BYTES)
     return data if _DOUBLE_SPACE_UTF8.search(plain) else plain
