@@ -115,3 +115,17 @@ def test_restoring_leaves_unknown_and_foreign_tokens(masker: Masker) -> None:
     restored = masker.unmask(f"{masked} {foreign} {masked}", registry)
     assert restored == f"Globex and Initech {foreign} Globex and Initech"
     assert masker.unmask(masked, Registry()) == masked
+
+
+def test_the_walk_answers_known_short_texts_with_their_masked_form(masker: Masker) -> None:
+    """The walk reads the log mask's memo itself: a text seen before gets its masked form
+    (never the text, never another text's), a clean one is shared, a short one is skipped."""
+    log = masker.log_mask()
+    dirty, other = "Globex said hello", "Initech said hello"
+    first = log(dirty)  # now in the memo
+    payload = {"a": dirty, "b": "all quiet here", "c": other, "d": "ok", "e": [dirty]}
+    log(payload["b"])
+    copied = Copier(log).copy(payload, "payload")
+    assert copied["a"] == first != dirty and clean(copied["a"]) and clean(copied["e"][0])
+    assert copied["c"] == log(other) != first and clean(copied["c"])
+    assert copied["b"] is payload["b"] and copied["d"] is payload["d"]
