@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from reversible_mask import Masker, Registry
 from reversible_mask.log_copier import Copier
+from reversible_mask.log_copies import masked_call_details
 from reversible_mask.memo import MIN_CHARS
 
 from conftest import request
@@ -129,3 +130,19 @@ def test_the_walk_answers_known_short_texts_with_their_masked_form(masker: Maske
     assert copied["a"] == first != dirty and clean(copied["a"]) and clean(copied["e"][0])
     assert copied["c"] == log(other) != first and clean(copied["c"])
     assert copied["b"] is payload["b"] and copied["d"] is payload["d"]
+
+
+class _Unreadable(dict):
+    def items(self):  # type: ignore[override]
+        raise RuntimeError("cannot be read")
+
+
+def test_call_details_fail_open_field_by_field(masker: Masker) -> None:
+    """All fields are copied in one pass; when that raises, field by field: only the field that
+    cannot be read is left as it was, every other one is still masked."""
+    log = masker.log_mask()
+    broken = _Unreadable(note="Globex")
+    kwargs = {"a": "Globex said hello", "broken": broken, "b": ["Initech said hello"]}
+    masked = masked_call_details(kwargs, log, Copier(log))
+    assert masked["broken"] is broken
+    assert clean(masked["a"]) and clean(masked["b"][0])

@@ -76,6 +76,12 @@ class Copier:
             return value
         return self._object(value, kind, key)
 
+    def copy_fields(self, fields: dict) -> dict:
+        """A new dict of the masked copies of every field (the top level of call details)."""
+        copied = dict(fields)
+        copied.update(self._changes(fields.items(), False))
+        return copied
+
     def _object(self, value: Any, kind: type, key: Any) -> Any:
         """Any value but a str or a leaf: a container is copied (once per payload)."""
         if (kind is dict or kind is list or kind is tuple) and not value:

@@ -27,8 +27,13 @@ def fail_open(name: Any, value: Any, copier: Copier) -> Any:
 
 def masked_call_details(kwargs: dict, mask: Fn, copier: Copier) -> RemaskingDict:
     """Masked copies of every field. Pass the copier of the whole payload: objects the fields
-    (and the response object) share are copied once."""
-    fields = {key: fail_open(key, value, copier) for key, value in kwargs.items()}
+    (and the response object) share are copied once. All fields in one pass; field by field,
+    each failing open on its own, only if that pass raised."""
+    try:
+        fields = copier.copy_fields(kwargs)
+    except Exception:  # noqa: BLE001 - see fail_open
+        copier.reset()
+        fields = {key: fail_open(key, value, copier) for key, value in kwargs.items()}
     return RemaskingDict(mask, fields)
 
 
