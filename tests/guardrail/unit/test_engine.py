@@ -3,8 +3,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from reversible_mask import Masker, Registry, ScopeError
+from reversible_mask.errors import DictionaryError
 from reversible_mask.placeholder import PATTERN
 
 from conftest import KEY, make, request, round_trip
@@ -216,3 +219,34 @@ def test_counts_are_by_category_and_leave_literal_placeholders_out() -> None:
     masker.mask("Acme, Globex, Initech, Globex and [[CLIENT_aaaaaaaaaa]]", registry=registry)
     assert masker.counts(registry) == {"CLIENT": 1, "CLIENTS": 2}
     assert masker.counts(Registry()) == {}
+
+
+def test_overlapping_matches_leave_only_the_chosen_placeholders_in_the_registry() -> None:
+    """The one-loop path gives up at an overlap, after claiming placeholders for the matches
+    before it: those it forgets, so the registry (and the counts) hold only the chosen ones."""
+    masker = make({"codes": {"whole_word": False, "terms": ["bc", "abcd", "xy"]}})
+    masked, registry = request(masker, "xy abcd")
+    assert len(registry) == 2 and masker.counts(registry) == {"CODES": 2}
+    assert masker.unmask(masked, registry) == "xy abcd"
+    assert masked == masker.mask("xy abcd", masker.target(None), Registry())
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from(["ab", "abc", "bc", "b c", "ca", "Ab", "x"]), min_size=1, unique=True),
+    st.text(alphabet="abcABx _\n", max_size=40),
+    st.booleans(),
+)
+def test_the_one_loop_path_masks_as_the_general_one(
+    terms: list[str], text: str, whole_word: bool
+) -> None:
+    try:
+        masker = make({"codes": {"whole_word": whole_word, "terms": terms}})
+    except DictionaryError:  # two terms that fold alike
+        return
+    fast, fast_registry = request(masker, text)
+    general = make({"codes": {"whole_word": whole_word, "terms": terms}})
+    general._matcher.plain_occurrences = lambda text: None  # type: ignore[method-assign]
+    slow, slow_registry = request(general, text)
+    assert fast == slow and masker.counts(fast_registry) == general.counts(slow_registry)
+    assert masker.mask(text) == general.mask(text)

@@ -178,6 +178,10 @@ class Masker:
     def _mask_once(self, text: str, target: Target, registry: Registry | None, escape: bool) -> str:
         """One pass; with `escape`, placeholder-shaped text becomes a LITERAL placeholder."""
         tokens = token_spans(text) if escape else None
+        if target.categories is None and not (tokens if escape else may_hold_token(text)):
+            plain = self._mask_plain(text, target.domain, registry)
+            if plain is not None:
+                return plain
         chosen = self._matcher.find(text, target.categories, tokens)
         if tokens:
             chosen = sorted([*chosen, *((start, end, _TOKEN) for start, end in tokens)])
@@ -217,6 +221,42 @@ class Masker:
         if form == _TOKEN:
             return self._literal(surface, domain, registry)
         return self._pattern_token(form, surface, domain, registry)
+
+    def _mask_plain(self, text: str, domain: str, registry: Registry | None) -> str | None:
+        """Most requests: every category, no placeholder-shaped text, and a text the matcher
+        scans as it is (`Matcher.plain_occurrences`): each occurrence accepted and replaced in
+        one loop. None when that does not apply, or when two acceptable occurrences overlap
+        (then leftmost-longest resolution must choose: the general path)."""
+        scan = self._matcher.plain_occurrences(text)
+        if scan is None:
+            return None
+        occurrences, first = scan
+        terms, rejects = self._matcher.form_terms, self._matcher.rejects
+        canonical = self._canonical_tokens(domain)
+        claim = None if registry is None else registry.claimer()
+        claimed = 0 if registry is None else len(registry)
+        out: list[str] = []
+        append = out.append
+        position = 0
+        for pattern, start, end in occurrences:
+            form = first + pattern
+            if rejects(text, form, start, end):
+                continue
+            if start < position:  # overlaps the occurrence before
+                if registry is not None:
+                    registry.rollback(claimed)  # it may not be chosen: forget this pass
+                return None
+            append(text[position:start])
+            surface = text[start:end]
+            position = end
+            token = canonical[form] if surface == terms[form] else None
+            if token is None or (claim is not None and claim(token, surface) != surface):
+                token = self._placeholder(form, surface, domain, registry)
+            append(token)
+        if not out:
+            return text
+        append(text[position:])
+        return "".join(out)
 
     def _placeholder(self, form: int, surface: str, domain: str, registry: Registry | None) -> str:
         index = self._matcher.forms[form].entity

@@ -106,6 +106,27 @@ class Matcher:
             return found
         return _resolve(found, tokens)
 
+    def plain_occurrences(self, text: str) -> tuple[list[tuple[int, int, int]], int] | None:
+        """The common case, for a caller that accepts and replaces in one loop: one automaton,
+        no patterns, and a text whose view is one character for one (ASCII, no whitespace
+        run). Then its (pattern, start, end) occurrences, offsets in `text`, and the form of
+        pattern 0; None in any other case. Accept an occurrence unless `rejects` says so."""
+        if len(self._automata) != 1 or self._compiled or not text.isascii():
+            return None
+        automaton = self._automata[0]
+        text_view = view(text, automaton.case_sensitive)
+        if text_view.fold is not None or text_view.kept is not None:
+            return None
+        return _occurrences(automaton, text_view.folded), automaton.first
+
+    def rejects(self, text: str, form: int, start: int, end: int) -> bool:
+        """A whole-word form's match that continues a word on either side."""
+        word = WORD
+        return bool(self._whole_word[form]) and (
+            (start > 0 and word[text[start]] and word[text[start - 1]])
+            or (end < len(text) and word[text[end - 1]] and word[text[end]])
+        )
+
     def _scan(
         self,
         text: str,
