@@ -21,8 +21,13 @@ function nameOf(name: string, method: string): string {
   return text.toLowerCase();
 }
 
+/** Tab, LF, CR, space: what a header value loses at either end. */
+const isSpace = (code: number) => code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+
 function valueOf(value: string, method: string): string {
-  const text = String(value).replace(EDGE_SPACE, "");
+  let text = String(value);
+  // Most values have no space at either end: the replace (a new string) only when one does.
+  if (text !== "" && (isSpace(text.charCodeAt(0)) || isSpace(text.charCodeAt(text.length - 1)))) text = text.replace(EDGE_SPACE, "");
   if (NOT_A_VALUE.test(text)) throw new TypeError(`Headers.${method}: "${text}" is an invalid header value.`);
   return text;
 }

@@ -148,6 +148,36 @@ test("serve() writes json() text and preparedJson() bytes directly, with content
   }
 });
 
+test("serve() writes a prepared answer's header lines as set in-process: each cookie apart, one content-length of the bytes sent", async () => {
+  const prepared = prepareJson({ name: "Zürich" });
+  const serving = await serve(
+    async () => {
+      const answer = preparedJson(prepared, { headers: { "content-length": "999", "x-kept": "yes" } });
+      answer.headers.append("set-cookie", "a=1");
+      answer.headers.append("set-cookie", "b=2");
+      answer.headers.append("vary", "origin");
+      return answer;
+    },
+    { port: 0 },
+  );
+  try {
+    const raw = await new Promise<string[]>((resolve, reject) => {
+      httpRequest(serving.url, (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.rawHeaders));
+      })
+        .on("error", reject)
+        .end();
+    });
+    const lines = raw.flatMap((_, i) => (i % 2 ? [] : [`${(raw[i] as string).toLowerCase()}: ${raw[i + 1]}`]));
+    assert.deepEqual(lines.filter((l) => l.startsWith("content-length")), [`content-length: ${prepared.bytes.byteLength}`]);
+    assert.deepEqual(lines.filter((l) => l.startsWith("set-cookie")), ["set-cookie: a=1", "set-cookie: b=2"]);
+    assert.ok(lines.includes("x-kept: yes") && lines.includes("vary: origin"), lines.join("\n"));
+  } finally {
+    await serving.close();
+  }
+});
+
 test("bodyOf() remembers json()/preparedJson() bodies until they are read; custom content-type is kept", async () => {
   const res = json([1], { headers: { "content-type": "application/problem+json" } });
   assert.equal(bodyTextOf(res), "[1]");
