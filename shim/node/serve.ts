@@ -3,7 +3,8 @@
  * `duplex: "half"`; a body the handler refuses unread is drained, not reset), the client's
  * disconnect aborts `request.signal`, JSON bodies built by
  * `json()` or `preparedJson()` are written without a stream round-trip (prepared ones as the
- * bytes they already are), and SIGINT/SIGTERM drain in-flight work (`closeOnSignals`).
+ * bytes they already are, their header lines read off a plain map: light-headers.ts), and
+ * SIGINT/SIGTERM drain in-flight work (`closeOnSignals`).
  * A request must arrive whole (headers and body) within `requestTimeoutMs` (10 s), Node's own
  * `requestTimeout`, or it is answered REQUEST_TIMEOUT (408) and its connection closed: a body
  * dripped a byte at a time would otherwise hold a connection for Node's default 300 s.
