@@ -12,7 +12,8 @@
  *    (which other processes on the machine cannot inflate);
  * 3. times the 500 km radius query through the server's socket;
  * 4. answers the exact filters of issue 22 (connectorType, current, country, operator, access,
- *    status, and a sync paged by updatedSince + cursor) through the server's socket, p50/p99
+ *    status, and a sync paged by updatedSince + cursor) through the server's socket, once it
+ *    has prepared its data set (one untimed query of every kind first), p50/p99
  *    per page and the server's mean CPU per query (from /proc, which other processes cannot
  *    inflate as they do the wall clock), each total checked against the store's and against
  *    an independent linear scan over the decoded sites (`--filter-queries` per kind); the
