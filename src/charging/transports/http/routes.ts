@@ -30,6 +30,13 @@ const ANSWER_CACHE_ENTRIES = 128;
 
 const GEOJSON_TYPE = "application/geo+json";
 
+/**
+ * A sync page (`updatedSince`, `cursor`) is read once by its client: kept, it would only push
+ * map pans' answers out and hold 100-site pages for the collector (a cursor sync at 1M sites
+ * had its slowest pages in full collections).
+ */
+const readOnce = (url: URL) => url.searchParams.has("updatedSince") || url.searchParams.has("cursor");
+
 /** A NOT_FOUND about an id, with where to find one. */
 function withAdvice(err: unknown): unknown {
   if (!isApiError(err, "NOT_FOUND")) return err;
@@ -99,13 +106,14 @@ class RestAnswers {
     const plain = !rest.answer.alternatives;
     const format = plain ? "json" : formatOf(url.searchParams.get("format"), request);
     const perQuery = rest.keeping === "per-query";
+    const keep = perQuery && !readOnce(url);
     let key = `${operation.name}:${format}:${url.search}`;
-    let prepared = perQuery ? this.#kept.get(key) : undefined;
+    let prepared = keep ? this.#kept.get(key) : undefined;
     if (!prepared) {
       const result = await this.#run(operation, rest, request, params, url);
       prepared = plain ? prepareJson(operation.answer(result)) : this.#prepare(result as SearchRun | SiteRun, format);
-      if (perQuery) this.#kept.set(key, prepared);
-      else key = `${operation.name}:${format}:${plain ? "" : (result as SiteRun).site.id}`;
+      if (keep) this.#kept.set(key, prepared);
+      else if (!perQuery) key = `${operation.name}:${format}:${plain ? "" : (result as SiteRun).site.id}`;
     }
     return this.cacheable(request, key, prepared, format === "geojson" ? GEOJSON_TYPE : undefined);
   }

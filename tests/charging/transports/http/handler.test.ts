@@ -196,6 +196,14 @@ test("repeated search queries are answered from the bounded answer cache, errors
   assert.equal(searches, 2);
   assert.equal((await call(handler, "/api/v1/sites?limit=0")).status, 400);
   assert.equal((await call(handler, "/api/v1/sites?limit=0")).status, 400);
+  // A sync page is read once: searched each time, not kept, and still tagged per query.
+  const sync = "/api/v1/sites?updatedSince=2000-01-01&limit=2";
+  const [page, again] = [await call(handler, sync), await call(handler, sync)];
+  assert.equal(searches, 4);
+  assert.deepEqual(again.body, page.body);
+  assert.equal(again.status, 200);
+  assert.ok(page.response.headers.get("etag"));
+  assert.equal(again.response.headers.get("etag"), page.response.headers.get("etag"));
 });
 
 test("assembled answers are byte-for-byte the JSON of the same values", async () => {
