@@ -23,14 +23,14 @@ export interface RouteQuery {
 }
 
 /** The columns a corridor search reads. */
-export interface Located {
+interface Located {
   size: number;
   lon: ArrayLike<number>;
   lat: ArrayLike<number>;
   index: KDBush;
 }
 
-export interface AlongRoute {
+interface AlongRoute {
   rows: number[];
   projections: Projection[];
 }
@@ -88,7 +88,7 @@ async function nearestSegments(sites: Located, route: Route, corridorKm: number,
 }
 
 /** The rows within `corridorKm` of `route` that `accept` keeps, in route order (see the module note). */
-export async function alongRoute(
+async function alongRoute(
   sites: Located,
   route: Route,
   corridorKm: number,
@@ -108,7 +108,7 @@ export async function alongRoute(
 }
 
 /** What a route search needs of the store. */
-export interface RouteContext {
+interface RouteContext {
   sites: Located;
   siteAt(row: number): Site;
   attributionOf(data: readonly Site[]): Attribution[];

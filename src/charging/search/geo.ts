@@ -10,7 +10,7 @@
 const RAD = Math.PI / 180;
 export const EARTH_RADIUS_KM = 6371;
 
-export const haverSin = (theta: number) => {
+const haverSin = (theta: number) => {
   const s = Math.sin(theta / 2);
   return s * s;
 };

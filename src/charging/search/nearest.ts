@@ -12,7 +12,7 @@ import { OUTSIDE, type Region } from "./region.ts";
 import { passesAt, type RangeCounter } from "./range-counter.ts";
 import { type RowFilter, type Tree, treeOf } from "./walk.ts";
 
-export interface Nearest {
+interface Nearest {
   rows: number[];
   /** Haversine values (see geo.ts), one per row. */
   dists: number[];

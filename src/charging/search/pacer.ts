@@ -22,7 +22,7 @@ export interface PaceOptions {
 
 const STEPS_PER_CHECK = 256;
 
-export const timeoutYield = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+const timeoutYield = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 export function createPacer(options: PaceOptions = {}): Pacer {
   const { sliceMs = 5, yieldNow = timeoutYield, clock = () => performance.now() } = options;

@@ -16,7 +16,7 @@ import type { Snapshot } from "../snapshot/read.ts";
 import type { Pacer } from "./pacer.ts";
 
 /** The access filter's value for a site whose source does not say. */
-export const UNKNOWN_ACCESS = "unknown";
+const UNKNOWN_ACCESS = "unknown";
 export const ACCESS_FILTER_VALUES = [...ACCESS_VALUES, UNKNOWN_ACCESS] as const;
 export type AccessFilterValue = (typeof ACCESS_FILTER_VALUES)[number];
 

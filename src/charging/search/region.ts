@@ -18,7 +18,7 @@ import {
 } from "./geo.ts";
 
 export const OUTSIDE = 0;
-export const PARTLY = 1;
+const PARTLY = 1;
 export const INSIDE = 2;
 export type Relation = typeof OUTSIDE | typeof PARTLY | typeof INSIDE;
 
@@ -27,7 +27,7 @@ export interface Region {
   has(lng: number, lat: number): boolean;
 }
 
-export const EVERYWHERE: Region = { relate: () => INSIDE, has: () => true };
+const EVERYWHERE: Region = { relate: () => INSIDE, has: () => true };
 
 export function circle(lng: number, lat: number, radiusKm: number): Region {
   const cosLat = Math.cos((lat * Math.PI) / 180);
@@ -41,7 +41,7 @@ export function circle(lng: number, lat: number, radiusKm: number): Region {
   };
 }
 
-export function box(b: Box): Region {
+function box(b: Box): Region {
   return {
     relate: (cell) => (!boxMeets(b, cell) ? OUTSIDE : boxHolds(b, cell) ? INSIDE : PARTLY),
     has: (x, y) => boxHas(b, x, y),
@@ -49,7 +49,7 @@ export function box(b: Box): Region {
 }
 
 /** Points in both regions. */
-export function both(a: Region, b: Region): Region {
+function both(a: Region, b: Region): Region {
   return {
     relate(cell) {
       const first = a.relate(cell);

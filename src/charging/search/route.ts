@@ -23,12 +23,12 @@ import type { Pacer } from "./pacer.ts";
 const RAD = Math.PI / 180;
 
 /** Longest stretch of a segment asked of the index at once (a long segment is cut into pieces). */
-export const PIECE_KM = 20;
+const PIECE_KM = 20;
 
 /** A point as `[lon, lat]` in WGS84 degrees (GeoJSON's order). */
 export type LonLat = readonly [number, number];
 
-export type Vec = [number, number, number];
+type Vec = [number, number, number];
 
 /** The unit vector of a point. */
 export const vecOf = (lon: number, lat: number): Vec => {
@@ -251,7 +251,7 @@ export function pieceBoxes(route: Route, index: number, corridorKm: number): Box
 }
 
 /** Boxes to ask the index, each with the run of segments [first, last] whose corridor it holds. */
-export interface SearchBox {
+interface SearchBox {
   box: Box;
   first: number;
   last: number;

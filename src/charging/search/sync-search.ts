@@ -17,7 +17,7 @@ import { countRuns, type CountryRuns, createCountryRuns, mergeRuns, runsFrom } f
 import type { Coded } from "./filter-index.ts";
 import { countIn, countRange, type RowFilter, treeOf } from "./walk.ts";
 
-export interface SyncParts {
+interface SyncParts {
   snapshot: Snapshot;
   /** The filter index's country column (KD order), for the runs by country. */
   countries(): Promise<Coded>;
@@ -99,7 +99,7 @@ export interface ByCountry {
   others: RangeCounter | undefined;
 }
 
-export interface SyncSearch {
+interface SyncSearch {
   /**
    * One page; `counting` gives range counters of the query's filters, when the index serves
    * them; `byCountry`, when the query names countries and the index serves its other filters.

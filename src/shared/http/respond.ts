@@ -80,7 +80,6 @@ export function joinPrepared(parts: readonly (string | PreparedJson)[]): Prepare
 
 const readable = new WeakMap<Response, Response>();
 
-/** What a prepared answer holds itself: its status line and headers, and its body (in `bodies`). */
 /** Where a prepared answer keeps its bytes (a field: a WeakMap entry per answer costs more). */
 const BYTES = Symbol("prepared bytes");
 

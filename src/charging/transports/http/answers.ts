@@ -11,7 +11,7 @@ import type { Attribution, Site } from "../../data/model.ts";
 import type { Store } from "../../search/store.ts";
 
 /** Sites whose serialised form is kept (about 2 KB each, so some 40 MB at most). */
-export const SITE_PARTS_KEPT = 20_000;
+const SITE_PARTS_KEPT = 20_000;
 
 const OPEN_DATA = prepareText('{"data":[');
 const OPEN_FEATURES = prepareText('{"type":"FeatureCollection","features":[');

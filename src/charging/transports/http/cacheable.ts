@@ -17,7 +17,7 @@ const COMPRESSED_KEPT = 256;
 /** accept-encoding values whose choice is kept (browsers and clients send a handful). */
 const ENCODING_CHOICES_KEPT = 64;
 
-export interface CacheableOptions {
+interface CacheableOptions {
   /** Names the data cut; a new cut changes every tag. */
   version: string;
   /** When the data cut was imported (ISO 8601): `last-modified`, and what `if-modified-since` is compared with. */

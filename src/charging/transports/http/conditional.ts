@@ -22,7 +22,7 @@ export function httpDate(iso: string): { text: string; seconds: number } | undef
   return { text: new Date(seconds).toUTCString(), seconds };
 }
 
-export function noneMatch(ifNoneMatch: string | null, etag: string): boolean {
+function noneMatch(ifNoneMatch: string | null, etag: string): boolean {
   if (ifNoneMatch === null) return true;
   const bare = (tag: string) => tag.trim().replace(/^W\//, "");
   if (ifNoneMatch.trim() === "*") return false;

@@ -30,7 +30,7 @@ export interface MapAssets {
   worker: MapFile;
 }
 
-export interface MapPageOptions {
+interface MapPageOptions {
   assets: MapAssets;
   /** The base map; null: none (the sites on a plain background). */
   tiles: MapTiles | null;

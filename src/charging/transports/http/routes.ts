@@ -60,7 +60,7 @@ function formatOf(asked: unknown, request: Request): AnswerFormat {
   return request.headers.get("accept")?.includes(GEOJSON_TYPE) ? "geojson" : "json";
 }
 
-export interface RouteOptions {
+interface RouteOptions {
   /** `cache-control` of cacheable answers (the handler makes it private when a key gate is on). */
   cacheControl: string;
   /** Encodings offered for compression, preferred first. */
