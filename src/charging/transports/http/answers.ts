@@ -26,8 +26,12 @@ function feature(site: Site, part: PreparedJson): (string | PreparedJson)[] {
 type Page = { limit: number; offset: number; total: number };
 
 export interface Answers {
-  /** `{"data":[...],"page":...,"attribution":[...]}` */
-  sites(data: readonly Site[], page: Page, attribution: readonly Attribution[]): PreparedJson;
+  /**
+   * `{"data":[...],"page":...,"attribution":[...]}`; `once`: a page its client reads once (a
+   * sync), whose sites' parts are made but neither looked up nor kept (they would push the
+   * parts of sites a map shows again and again out of the LRU).
+   */
+  sites(data: readonly Site[], page: Page, attribution: readonly Attribution[], once?: boolean): PreparedJson;
   /** `{"data":{...},"attribution":{...}}` */
   site(site: Site): PreparedJson;
   /** A GeoJSON FeatureCollection of the page; `page` and `attribution` ride along as foreign members (RFC 7946 6.1). */
@@ -39,12 +43,12 @@ export interface Answers {
 export function createAnswers(store: Store, kept = SITE_PARTS_KEPT): Answers {
   const parts = new Lru<string, PreparedJson>(kept);
 
-  const sitePart = (site: Site): PreparedJson => {
-    let part = parts.get(site.id);
+  const sitePart = (site: Site, once = false): PreparedJson => {
+    let part = once ? undefined : parts.get(site.id);
     if (part === undefined) {
       const { distanceKm: _d, alongKm: _a, offRouteKm: _o, ...stored } = site;
       part = prepareJson(stored);
-      parts.set(site.id, part);
+      if (!once) parts.set(site.id, part);
     }
     const { distanceKm, alongKm, offRouteKm } = site;
     if (distanceKm === undefined && alongKm === undefined && offRouteKm === undefined) return part;
@@ -58,11 +62,11 @@ export function createAnswers(store: Store, kept = SITE_PARTS_KEPT): Answers {
   };
 
   return {
-    sites(data, page, attribution) {
+    sites(data, page, attribution, once = false) {
       const pieces: (string | PreparedJson)[] = [OPEN_DATA];
       data.forEach((site, i) => {
         if (i > 0) pieces.push(COMMA);
-        pieces.push(sitePart(site));
+        pieces.push(sitePart(site, once));
       });
       pieces.push(`],"page":${JSON.stringify(page)},"attribution":${JSON.stringify(attribution)}}`);
       return joinPrepared(pieces);

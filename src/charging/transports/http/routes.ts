@@ -111,7 +111,7 @@ class RestAnswers {
     let prepared = keep ? this.#kept.get(key) : undefined;
     if (!prepared) {
       const result = await this.#run(operation, rest, request, params, url);
-      prepared = plain ? prepareJson(operation.answer(result)) : this.#prepare(result as SearchRun | SiteRun, format);
+      prepared = plain ? prepareJson(operation.answer(result)) : this.#prepare(result as SearchRun | SiteRun, format, perQuery && !keep);
       if (keep) this.#kept.set(key, prepared);
       else if (!perQuery) key = `${operation.name}:${format}:${plain ? "" : (result as SiteRun).site.id}`;
     }
@@ -137,13 +137,14 @@ class RestAnswers {
     return json(operation.answer(result), { headers: { "cache-control": "no-cache" } });
   }
 
-  #prepare(run: SearchRun | SiteRun, format: AnswerFormat): PreparedJson {
+  /** `once`: a sync page, read once by its client (see `readOnce`). */
+  #prepare(run: SearchRun | SiteRun, format: AnswerFormat, once = false): PreparedJson {
     const render = this.#render;
     if ("site" in run) return format === "geojson" ? render.siteGeo(run.site) : render.site(run.site);
     const { data, total, attribution } = run.result;
     const { nextCursor } = run.result;
     const page = { limit: run.input.limit, offset: run.input.offset, total, ...(nextCursor ? { nextCursor } : {}) };
-    return format === "geojson" ? render.sitesGeo(data, page, attribution) : render.sites(data, page, attribution);
+    return format === "geojson" ? render.sitesGeo(data, page, attribution) : render.sites(data, page, attribution, once);
   }
 }
 

@@ -36,3 +36,23 @@ test("createAnswers() assembles exactly the JSON of the values, whatever its cac
     attribution: [],
   });
 });
+
+test("a page read once (a sync) makes its sites' parts fresh and keeps none of them", async () => {
+  const { data, total, attribution } = await store.search({ limit: 1, offset: 0 });
+  const [site] = data;
+  assert.ok(site);
+  const page = { limit: 1, offset: 0, total };
+  const renamed = { ...site, name: `${site.name ?? ""} (renamed)` };
+  const text = (answers: ReturnType<typeof createAnswers>, shown: typeof site, once?: boolean) =>
+    preparedText(answers.sites([shown], page, attribution, once));
+
+  const stored = createAnswers(store);
+  text(stored, site);
+  // A kept part answers for its id (stored sites never change), but a once page does not look.
+  assert.equal(text(stored, renamed, true), JSON.stringify({ data: [renamed], page, attribution }));
+  assert.equal(text(stored, renamed), JSON.stringify({ data: [site], page, attribution }));
+
+  const fresh = createAnswers(store);
+  text(fresh, renamed, true);
+  assert.equal(text(fresh, site), JSON.stringify({ data: [site], page, attribution }), "the once page kept nothing");
+});
