@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import { LightHeaders } from "../../src/shared/http/light-headers.ts";
+import { forwardingPrototype } from "../../src/shared/http/light-prototype.ts";
 
 /**
  * Reads the rest of a body nobody wants (a cap refused it) and throws it away, so the answer
@@ -78,24 +79,10 @@ function realOf(light: LightRequest): Request {
  * these. Anything else (`clone()`, the body readers, `cache`, ...) is answered by an undici
  * Request built on first use. Handlers pass on `request.url` and an init, never the request
  * itself: undici's `new Request(request)` and `fetch(request)` accept only its own objects.
+ * (A bodiless request's body is null, never used.)
  */
-const LIGHT = Object.create(Request.prototype) as object;
-/** Members a light request holds itself (a bodiless request's body is null, never used). */
 const OWN_FIELDS = new Set<string | symbol>(["constructor", "method", "url", "headers", "signal", "body", "bodyUsed"]);
-for (const key of Reflect.ownKeys(Request.prototype)) {
-  if (OWN_FIELDS.has(key)) continue;
-  const own = Object.getOwnPropertyDescriptor(Request.prototype, key) as PropertyDescriptor;
-  if (own.get) {
-    Object.defineProperty(LIGHT, key, { get: function (this: LightRequest) { return Reflect.get(realOf(this), key); }, configurable: true });
-  } else if (typeof own.value === "function") {
-    const method = own.value as (...args: unknown[]) => unknown;
-    Object.defineProperty(LIGHT, key, { value: function (this: LightRequest, ...args: unknown[]) { return method.apply(realOf(this), args); }, configurable: true, writable: true });
-  }
-}
-
-// Writable data members on the prototype shadow Request's getters, so plain assignment below
-// gives each light request its own fields (one hidden class, no property definitions).
-for (const key of OWN_FIELDS) if (key !== "constructor") Object.defineProperty(LIGHT, key, { value: undefined, writable: true });
+const LIGHT = forwardingPrototype<LightRequest>(Request.prototype, OWN_FIELDS, [...OWN_FIELDS].filter((key) => key !== "constructor"), realOf);
 
 function lightRequest(method: string, url: string, headers: Headers, signal: AbortSignal): Request {
   const light = Object.create(LIGHT) as { -readonly [K in keyof LightRequest]: LightRequest[K] } & { body: null; bodyUsed: boolean };

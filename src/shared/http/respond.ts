@@ -6,6 +6,7 @@
  */
 
 import { LightHeaders } from "./light-headers.ts";
+import { forwardingPrototype } from "./light-prototype.ts";
 
 const bodies = new WeakMap<Response, string | Uint8Array>();
 
@@ -113,20 +114,8 @@ function readableOf(response: Response): Response {
  * real one `readableOf` builds. Only this module makes them, so the adapter's `bodyOf` knows
  * their bytes.
  */
-const PREPARED = Object.create(Response.prototype) as object;
 const OWN = new Set<string | symbol>(["constructor", "status", "statusText", "headers", "ok", "type", "url", "redirected", "bodyUsed", "clone"]);
-for (const key of Reflect.ownKeys(Response.prototype)) {
-  if (OWN.has(key)) continue;
-  const own = Object.getOwnPropertyDescriptor(Response.prototype, key) as PropertyDescriptor;
-  if (own.get) {
-    Object.defineProperty(PREPARED, key, { get: function (this: Response) { return Reflect.get(readableOf(this), key); }, configurable: true });
-  } else if (typeof own.value === "function") {
-    const method = own.value as (...args: unknown[]) => unknown;
-    Object.defineProperty(PREPARED, key, { value: function (this: Response, ...args: unknown[]) { return method.apply(readableOf(this), args); }, configurable: true, writable: true });
-  }
-}
-// Writable data members shadow Response's getters, so each answer's own fields are plain assignments.
-for (const key of ["status", "statusText", "headers", BYTES]) Object.defineProperty(PREPARED, key, { value: undefined, writable: true });
+const PREPARED = forwardingPrototype<Response>(Response.prototype, OWN, ["status", "statusText", "headers", BYTES], readableOf);
 Object.defineProperties(PREPARED, {
   ok: { get(this: Light) { return this.status >= 200 && this.status <= 299; } },
   type: { value: "default" },
