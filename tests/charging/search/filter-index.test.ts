@@ -21,6 +21,7 @@ import { openSnapshot } from "../../../src/charging/snapshot/read.ts";
 import { stringAt } from "../../../src/charging/snapshot/sites.ts";
 import { snapshotOf } from "../../../src/charging/snapshot/write.ts";
 import { site } from "../data/helpers.ts";
+import { seeded, STAMPS } from "./helpers.ts";
 
 const PLUGS: Pick<Connector, "type" | "label" | "current">[] = [
   { type: "type2", label: "Type 2", current: "AC" },
@@ -34,13 +35,10 @@ const COUNTRIES = ["DE", "FR", "GB"];
 const OPERATORS = ["Ionity", "IONITY", "ChargePoint", "Allego"];
 const POWERS = [3.7, 22, 50, 150];
 const IMPORTED_AT = "2026-01-01T00:00:00.000Z";
-const STAMPS = ["2021-03-04T05:06:07Z", "2024-01-01T00:00:00.000Z", "2025-06-01T12:00:00.000Z", "2025-06-01T12:00:00.001Z", null];
 
 /** Sites from a seed: cheap to generate in the hundreds, so trees have many cells and words. */
 function sitesOf(seed: number, count: number): Site[] {
-  let a = seed >>> 0 || 1;
-  const rand = () => ((a = Math.imul(a ^ (a >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 4294967296;
-  const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)] as T;
+  const { rand, pick } = seeded(seed);
   return Array.from({ length: count }, (_, i) => {
     const connectors: Connector[] = Array.from({ length: Math.floor(rand() * 3) }, () => ({ ...pick(PLUGS), powerKw: rand() < 0.2 ? null : pick(POWERS), quantity: 1 }));
     const powers = connectors.flatMap((c) => (c.powerKw === null ? [] : [c.powerKw]));

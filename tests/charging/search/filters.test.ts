@@ -16,6 +16,7 @@ import { boxHas, haverDist, haverOfKm } from "../../../src/charging/search/geo.t
 import { ACCESS_FILTER_VALUES, operatorId } from "../../../src/charging/search/reference.ts";
 import { type SiteQuery, storeOfSites } from "../../../src/charging/search/store.ts";
 import { site } from "../data/helpers.ts";
+import { syncedIds } from "./helpers.ts";
 
 const IMPORTED_AT = "2026-01-01T00:00:00.000Z";
 const PLUGS: Pick<Connector, "type" | "label" | "current">[] = [
@@ -138,16 +139,7 @@ test("a sync paged by cursor gives every matching site exactly once, in (updated
       const store = storeOfSites(sites, { importedAt: IMPORTED_AT, sources: [] }, undefined, { nodeSize: 4 });
       const q: SiteQuery = { ...rest, updatedSince: rest.updatedSince ?? "1970-01-01T00:00:00Z", limit, offset: 0 };
       const expected = sites.filter((s) => matches(s, q)).sort(byUpdate).map((s) => s.id);
-      const seen: string[] = [];
-      let cursor: string | undefined;
-      for (let pages = 0; pages <= expected.length + 1; pages++) {
-        const page = await store.search(cursor ? { ...q, cursor } : q);
-        assert.equal(page.total, expected.length);
-        seen.push(...page.data.map((s) => s.id));
-        cursor = page.nextCursor;
-        if (!cursor) break;
-        assert.equal(page.data.length, limit);
-      }
+      const seen = await syncedIds(store, q, expected, (page) => assert.equal(page.data.length, limit));
       assert.deepEqual(seen, expected);
     }),
     { numRuns: 200, interruptAfterTimeLimit: 20_000 },
