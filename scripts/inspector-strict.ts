@@ -26,7 +26,7 @@ function inspect(label: string, target: string[]): boolean {
 
 const seo = inspect("seo-audit-mcp over stdio", [process.execPath, "--import", "tsx", "shim/node/seo/bin.ts", "mcp"]);
 const charging = await startBuilt({}, "--import", ["tsx", "shim/node/charging/server.ts"]);
-let chargingClean = false;
+let chargingClean: boolean;
 try {
   chargingClean = inspect("charging over HTTP", ["--transport", "http", `${charging.url}/mcp`]);
 } finally {

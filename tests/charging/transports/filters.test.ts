@@ -175,7 +175,7 @@ test("a sync over HTTP: updatedSince, then page.nextCursor until none; each site
   const since = "2024-01-01T00:00:00Z";
   const seen: string[] = [];
   let cursor: string | undefined;
-  let total = -1;
+  let total: number;
   let last = "";
   do {
     const path: string = `/api/v1/sites?updatedSince=${since}&country=US&limit=100${cursor ? `&cursor=${cursor}` : ""}`;

@@ -92,13 +92,15 @@ test("adding the repository as a marketplace installs the plugin offline, with i
   const install = claude(["plugin", "install", "seo-audit@seo-audit-mcp"], home);
   assert.equal(install.status, 0, install.stdout + install.stderr);
   const list = claude(["plugin", "list", "--json"], home);
-  const [installed, ...others] = JSON.parse(list.stdout) as {
+  const listed = JSON.parse(list.stdout) as {
     id: string;
     version: string;
     enabled: boolean;
     installPath: string;
     mcpServers: unknown;
   }[];
+  // Claude Code 2.1.332 lists the plugins it ships with (`…@builtin`) beside the installed ones.
+  const [installed, ...others] = listed.filter((plugin) => !plugin.id.endsWith("@builtin"));
   assert.deepEqual(others, []);
   assert.equal(installed?.id, "seo-audit@seo-audit-mcp");
   assert.equal(installed?.version, version);
