@@ -224,39 +224,12 @@ class Masker:
 
     def _mask_plain(self, text: str, domain: str, registry: Registry | None) -> str | None:
         """Most requests: every category, no placeholder-shaped text, and a text the matcher
-        scans as it is (`Matcher.plain_occurrences`): each occurrence accepted and replaced in
-        one loop. None when that does not apply, or when two acceptable occurrences overlap
-        (then leftmost-longest resolution must choose: the general path)."""
-        scan = self._matcher.plain_occurrences(text)
-        if scan is None:
+        scans as it is, whose matches need no choosing (`Matcher.plain_matches`). None when
+        that does not apply (then the general path)."""
+        chosen = self._matcher.plain_matches(text)
+        if chosen is None:
             return None
-        occurrences, first = scan
-        terms, rejects = self._matcher.form_terms, self._matcher.rejects
-        canonical = self._canonical_tokens(domain)
-        claim = None if registry is None else registry.claimer()
-        claimed = 0 if registry is None else len(registry)
-        out: list[str] = []
-        append = out.append
-        position = 0
-        for pattern, start, end in occurrences:
-            form = first + pattern
-            if rejects(text, form, start, end):
-                continue
-            if start < position:  # overlaps the occurrence before
-                if registry is not None:
-                    registry.rollback(claimed)  # it may not be chosen: forget this pass
-                return None
-            append(text[position:start])
-            surface = text[start:end]
-            position = end
-            token = canonical[form] if surface == terms[form] else None
-            if token is None or (claim is not None and claim(token, surface) != surface):
-                token = self._placeholder(form, surface, domain, registry)
-            append(token)
-        if not out:
-            return text
-        append(text[position:])
-        return "".join(out)
+        return self._replace(text, chosen, domain, registry) if chosen else text
 
     def _placeholder(self, form: int, surface: str, domain: str, registry: Registry | None) -> str:
         index = self._matcher.forms[form].entity

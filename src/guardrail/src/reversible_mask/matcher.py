@@ -25,6 +25,7 @@ from .patterns import PatternEntry, compile_pattern
 from .placeholder import token_spans
 
 Match = tuple[int, int, int]  # start, end, form index
+_LEFT, _RIGHT = 1, 2  # a form's ends that must not continue a word (`_edges`)
 _START, _END = itemgetter(0), itemgetter(1)
 Span = tuple[int, int]
 # A lone surrogate cannot be encoded for the automaton (no term holds one: see `_add`).
@@ -83,6 +84,8 @@ class Matcher:
         # entity's canonical term, and whether the form matches whole words only.
         self.form_terms = [entities[form.entity].term for form in self.forms]
         self._whole_word = bytes(form.whole_word for form in self.forms)
+        keys = (key for automaton in self._automata for key in automaton.keys)
+        self._edges = bytes(_edges(form, key) for form, key in zip(self.forms, keys, strict=True))
         # Only a substring match can make a neighbour a word boundary on a second pass.
         self.mixed_word_modes = len({entity.whole_word for entity in entities}) == 2
         self.shortest = 1 if patterns else min((form.length for form in self.forms), default=1)
@@ -106,26 +109,29 @@ class Matcher:
             return found
         return _resolve(found, tokens)
 
-    def plain_occurrences(self, text: str) -> tuple[list[tuple[int, int, int]], int] | None:
-        """The common case, for a caller that accepts and replaces in one loop: one automaton,
-        no patterns, and a text whose view is one character for one (ASCII, no whitespace
-        run). Then its (pattern, start, end) occurrences, offsets in `text`, and the form of
-        pattern 0; None in any other case. Accept an occurrence unless `rejects` says so."""
+    def plain_matches(self, text: str) -> list[Match] | None:
+        """The common case: one automaton, no patterns, and a text whose view is one character
+        for one (ASCII, no whitespace run). Then its acceptable matches, in order, when no two
+        overlap (nothing to choose between); None in any other case (the general path)."""
         if len(self._automata) != 1 or self._compiled or not text.isascii():
             return None
         automaton = self._automata[0]
         text_view = view(text, automaton.case_sensitive)
         if text_view.fold is not None or text_view.kept is not None:
             return None
-        return _occurrences(automaton, text_view.folded), automaton.first
-
-    def rejects(self, text: str, form: int, start: int, end: int) -> bool:
-        """A whole-word form's match that continues a word on either side."""
-        word = WORD
-        return bool(self._whole_word[form]) and (
-            (start > 0 and word[text[start]] and word[text[start - 1]])
-            or (end < len(text) and word[text[end - 1]] and word[text[end]])
-        )
+        first, edges, word, size = automaton.first, self._edges, WORD, len(text)
+        found = [
+            (start, end, form)
+            for pattern, start, end in _occurrences(automaton, text_view.folded)
+            if not (
+                (edge := edges[form := first + pattern])
+                and (
+                    (edge & _LEFT and start and word[text[start - 1]])
+                    or (edge & _RIGHT and end < size and word[text[end]])
+                )
+            )
+        ]
+        return found if _in_order_apart(found) else None
 
     def _scan(
         self,
@@ -201,6 +207,15 @@ class Matcher:
             entity = self.entities[index]
             self.forms.append(Form(index, len(key), entity.category, entity.whole_word))
             keys[key] = len(self.forms) - 1
+
+
+def _edges(form: Form, key: str) -> int:
+    """Where a whole-word form's match must not continue a word, for text matched one character
+    for one (the plain path: ASCII, whose case folding keeps word characters word characters):
+    at each end of its folded key that is a word character."""
+    if not form.whole_word:
+        return 0
+    return (_LEFT if WORD[key[0]] else 0) | (_RIGHT if WORD[key[-1]] else 0)
 
 
 def _ascii_automaton(

@@ -74,12 +74,6 @@ class Registry:
         claimed when that returns a text equal to `original`."""
         return self._originals.setdefault
 
-    def rollback(self, size: int) -> None:
-        """Forget the tokens claimed since the registry held `size` (a pass that gave up)."""
-        originals = self._originals
-        while len(originals) > size:
-            originals.popitem()  # the last one claimed
-
     def get(self, token: str) -> str | None:
         return self._originals.get(token)
 
