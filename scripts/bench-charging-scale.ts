@@ -30,6 +30,7 @@
  *
  * Usage: node scripts/bench-charging-scale.ts [--sites 1000000] [--queries 200] [--baseline 20] [--filter-queries 100] [--import-mb 0]
  *        [--filters-only] (only step 4, on the snapshot of an earlier run when it is there) [--route-queries 100] [--route-only]
+ *        [--entry dist/charging.js] (the server steps 1 and 4 start: another build's copy, to compare builds)
  * @module
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -61,8 +62,11 @@ const { values } = parseArgs({
     "route-only": { type: "boolean", default: false },
     "filter-queries": { type: "string", default: "100" },
     "filters-only": { type: "boolean", default: false },
+    entry: { type: "string", default: "dist/charging.js" },
   },
 });
+/** The server to time (`--entry`): a copy of an older build's dist/ compares builds on one data set. */
+const ENTRY = values.entry;
 const SITES = Number(values.sites);
 const QUERIES = Number(values.queries);
 const BASELINE = Number(values.baseline);
@@ -289,9 +293,9 @@ async function timedGet(url: string): Promise<{ ms: number; body: Answer }> {
 async function filterFigures(path: string, places: Town[], store: ReturnType<typeof createStore>, snapshot: Snapshot): Promise<string[]> {
   say("decoding every site for the independent linear scan");
   const decoded = decodedSites(snapshot);
-  const server = await startBuilt({ CHARGING_DATA: path, CHARGING_RATE_LIMIT: "1000000000" });
+  const server = await startBuilt({ CHARGING_DATA: path, CHARGING_RATE_LIMIT: "1000000000" }, ENTRY);
   const out = [
-    `Exact filters through dist/charging.js (${FILTER_QUERIES} queries per row after one untimed, one at a time; each HTTP total equal to the store's, the first ${BASELINE} also to an independent linear scan):`,
+    `Exact filters through ${ENTRY} (${FILTER_QUERIES} queries per row after one untimed, one at a time; each HTTP total equal to the store's, the first ${BASELINE} also to an independent linear scan):`,
     "",
     "| query | HTTP p50 ms | HTTP p99 ms | server CPU ms/query | store p50 ms | store p99 ms | store CPU p99 ms | totals checked |",
     "|---|---|---|---|---|---|---|---|",
@@ -345,7 +349,7 @@ async function syncFigures(base: string, places: Town[], decoded: readonly Decod
   const times: number[] = [];
   let seen = 0;
   let cursor: string | undefined;
-  let total = 0;
+  let total: number;
   do {
     const { ms: took, body } = await timedGet(base + pathOf(cursor ? { ...first, cursor } : first));
     times.push(took);
@@ -460,7 +464,7 @@ function rssMb(pid: number | undefined): number {
 
 async function serverFigures(path: string, places: Town[]) {
   const started = performance.now();
-  const server = await startBuilt({ CHARGING_DATA: path, CHARGING_RATE_LIMIT: "1000000000" });
+  const server = await startBuilt({ CHARGING_DATA: path, CHARGING_RATE_LIMIT: "1000000000" }, ENTRY);
   for (;;) {
     const ok = await fetch(`${server.url}/healthz`).then((r) => r.ok, () => false);
     if (ok) break;
@@ -564,7 +568,7 @@ async function filtersMain(path: string, places: Town[]): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync("dist/charging.js")) throw new Error("dist/charging.js is missing; run npm run build first");
+  if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing; run npm run build first`);
   mkdirSync(".bench", { recursive: true });
   const path = `.bench/charging-${SITES}.snapshot`;
   const routeOnly = values["route-only"];
