@@ -20,6 +20,7 @@ from ahocorasick_rs import AhoCorasick, BytesAhoCorasick
 
 from .dictionary import Entity
 from .errors import DictionaryError
+from .mostly_ascii import plain_ascii
 from .normalize import fold_term, view
 from .patterns import PatternEntry, compile_pattern
 from .placeholder import token_spans
@@ -111,18 +112,19 @@ class Matcher:
 
     def plain_matches(self, text: str) -> list[Match] | None:
         """The common case: one automaton, no patterns, and a text whose view is one character
-        for one (ASCII, no whitespace run). Then its acceptable matches, in order, when no two
-        overlap (nothing to choose between); None in any other case (the general path)."""
+        for one (ASCII, no whitespace run: `plain_ascii`, scanned as the bytes it gives). Then
+        its acceptable matches, in order, when no two overlap (nothing to choose between); None
+        in any other case (the general path)."""
         if len(self._automata) != 1 or self._compiled or not text.isascii():
             return None
         automaton = self._automata[0]
-        text_view = view(text, automaton.case_sensitive)
-        if text_view.fold is not None or text_view.kept is not None:
+        folded = plain_ascii(text, automaton.case_sensitive)
+        if folded is None:
             return None
         first, edges, word, size = automaton.first, self._edges, WORD, len(text)
         found = [
             (start, end, form)
-            for pattern, start, end in _occurrences(automaton, text_view.folded)
+            for pattern, start, end in _ascii_occurrences(automaton, folded)
             if not (
                 (edge := edges[form := first + pattern])
                 and (
@@ -231,18 +233,21 @@ def _ascii_automaton(
 def _occurrences(automaton: Automaton, folded: str) -> list[tuple[int, int, int]]:
     """(pattern, start, end) of every occurrence, overlapping ones included."""
     if folded.isascii():  # one byte per character: offsets are the same
-        if automaton.ascii_search is None:
-            return []
-        found = automaton.ascii_search.find_matches_as_indexes(
-            folded.encode("ascii"), overlapping=True
-        )
-        keys = automaton.ascii_keys
-        return found if keys is None else [(keys[k], start, end) for k, start, end in found]
+        return _ascii_occurrences(automaton, folded.encode("ascii"))
     try:
         return automaton.search.find_matches_as_indexes(folded, overlapping=True)
     except UnicodeEncodeError:  # a lone surrogate, one character for one: offsets stay
         folded = SURROGATE.sub(automaton.stand_in, folded)
         return automaton.search.find_matches_as_indexes(folded, overlapping=True)
+
+
+def _ascii_occurrences(automaton: Automaton, folded: bytes) -> list[tuple[int, int, int]]:
+    """The same for an ASCII view, as bytes: only an ASCII key can occur there."""
+    if automaton.ascii_search is None:
+        return []
+    found = automaton.ascii_search.find_matches_as_indexes(folded, overlapping=True)
+    keys = automaton.ascii_keys
+    return found if keys is None else [(keys[k], start, end) for k, start, end in found]
 
 
 def _stand_in(keys: tuple[str, ...]) -> str:

@@ -45,15 +45,23 @@ _ASCII_SPLIT = {
 
 
 def ascii_view(text: str, case_sensitive: bool) -> TextView:
-    """The view of an ASCII text: when lone whitespace read as spaces leaves no run of spaces
-    (nor the sentinel), the text so read and lowered, one byte table over its bytes; else cut
-    by one ASCII split."""
-    plain = text.encode("ascii").translate(_PLAIN[case_sensitive])
-    if _DOUBLE_SPACE_UTF8.search(plain) is None and _SENTINEL_BYTE not in plain:
+    """The view of an ASCII text: `plain_ascii` when it applies; else cut by one ASCII split."""
+    plain = plain_ascii(text, case_sensitive)
+    if plain is not None:
         return TextView(text, plain.decode("ascii"))
     spaced = DOUBLE_SPACE.search(text) is not None
     pieces = _ASCII_SPLIT[spaced].split(text)
     return split_view(text, text, case_sensitive, pieces, spaced, fold_ascii, None, None)
+
+
+def plain_ascii(text: str, case_sensitive: bool) -> bytes | None:
+    """The folded view of an ASCII text, as bytes, when it is one character for one: lone
+    whitespace read as spaces leaves no run of spaces (nor the sentinel); the text so read and
+    lowered, one byte table over its bytes. None otherwise."""
+    plain = text.encode("ascii").translate(_PLAIN[case_sensitive])
+    if _DOUBLE_SPACE_UTF8.search(plain) is None and _SENTINEL_BYTE not in plain:
+        return plain
+    return None
 
 
 def latin1_pieces(text: str, tables: Tables) -> list[str] | None:
