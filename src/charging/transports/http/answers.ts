@@ -6,7 +6,7 @@
  * @module
  */
 import { Lru } from "../../../shared/lru.ts";
-import { joinPrepared, type PreparedJson, prepareJson, prepareText } from "../../../shared/http/respond.ts";
+import { joinPrepared, type PreparedJson, prepareText } from "../../../shared/http/respond.ts";
 import type { Attribution, Site } from "../../data/model.ts";
 import type { Store } from "../../search/store.ts";
 
@@ -24,6 +24,29 @@ function feature(site: Site, part: PreparedJson): (string | PreparedJson)[] {
 }
 
 type Page = { limit: number; offset: number; total: number };
+
+/** A site's stored fields as JSON (what a part holds: no distances). */
+function storedText(site: Site): string {
+  const { distanceKm: _d, alongKm: _a, offRouteKm: _o, ...stored } = site;
+  return JSON.stringify(stored);
+}
+
+/** A result's distances as JSON members (`near`: distanceKm; a route: alongKm and offRouteKm), or "". */
+function extrasOf({ distanceKm, alongKm, offRouteKm }: Site): string {
+  if (distanceKm === undefined && alongKm === undefined && offRouteKm === undefined) return "";
+  return [
+    distanceKm === undefined ? "" : `,"distanceKm":${distanceKm}`,
+    alongKm === undefined ? "" : `,"alongKm":${alongKm}`,
+    offRouteKm === undefined ? "" : `,"offRouteKm":${offRouteKm}`,
+  ].join("");
+}
+
+/** A site of a page read once: its text made fresh, neither looked up nor kept. */
+function onceText(site: Site): string {
+  const text = storedText(site);
+  const extra = extrasOf(site);
+  return extra === "" ? text : `${text.slice(0, -1)}${extra}}`;
+}
 
 export interface Answers {
   /**
@@ -43,32 +66,29 @@ export interface Answers {
 export function createAnswers(store: Store, kept = SITE_PARTS_KEPT): Answers {
   const parts = new Lru<string, PreparedJson>(kept);
 
-  const sitePart = (site: Site, once = false): PreparedJson => {
-    let part = once ? undefined : parts.get(site.id);
+  const sitePart = (site: Site): PreparedJson => {
+    let part = parts.get(site.id);
     if (part === undefined) {
-      const { distanceKm: _d, alongKm: _a, offRouteKm: _o, ...stored } = site;
-      part = prepareJson(stored);
-      if (!once) parts.set(site.id, part);
+      part = prepareText(storedText(site));
+      parts.set(site.id, part);
     }
-    const { distanceKm, alongKm, offRouteKm } = site;
-    if (distanceKm === undefined && alongKm === undefined && offRouteKm === undefined) return part;
-    const extra = [
-      distanceKm === undefined ? "" : `,"distanceKm":${distanceKm}`,
-      alongKm === undefined ? "" : `,"alongKm":${alongKm}`,
-      offRouteKm === undefined ? "" : `,"offRouteKm":${offRouteKm}`,
-    ].join("");
+    const extra = extrasOf(site);
     // The part ends with the site's closing brace; the distances go last, as in the Site type.
-    return joinPrepared([{ bytes: part.bytes.subarray(0, -1) }, `${extra}}`]);
+    return extra === "" ? part : joinPrepared([{ bytes: part.bytes.subarray(0, -1) }, `${extra}}`]);
   };
 
   return {
     sites(data, page, attribution, once = false) {
+      const tail = `],"page":${JSON.stringify(page)},"attribution":${JSON.stringify(attribution)}}`;
+      // Once: one text encoded once. Parts encoded one by one and then joined allocated each
+      // page's bytes twice, in buffers outside the JS heap, whose growth sets off full collections.
+      if (once) return prepareText(`{"data":[${data.map(onceText).join(",")}${tail}`);
       const pieces: (string | PreparedJson)[] = [OPEN_DATA];
       data.forEach((site, i) => {
         if (i > 0) pieces.push(COMMA);
-        pieces.push(sitePart(site, once));
+        pieces.push(sitePart(site));
       });
-      pieces.push(`],"page":${JSON.stringify(page)},"attribution":${JSON.stringify(attribution)}}`);
+      pieces.push(tail);
       return joinPrepared(pieces);
     },
     // The credit line travels with the row (CC BY and ODbL ask for it wherever the data is shown).

@@ -20,6 +20,8 @@ test("createAnswers() assembles exactly the JSON of the values, whatever its cac
         const page = { limit: query.limit, offset: query.offset, total };
         const answer = answers.sites(data, page, attribution);
         assert.equal(preparedText(answer), JSON.stringify({ data, page, attribution }));
+        // A page read once (a sync) is one text encoded once: the same bytes, distances included.
+        assert.equal(preparedText(answers.sites(data, page, attribution, true)), JSON.stringify({ data, page, attribution }));
       }
       const site = store.get("osm:way/20");
       assert.ok(site);
