@@ -3,12 +3,14 @@
  * content encoding; `if-none-match` answered 304 without a body; `cache-control` for a cut
  * that changes only when the operator deploys a new one; and compression (gzip, brotli where
  * the runtime offers it) of bodies over 1 KiB when the client accepts it, compressed bytes
- * kept per key in a bounded LRU so a repeated query is compressed once.
+ * kept per key in a bounded LRU from the key's second request on (second-sight.ts), so a
+ * repeated query is compressed twice, not every time, and a map pan's one-off answer is not kept.
  * @module
  */
 import { chooseEncoding, compress, type Compressor, type Encoding, MIN_COMPRESS_BYTES } from "./compress.ts";
 import { fnv1a, httpDate, modified } from "./conditional.ts";
 import { Lru } from "../../../shared/lru.ts";
+import { createSecondSight } from "./second-sight.ts";
 import { type PreparedJson, preparedJson } from "../../../shared/http/respond.ts";
 
 /** Compressed answers kept (search answers are a few KB each once compressed). */
@@ -34,6 +36,7 @@ export type Cacheable = (request: Request, key: string, prepared: PreparedJson, 
 export function createCacheable(options: CacheableOptions): Cacheable {
   const { version, cacheControl, encodings, compress: compressor = compress } = options;
   const compressed = new Lru<string, Uint8Array<ArrayBuffer>>(COMPRESSED_KEPT);
+  const askedBefore = createSecondSight();
   // The tag is hashed per request: a hash of the key costs less than remembering it per answer
   // (a WeakMap entry for every distinct query's answer, which map pans make by the thousand).
   const vary = encodings.length > 0 ? "accept, accept-encoding" : "accept";
@@ -56,7 +59,7 @@ export function createCacheable(options: CacheableOptions): Cacheable {
     let body = compressed.get(name);
     if (!body) {
       body = await compressor(bytes, encoding);
-      compressed.set(name, body);
+      if (askedBefore(name)) compressed.set(name, body);
     }
     return body;
   };

@@ -30,12 +30,17 @@ function noneMatch(ifNoneMatch: string | null, etag: string): boolean {
   return !ifNoneMatch.split(",").some((tag) => bare(tag) === wanted);
 }
 
-/** FNV-1a (32 bit) of a string, as 8 hex digits: a short, stable name for a cache key. */
-export function fnv1a(text: string): string {
+/** FNV-1a (32 bit) of a string's UTF-16 code units, as an unsigned number. */
+export function fnv1a32(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193);
   }
-  return (hash >>> 0).toString(16).padStart(8, "0");
+  return hash >>> 0;
+}
+
+/** FNV-1a (32 bit) of a string, as 8 hex digits: a short, stable name for a cache key. */
+export function fnv1a(text: string): string {
+  return fnv1a32(text).toString(16).padStart(8, "0");
 }

@@ -8,8 +8,9 @@
  * The data is a static cut, so site answers are cacheable (see `cacheable.ts`): an entity
  * tag per cut and URL, `if-none-match` answered 304, `cache-control` for a static cut, and
  * compression as the client accepts. Successful search answers are kept serialised per exact
- * query string and format (bounded LRU): a repeated map-tile query costs no search, no
- * validation and no serialisation. Status records follow a clock and a live feed: no-cache.
+ * query string and format (bounded LRU) from the query's second request on (second-sight.ts):
+ * a repeated map-tile query then costs no search, no validation and no serialisation, and a
+ * map pan's one-off box is not kept. Status records follow a clock and a live feed: no-cache.
  * @module
  */
 import { ApiError, isApiError } from "../../../shared/errors.ts";
@@ -20,6 +21,7 @@ import type { Route } from "../../../shared/http/route-table.ts";
 import { parseArguments } from "../../../shared/validate.ts";
 import { type Answers, createAnswers } from "./answers.ts";
 import { type Cacheable, createCacheable } from "./cacheable.ts";
+import { createSecondSight } from "./second-sight.ts";
 import { Lru } from "../../../shared/lru.ts";
 import type { AnswerFormat } from "../../operations/rest-queries.ts";
 import { type Operation, OPERATIONS, type RestFace, type SearchRun, type SiteRun } from "../../operations/table.ts";
@@ -78,6 +80,7 @@ class RestAnswers {
   readonly #services: ChargingServices;
   readonly #render: Answers;
   readonly #kept = new Lru<string, PreparedJson>(ANSWER_CACHE_ENTRIES);
+  readonly #askedBefore = createSecondSight();
   readonly cacheable: Cacheable;
 
   constructor(services: ChargingServices, options: RouteOptions) {
@@ -112,8 +115,9 @@ class RestAnswers {
     if (!prepared) {
       const result = await this.#run(operation, rest, request, params, url);
       prepared = plain ? prepareJson(operation.answer(result)) : this.#prepare(result as SearchRun | SiteRun, format, perQuery && !keep);
-      if (keep) this.#kept.set(key, prepared);
-      else if (!perQuery) key = `${operation.name}:${format}:${plain ? "" : (result as SiteRun).site.id}`;
+      if (keep) {
+        if (this.#askedBefore(key)) this.#kept.set(key, prepared);
+      } else if (!perQuery) key = `${operation.name}:${format}:${plain ? "" : (result as SiteRun).site.id}`;
     }
     return this.cacheable(request, key, prepared, format === "geojson" ? GEOJSON_TYPE : undefined);
   }

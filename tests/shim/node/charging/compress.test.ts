@@ -16,7 +16,7 @@ test("compressFast: brotli and gzip bytes decode to the answer, and shrink it", 
   }
 });
 
-test("the charging handler compresses with the injected compressor, by the client's accept-encoding, once per answer", async () => {
+test("the charging handler compresses with the injected compressor, by the client's accept-encoding, and keeps a repeated query's", async () => {
   const used: Encoding[] = [];
   const counted: Compressor = (bytes, encoding) => {
     used.push(encoding);
@@ -36,6 +36,11 @@ test("the charging handler compresses with the injected compressor, by the clien
     assert.deepEqual(JSON.parse(unpacked), JSON.parse(identity), accept);
   }
   assert.deepEqual(used, ["br", "gzip", "gzip"], "a browser's offer (all alike) gets gzip, the one offered first");
+  // A query's compressed bytes are kept from its second request on (a map pan's one-off box is not).
   await get("/api/v1/sites?limit=20", "br;q=1, gzip;q=0.5");
-  assert.equal(used.length, 3, "a repeated query is answered from the compressed copy kept");
+  assert.equal(used.length, 4, "asked a second time: compressed again, and kept");
+  const kept = await get("/api/v1/sites?limit=20", "br");
+  assert.equal(used.length, 4, "a repeated query is answered from the compressed copy kept");
+  assert.equal(kept.headers.get("content-encoding"), "br");
+  assert.equal(brotliDecompressSync(Buffer.from(await kept.arrayBuffer())).toString("utf8"), await (await get("/api/v1/sites?limit=20")).text());
 });
