@@ -13,8 +13,7 @@
  * 3. times the 500 km radius query through the server's socket;
  * 4. answers the exact filters of issue 22 (connectorType, current, country, operator, access,
  *    status, and a sync paged by updatedSince + cursor) through the server's socket, once it
- *    has prepared its data set (one untimed query of every kind first), from a client in a
- *    worker thread (a heap of its own, so this process's collections never stop its clock), p50/p99
+ *    has prepared its data set (one untimed query of every kind first), p50/p99
  *    per page and the server's mean CPU per query (from /proc, which other processes cannot
  *    inflate as they do the wall clock), each total checked against the store's and against
  *    an independent linear scan over the decoded sites (`--filter-queries` per kind); the
@@ -38,7 +37,6 @@ import { spawn, spawnSync } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import { isMainThread, type MessagePort, parentPort, Worker } from "node:worker_threads";
 import { crc32 } from "node:zlib";
 import { ocmAttributionKey, OSM_ATTRIBUTION_KEY } from "../src/charging/data/licence.ts";
 import type { Connector, Site, StatusValue } from "../src/charging/data/model.ts";
@@ -240,139 +238,55 @@ function pathOf(q: SiteQuery): string {
   return `/api/v1/sites?${p}`;
 }
 
-/** The distinct values of one decoded field, each numbered once. */
-class Values {
-  readonly list: string[] = [];
-  private readonly codes = new Map<string, number>();
-  code(value: string): number {
-    let code = this.codes.get(value);
-    if (code === undefined) {
-      code = this.list.length;
-      this.codes.set(value, code);
-      this.list.push(value);
-    }
-    return code;
-  }
-}
-
-/** The operator code of a site without one: it matches no operator filter. */
-const NO_OPERATOR = 0;
-
-/**
- * Every site's filtered fields, decoded once from the snapshot (siteAt, as an export reads
- * them): the independent linear scan reads these. Held in typed columns, not an object per
- * site: a million objects in the load generator's heap made its own collections (scavenges of
- * up to 100 ms) land inside the timed requests.
- */
+/** Every site's filtered fields, decoded once from the snapshot: the independent linear scan reads these. */
 function decodedSites(s: Snapshot) {
-  const n = s.size;
-  const values = { country: new Values(), operator: new Values(), access: new Values(), status: new Values(), plug: new Values() };
-  const d = {
-    values,
-    lat: new Float64Array(n),
-    lon: new Float64Array(n),
-    country: new Uint16Array(n),
-    operator: new Uint16Array(n),
-    access: new Uint8Array(n),
-    status: new Uint8Array(n),
-    /** A bit per (connector type, current) pair the site has a connector of. */
-    plugs: new Uint32Array(n),
-    updated: new Float64Array(n),
-  };
-  values.operator.code("(no operator)");
-  for (let row = 0; row < n; row++) {
+  const rows = [];
+  for (let row = 0; row < s.size; row++) {
     const site = siteAt(s, row);
-    d.lat[row] = site.lat;
-    d.lon[row] = site.lon;
-    d.country[row] = values.country.code(site.address?.countryCode ?? "");
-    d.operator[row] = site.operator === null ? NO_OPERATOR : values.operator.code(operatorId(site.operator));
-    d.access[row] = values.access.code(site.access ?? "unknown");
-    d.status[row] = values.status.code(site.status);
-    for (const c of site.connectors) d.plugs[row] = (d.plugs[row] as number) | (1 << values.plug.code(`${connectorKind(c.type).type} ${c.current}`));
-    d.updated[row] = Date.parse(site.lastUpdated ?? s.header.importedAt);
+    rows.push({
+      lat: site.lat,
+      lon: site.lon,
+      country: site.address?.countryCode ?? null,
+      operator: site.operator === null ? null : operatorId(site.operator),
+      access: site.access ?? "unknown",
+      status: site.status,
+      plugs: site.connectors.map((c) => ({ type: connectorKind(c.type).type, current: c.current })),
+      updated: Date.parse(site.lastUpdated ?? s.header.importedAt),
+    });
   }
-  if (values.plug.list.length > 32) throw new Error("more than 32 (connector type, current) pairs: widen the plug bits");
-  return d;
+  return rows;
 }
-type Decoded = ReturnType<typeof decodedSites>;
-
-/** The codes of a field's values that `pass`, as a lookup by code. */
-function passing(values: Values, pass: (value: string, code: number) => boolean): boolean[] {
-  return values.list.map((value, code) => pass(value, code));
-}
+type Decoded = ReturnType<typeof decodedSites>[number];
 
 /** The total of `q` by testing every decoded site against the rules as API.md states them. */
-function scanTotal(d: Decoded, q: SiteQuery): number {
+function scanTotal(sites: readonly Decoded[], q: SiteQuery): number {
   const cos = q.near ? Math.cos((q.near.lat * Math.PI) / 180) : 0;
   const max = q.near ? haverOfKm(q.near.radiusKm) : 0;
   const operators = q.operators?.map(operatorId);
   const since = q.updatedSince ? Date.parse(q.updatedSince) : undefined;
-  const { values } = d;
-  const countries = q.countries && passing(values.country, (c) => (q.countries as readonly string[]).includes(c));
-  const ops = operators && passing(values.operator, (o, code) => code !== NO_OPERATOR && operators.includes(o));
-  const access = q.access && passing(values.access, (a) => (q.access as readonly string[]).includes(a));
-  const statuses = q.statuses && passing(values.status, (st) => (q.statuses as readonly string[]).includes(st));
-  let plugMask = 0;
-  for (const [bit, pair] of values.plug.list.entries()) {
-    const [type = "", current] = pair.split(" ");
-    if ((!q.connectorTypes || q.connectorTypes.includes(type)) && (!q.current || current === q.current)) plugMask |= 1 << bit;
-  }
   let total = 0;
-  for (let row = 0; row < d.lat.length; row++) {
-    const lat = d.lat[row] as number;
-    const lon = d.lon[row] as number;
-    if (q.bbox && !(lat >= q.bbox[1] && lat <= q.bbox[3] && lon >= q.bbox[0] && lon <= q.bbox[2])) continue;
-    if (q.near && haverDist(q.near.lon, q.near.lat, cos, lon, lat) > max) continue;
-    if ((q.connectorTypes || q.current) && ((d.plugs[row] as number) & plugMask) === 0) continue;
-    if (countries && !countries[d.country[row] as number]) continue;
-    if (ops && !ops[d.operator[row] as number]) continue;
-    if (access && !access[d.access[row] as number]) continue;
-    if (statuses && !statuses[d.status[row] as number]) continue;
-    if (since !== undefined && (d.updated[row] as number) < since) continue;
+  for (const d of sites) {
+    if (q.bbox && !(d.lat >= q.bbox[1] && d.lat <= q.bbox[3] && d.lon >= q.bbox[0] && d.lon <= q.bbox[2])) continue;
+    if (q.near && haverDist(q.near.lon, q.near.lat, cos, d.lon, d.lat) > max) continue;
+    if ((q.connectorTypes || q.current) && !d.plugs.some((c) => (!q.connectorTypes || q.connectorTypes.includes(c.type)) && (!q.current || c.current === q.current))) continue;
+    if (q.countries && !q.countries.includes(d.country ?? "")) continue;
+    if (operators && !(d.operator !== null && operators.includes(d.operator))) continue;
+    if (q.access && !(q.access as readonly string[]).includes(d.access)) continue;
+    if (q.statuses && !q.statuses.includes(d.status)) continue;
+    if (since !== undefined && d.updated < since) continue;
     total++;
   }
   return total;
 }
 
-/** What the timed client keeps of an answer: its time and what the checks read. */
-interface Got {
-  ms: number;
-  at: number;
-  total: number;
-  nextCursor?: string;
-  count: number;
-}
+type Answer = { page: { total: number; nextCursor?: string } };
 
-/**
- * The HTTP client of the filter rows runs in a worker thread, which has a V8 heap of its own:
- * the collections of this process (the store that checks every total, the pages it decodes)
- * never pause the clock of a timed request. Requests still go one at a time, each check
- * running between two of them as before.
- */
-function httpClient() {
-  const worker = new Worker(new URL(import.meta.url));
-  let answer: ((got: Got | { error: string }) => void) | undefined;
-  worker.on("message", (got: Got | { error: string }) => answer?.(got));
-  return {
-    get: (url: string) =>
-      new Promise<Got>((resolve, reject) => {
-        answer = (got) => ("error" in got ? reject(new Error(got.error)) : resolve(got));
-        worker.postMessage(url);
-      }),
-    close: () => worker.terminate(),
-  };
-}
-
-/** The worker's side: each URL fetched and read whole, timed. */
-function serveTimedGets(port: MessagePort): void {
-  port.on("message", async (url: string) => {
-    const began = performance.now();
-    const r = await fetch(url);
-    const body = (await r.json()) as { page: { total: number; nextCursor?: string }; data: unknown[] };
-    const ms = performance.now() - began;
-    if (!r.ok) port.postMessage({ error: `${url}: ${r.status} ${JSON.stringify(body)}` });
-    else port.postMessage({ ms, at: performance.timeOrigin + began, total: body.page.total, nextCursor: body.page.nextCursor, count: body.data.length });
-  });
+async function timedGet(url: string): Promise<{ ms: number; body: Answer }> {
+  const began = performance.now();
+  const r = await fetch(url);
+  const body = (await r.json()) as Answer;
+  if (!r.ok) throw new Error(`${url}: ${r.status} ${JSON.stringify(body)}`);
+  return { ms: performance.now() - began, body };
 }
 
 /** The filter rows: HTTP p50/p99 per page, store p50/p99, totals checked against the store and the scan. */
@@ -380,7 +294,6 @@ async function filterFigures(path: string, places: Town[], store: ReturnType<typ
   say("decoding every site for the independent linear scan");
   const decoded = decodedSites(snapshot);
   const server = await startBuilt({ CHARGING_DATA: path, CHARGING_RATE_LIMIT: "1000000000" }, ENTRY);
-  const client = httpClient();
   const out = [
     `Exact filters through ${ENTRY} (${FILTER_QUERIES} queries per row after one untimed, one at a time; each HTTP total equal to the store's, the first ${BASELINE} also to an independent linear scan):`,
     "",
@@ -391,23 +304,23 @@ async function filterFigures(path: string, places: Town[], store: ReturnType<typ
     // The server prepares its data set (filter index, reference counts, sync order) beside its
     // first requests, and a query needing a part waits for it: one untimed query of every kind
     // first, so no row is timed while the rest is still being built.
-    for (const kind of FILTER_KINDS) await client.get(server.url + pathOf(kind.query(random(1), places[0] as Town)));
+    for (const kind of FILTER_KINDS) await timedGet(server.url + pathOf(kind.query(random(1), places[0] as Town)));
     for (const kind of FILTER_KINDS) {
       const rand = random(kind.name.length * 104_729);
       const queries = Array.from({ length: FILTER_QUERIES }, () => kind.query(rand, places[Math.floor(rand() * places.length)] as Town));
       say(`${kind.name}: ${FILTER_QUERIES} HTTP queries`);
       // One untimed query of the row's own: the server's first request of a kind compiles its code paths.
-      await client.get(server.url + pathOf(kind.query(random(1), places[0] as Town)));
+      await timedGet(server.url + pathOf(kind.query(random(1), places[0] as Town)));
       const http: number[] = [];
       let checked = 0;
       let serverCpu = 0;
       for (const [i, q] of queries.entries()) {
         const before = serverCpuMs(server.child.pid);
-        const { ms: took, total: served } = await client.get(server.url + pathOf(q));
+        const { ms: took, body } = await timedGet(server.url + pathOf(q));
         serverCpu += serverCpuMs(server.child.pid) - before;
         http.push(took);
         const { total } = await store.search(q);
-        if (served !== total) throw new Error(`${kind.name}: HTTP total ${served}, store ${total} for ${pathOf(q)}`);
+        if (body.page.total !== total) throw new Error(`${kind.name}: HTTP total ${body.page.total}, store ${total} for ${pathOf(q)}`);
         if (i < BASELINE) {
           const scanned = scanTotal(decoded, q);
           if (scanned !== total) throw new Error(`${kind.name}: store total ${total}, linear scan ${scanned} for ${pathOf(q)}`);
@@ -421,16 +334,15 @@ async function filterFigures(path: string, places: Town[], store: ReturnType<typ
         `| ${kind.name} | ${ms(percentile(http, 0.5))} | ${ms(percentile(http, 0.99))} | ${ms(cpuPerQuery)} | ${ms(percentile(local.times, 0.5))} | ${ms(percentile(local.times, 0.99))} | ${ms(percentile(local.cpu, 0.99))} | ${FILTER_QUERIES} store, ${checked} scan |`,
       );
     }
-    out.push(await syncFigures(client, server.url, places, decoded));
+    out.push(await syncFigures(server.url, places, decoded));
   } finally {
-    await client.close();
     await stop(server.child);
   }
   return out;
 }
 
 /** A whole sync of one country paged by cursor: p50/p99 per page, each site once, the count equal to the scan's. */
-async function syncFigures(client: ReturnType<typeof httpClient>, base: string, places: Town[], decoded: Decoded): Promise<string> {
+async function syncFigures(base: string, places: Town[], decoded: readonly Decoded[]): Promise<string> {
   const country = (places[0] as Town).country;
   const first: SiteQuery = { countries: [country], updatedSince: "2020-01-01T00:00:00Z", limit: 100, offset: 0 };
   say(`sync of country=${country} by cursor, 100 per page`);
@@ -439,11 +351,11 @@ async function syncFigures(client: ReturnType<typeof httpClient>, base: string, 
   let cursor: string | undefined;
   let total: number;
   do {
-    const got = await client.get(base + pathOf(cursor ? { ...first, cursor } : first));
-    times.push(got.ms);
-    total = got.total;
-    seen += got.count;
-    cursor = got.nextCursor;
+    const { ms: took, body } = await timedGet(base + pathOf(cursor ? { ...first, cursor } : first));
+    times.push(took);
+    total = body.page.total;
+    seen += (body as unknown as { data: unknown[] }).data.length;
+    cursor = body.page.nextCursor;
   } while (cursor && times.length < 100_000);
   const scanned = scanTotal(decoded, first);
   if (seen !== total || total !== scanned) throw new Error(`sync: ${seen} sites seen, total ${total}, linear scan ${scanned}`);
@@ -704,6 +616,5 @@ async function routeMain(path: string, places: Town[]): Promise<void> {
   process.stdout.write(`charging route bench: ${SITES} sites, Node ${process.versions.node}\n\n${rows.join("\n")}\n`);
 }
 
-if (!isMainThread && parentPort) serveTimedGets(parentPort);
-else if (values["generate-only"]) generate(`.bench/charging-${SITES}.snapshot`);
+if (values["generate-only"]) generate(`.bench/charging-${SITES}.snapshot`);
 else await main();
