@@ -26,7 +26,6 @@ from .patterns import PatternEntry, compile_pattern
 from .placeholder import token_spans
 
 Match = tuple[int, int, int]  # start, end, form index
-_LEFT, _RIGHT = 1, 2  # a form's ends that must not continue a word (`_edges`)
 _START, _END = itemgetter(0), itemgetter(1)
 Span = tuple[int, int]
 # A lone surrogate cannot be encoded for the automaton (no term holds one: see `_add`).
@@ -85,8 +84,6 @@ class Matcher:
         # entity's canonical term, and whether the form matches whole words only.
         self.form_terms = [entities[form.entity].term for form in self.forms]
         self._whole_word = bytes(form.whole_word for form in self.forms)
-        keys = (key for automaton in self._automata for key in automaton.keys)
-        self._edges = bytes(_edges(form, key) for form, key in zip(self.forms, keys, strict=True))
         # Only a substring match can make a neighbour a word boundary on a second pass.
         self.mixed_word_modes = len({entity.whole_word for entity in entities}) == 2
         self.shortest = 1 if patterns else min((form.length for form in self.forms), default=1)
@@ -121,15 +118,16 @@ class Matcher:
         folded = plain_ascii(text, automaton.case_sensitive)
         if folded is None:
             return None
-        first, edges, word, size = automaton.first, self._edges, WORD, len(text)
+        first, whole_word, word, size = automaton.first, self._whole_word, WORD, len(text)
+        # The whole-word rule as `_scan` applies it (offsets in `text` here are the view's).
         found = [
             (start, end, form)
             for pattern, start, end in _ascii_occurrences(automaton, folded)
             if not (
-                (edge := edges[form := first + pattern])
+                whole_word[form := first + pattern]
                 and (
-                    (edge & _LEFT and start and word[text[start - 1]])
-                    or (edge & _RIGHT and end < size and word[text[end]])
+                    (start and word[text[start]] and word[text[start - 1]])
+                    or (end < size and word[text[end - 1]] and word[text[end]])
                 )
             )
         ]
@@ -209,15 +207,6 @@ class Matcher:
             entity = self.entities[index]
             self.forms.append(Form(index, len(key), entity.category, entity.whole_word))
             keys[key] = len(self.forms) - 1
-
-
-def _edges(form: Form, key: str) -> int:
-    """Where a whole-word form's match must not continue a word, for text matched one character
-    for one (the plain path: ASCII, whose case folding keeps word characters word characters):
-    at each end of its folded key that is a word character."""
-    if not form.whole_word:
-        return 0
-    return (_LEFT if WORD[key[0]] else 0) | (_RIGHT if WORD[key[-1]] else 0)
 
 
 def _ascii_automaton(
