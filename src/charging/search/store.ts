@@ -29,7 +29,7 @@ import { createFilterIndex, type FilterIndex } from "./filter-index.ts";
 import { type Counting, counterOf, type RangeCounter, type ResolvedStrings } from "./range-counter.ts";
 import { kmOf } from "./geo.ts";
 import { createPacer, type Pacer, type PaceOptions } from "./pacer.ts";
-import { regionOf } from "./region.ts";
+import { type Region, regionOf } from "./region.ts";
 import { searchAlongRoute, type RouteQuery } from "./corridor.ts";
 import { nearestAmong, nearestIn } from "./nearest.ts";
 import { createVocabulary, type Reference, type Vocabulary } from "./reference.ts";
@@ -173,6 +173,53 @@ function byCountryOf(index: FilterIndex, q: SiteQuery, countries: readonly numbe
   return { codes: [...codes], others: counterOf(index, others, { ...strings, countries: undefined }) };
 }
 
+/** What a page search reads from its store. */
+interface SearchParts {
+  snapshot: Snapshot;
+  siteAt: (row: number) => Site;
+  attributionOf: (data: readonly Site[]) => Attribution[];
+  syncSearch: ReturnType<typeof createSyncSearch>;
+  pace: PaceOptions;
+}
+
+/** A query's row filter and, when the filter index serves it, its counter and country runs. */
+interface Found {
+  filter: RowFilter;
+  counter: RangeCounter | undefined;
+  byCountry: ByCountry | undefined;
+}
+
+/** Where a page is searched and what its sites are ordered by distance from. */
+type Place = { region: Region; origin: { lng: number; lat: number } };
+
+const pageOf = (q: SiteQuery) => ({ offset: q.offset, end: q.offset + Math.max(q.limit, 0) });
+
+/** A page without a place to be near: rows in id order. */
+async function idOrderPage(parts: SearchParts, q: SiteQuery, found: Found): Promise<{ data: Site[]; total: number }> {
+  const { filter, counter, byCountry } = found;
+  const pacer = createPacer(parts.pace);
+  const countAll = byCountry && !byCountry.others ? () => parts.syncSearch.countCountries(byCountry, pacer) : undefined;
+  const { rows, total } = await scanIdOrder(parts.snapshot.size, filter, { counter, countAll }, pageOf(q), pacer);
+  return { data: rows.map(parts.siteAt), total };
+}
+
+/** A page nearest first from `near` or the box's centre. */
+async function nearestPage(parts: SearchParts, q: SiteQuery, found: Found, { region, origin }: Place): Promise<{ data: Site[]; total: number }> {
+  const { snapshot, siteAt } = parts;
+  const { filter, counter } = found;
+  const { offset, end } = pageOf(q);
+  const pacer = createPacer(parts.pace);
+  // A small region (a zoomed-in map view) is walked once: counted, and its page sorted out of the sites counted.
+  const { total, positions } = await gatherIn(snapshot.index, snapshot.size, region, filter, pacer, counter, Math.max(GATHER_MIN, 2 * end));
+  const near = positions ? nearestAmong(snapshot.index, positions, origin, end) : await nearestIn(snapshot.index, snapshot.size, origin, region, filter, end, pacer, counter);
+  const data = near.rows.slice(offset).map((row, k) => {
+    const site = siteAt(row);
+    if (q.near) site.distanceKm = Math.round(kmOf(near.dists[offset + k] as number) * 1000) / 1000;
+    return site;
+  });
+  return { data, total };
+}
+
 /** The store over an opened snapshot. */
 export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
   const n = snapshot.size;
@@ -188,28 +235,14 @@ export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
   // A sync reads each site once: its pages decode past the cache of decoded sites, which they would only churn.
   const syncSearch = createSyncSearch({ snapshot, countries: async () => (await loadIndex()).country, siteAt: (row) => decodeSite(snapshot, row), attributionOf, text, pace });
 
+  const parts: SearchParts = { snapshot, siteAt, attributionOf, syncSearch, pace };
   const search = async (q: SiteQuery): Promise<SearchResult> => {
     const { filter, counting, byCountry } = await filterOf(q);
     if (q.route) return searchAlongRoute({ sites: snapshot, siteAt, attributionOf, pacer: createPacer(pace) }, q, q.route, filter);
     if (q.updatedSince !== undefined || q.cursor !== undefined) return syncSearch.search(q, filter, counting, byCountry);
-    const counter = counting?.();
-    const end = q.offset + Math.max(q.limit, 0);
-    const pacer = createPacer(pace);
+    const found = { filter, counter: counting?.(), byCountry };
     const { region, origin } = regionOf(q);
-    if (!origin) {
-      const countAll = byCountry && !byCountry.others ? () => syncSearch.countCountries(byCountry, pacer) : undefined;
-      const { rows, total } = await scanIdOrder(n, filter, { counter, countAll }, { offset: q.offset, end }, pacer);
-      const data = rows.map(siteAt);
-      return { data, total, attribution: attributionOf(data) };
-    }
-    // A small region (a zoomed-in map view) is walked once: counted, and its page sorted out of the sites counted.
-    const { total, positions } = await gatherIn(snapshot.index, n, region, filter, pacer, counter, Math.max(GATHER_MIN, 2 * end));
-    const near = positions ? nearestAmong(snapshot.index, positions, origin, end) : await nearestIn(snapshot.index, n, origin, region, filter, end, pacer, counter);
-    const data = near.rows.slice(q.offset).map((row, k) => {
-      const site = siteAt(row);
-      if (q.near) site.distanceKm = Math.round(kmOf(near.dists[q.offset + k] as number) * 1000) / 1000;
-      return site;
-    });
+    const { data, total } = origin ? await nearestPage(parts, q, found, { region, origin }) : await idOrderPage(parts, q, found);
     return { data, total, attribution: attributionOf(data) };
   };
 
