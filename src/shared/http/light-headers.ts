@@ -15,10 +15,22 @@ const EDGE_SPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
 const NOT_A_VALUE = /[\0\r\n]|[^\0-\xff]/;
 const COOKIE = "set-cookie";
 
+/**
+ * Names already checked, as written to their lowercase form: an answer sets the same dozen
+ * names every time, and testing and lowering each cost more than a lookup. Bounded, since a
+ * request's headers come from clients: past the bound a name is checked every time.
+ */
+const checkedNames = new Map<string, string>();
+const NAMES_KEPT = 256;
+
 function nameOf(name: string, method: string): string {
   const text = String(name);
+  const known = checkedNames.get(text);
+  if (known !== undefined) return known;
   if (!TOKEN.test(text)) throw new TypeError(`Headers.${method}: "${text}" is an invalid header name.`);
-  return text.toLowerCase();
+  const lower = text.toLowerCase();
+  if (checkedNames.size < NAMES_KEPT) checkedNames.set(text, lower);
+  return lower;
 }
 
 /** Tab, LF, CR, space: what a header value loses at either end. */

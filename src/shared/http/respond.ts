@@ -65,18 +65,26 @@ export function preparedText(prepared: PreparedJson): string {
   return decoder.decode(prepared.bytes);
 }
 
-/** Joins JSON fragments into one prepared answer; prepared parts are copied, never re-encoded. */
+/**
+ * Joins JSON fragments into one prepared answer; prepared parts are copied, never re-encoded.
+ * Strings are encoded straight into the answer (room for 3 bytes per UTF-16 unit, the most one
+ * takes) and one-byte parts (a search page's commas) written as a byte: a distinct search page
+ * joins some 40 parts, where a copy call per part cost more than its bytes.
+ */
 export function joinPrepared(parts: readonly (string | PreparedJson)[]): PreparedJson {
-  const prepared = parts.map((part) => (typeof part === "string" ? prepareText(part) : part));
-  let size = 0;
-  for (const part of prepared) size += part.bytes.byteLength;
-  const bytes = new Uint8Array(size);
+  let room = 0;
+  for (const part of parts) room += typeof part === "string" ? 3 * part.length : part.bytes.byteLength;
+  const bytes = new Uint8Array(room);
   let at = 0;
-  for (const part of prepared) {
-    bytes.set(part.bytes, at);
-    at += part.bytes.byteLength;
+  for (const part of parts) {
+    if (typeof part === "string") at += encoder.encodeInto(part, bytes.subarray(at)).written;
+    else if (part.bytes.byteLength === 1) bytes[at++] = part.bytes[0] as number;
+    else {
+      bytes.set(part.bytes, at);
+      at += part.bytes.byteLength;
+    }
   }
-  return { bytes };
+  return { bytes: at === room ? bytes : bytes.subarray(0, at) };
 }
 
 const readable = new WeakMap<Response, Response>();

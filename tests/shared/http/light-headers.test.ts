@@ -67,3 +67,12 @@ test("LightHeaders is a Headers: it initialises from records, pairs and other he
   assert.equal(response.headers.get("content-type"), "text/plain");
   assert.deepEqual(Object.fromEntries(new Headers(light)), { "content-type": "text/plain", vary: "accept" });
 });
+
+test("names stay checked once many distinct names were seen (the kept checks are bounded)", () => {
+  const headers = new LightHeaders();
+  for (let i = 0; i < 600; i++) headers.set(`X-Name-${i}`, "v");
+  assert.equal(headers.get("x-name-599"), "v");
+  assert.throws(() => headers.set("Bad Name", "v"), TypeError);
+  headers.set("X-Late", "w");
+  assert.deepEqual(linesOf(headers).slice(-2), ["x-late", "w"]);
+});
