@@ -57,3 +57,10 @@ test("rest queries: a site takes only format, a status nothing", () => {
   assert.deepEqual(parseQuery(SiteByIdQuery, new URLSearchParams("format=json")), { format: "json" });
   assert.match(refusal(() => parseQuery(StatusQuery, new URLSearchParams("format=json"))), /This route takes no query parameters/);
 });
+
+test("the mapped input names only what the query gave, none of it undefined", () => {
+  assert.deepEqual(searchOfQuery(read("bbox=1,2,3,4")), { bbox: { minLon: 1, minLat: 2, maxLon: 3, maxLat: 4 } });
+  const mapped = searchOfQuery(read("current=dc&near=48.1,11.5&minPower=50&country=de"));
+  assert.deepEqual(Object.keys(mapped).sort(), ["country", "current", "minPowerKw", "near"]);
+  assert.deepEqual(mapped, { country: ["DE"], current: "DC", minPowerKw: 50, near: { lat: 48.1, lon: 11.5 } });
+});
