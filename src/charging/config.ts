@@ -66,41 +66,21 @@ const int = (name: string, min: number, max: number, fallback: number) =>
     String(fallback),
   );
 
-const isOrigin = (text: string) => {
-  try {
-    const url = new URL(text);
-    return (url.protocol === "http:" || url.protocol === "https:") && url.origin === text;
-  } catch {
-    return false;
-  }
+/** `text` as a URL with one of `protocols`; undefined for any other text. */
+const urlWith = (text: string, protocols: readonly string[]) => {
+  const url = URL.parse(text);
+  return url && protocols.includes(url.protocol) ? url : undefined;
 };
+const HTTP = ["http:", "https:"];
 
-const isHttpUrl = (text: string) => {
-  try {
-    return ["http:", "https:"].includes(new URL(text).protocol);
-  } catch {
-    return false;
-  }
-};
+const isOrigin = (text: string) => urlWith(text, HTTP)?.origin === text;
+const isHttpUrl = (text: string) => urlWith(text, HTTP) !== undefined;
+const isRedisUrl = (text: string) => Boolean(urlWith(text, ["redis:", "rediss:"])?.hostname);
 
 /** An http(s) tile URL template: {z}, {x} and {y} in it, none in its host (the page's CSP names the host). */
 const isTileTemplate = (text: string) => {
-  if (!["{z}", "{x}", "{y}"].every((part) => text.includes(part))) return false;
-  try {
-    const url = new URL(text);
-    return ["http:", "https:"].includes(url.protocol) && !/[{}%]/.test(url.host);
-  } catch {
-    return false;
-  }
-};
-
-const isRedisUrl = (text: string) => {
-  try {
-    const url = new URL(text);
-    return (url.protocol === "redis:" || url.protocol === "rediss:") && url.hostname !== "";
-  } catch {
-    return false;
-  }
+  const host = urlWith(text, HTTP)?.host;
+  return ["{z}", "{x}", "{y}"].every((part) => text.includes(part)) && host !== undefined && !/[{}%]/.test(host);
 };
 
 const EnvSchema = v.object({
