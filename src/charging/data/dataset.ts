@@ -154,21 +154,12 @@ export function parseDatasetFile(json: unknown): { header: DatasetHeader; sites:
   const { sites: rows, ...header } = parsed.output;
   const partitions = new Map(header.partitions.map((p) => [p.key, p]));
   const seen = new Set<string>();
+  const malformed = (what: string) => new ApiError("INVALID_DATA", `charging dataset is malformed: ${what}`);
   const sites = rows.map((row, i) => {
     const partition = partitions.get(row.attributionKey);
-    if (!partition) {
-      throw new ApiError(
-        "INVALID_DATA",
-        `charging dataset is malformed: sites.${i}.attributionKey ${row.attributionKey} has no partition`,
-      );
-    }
-    if (!row.id.startsWith(`${partition.source}:`)) {
-      throw new ApiError(
-        "INVALID_DATA",
-        `charging dataset is malformed: sites.${i}.id ${row.id} is not from ${partition.source}`,
-      );
-    }
-    if (seen.has(row.id)) throw new ApiError("INVALID_DATA", `charging dataset is malformed: sites.${i}.id ${row.id} repeats`);
+    if (!partition) throw malformed(`sites.${i}.attributionKey ${row.attributionKey} has no partition`);
+    if (!row.id.startsWith(`${partition.source}:`)) throw malformed(`sites.${i}.id ${row.id} is not from ${partition.source}`);
+    if (seen.has(row.id)) throw malformed(`sites.${i}.id ${row.id} repeats`);
     seen.add(row.id);
     return restore(row, partition);
   });
@@ -216,11 +207,9 @@ export function serializeDataset(header: DatasetHeader, sites: readonly Site[]):
   return [...datasetChunks(header, sites)].join("");
 }
 
-const PartitionsSchema = HeaderSchema.partitions;
-
 /** A data-set file's partitions by key (the rows name theirs); throws naming the problem. */
 export function datasetPartitions(raw: unknown): Map<string, Partition & { key: string }> {
-  const parsed = v.safeParse(PartitionsSchema, raw);
+  const parsed = v.safeParse(HeaderSchema.partitions, raw);
   if (!parsed.success) fail(parsed.issues);
   return new Map(parsed.output.map((p) => [p.key, p]));
 }
