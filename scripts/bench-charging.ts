@@ -15,9 +15,19 @@
  * Before timing, its bodies are checked against ours, byte for byte, for a few queries.
  * Each server runs in its own process; one warm-up each, then alternating timed runs; the
  * figures are medians. Progress on stderr, figures on stdout, last the CPU a compressed miss
- * costs against an uncompressed one.
+ * costs against an uncompressed one, twice:
+ * - at saturation: the two distinct workloads' server CPU per request as timed above, where
+ *   autocannon and the server share the machine's cores, so synchronous work (zlib) also pays
+ *   for the contention it meets (on a 2-core machine, more than its own cost);
+ * - paced: the same distinct queries, with and without `accept-encoding`, sent at a fixed rate
+ *   well below saturation (`--paced-rate`, autocannon's `overallRate`), alternating, each
+ *   `--runs` times: the cost of a miss with the cores otherwise idle. At a low rate each request
+ *   also pays for waking the event loop (no batching of reads and writes), the same for both,
+ *   so the ratio is smaller than the extra microseconds suggest: both are printed. Server CPU
+ *   comes from /proc in clock ticks (usually 10 ms): at 300 req/s for 10 s one tick is 3.3 µs a
+ *   request, the resolution of a paced run.
  *
- * Usage: node scripts/bench-charging.ts [--runs 3] [--duration 10] [--warmup 3] [--entry dist/charging.js]
+ * Usage: node scripts/bench-charging.ts [--runs 3] [--duration 10] [--warmup 3] [--paced-rate 300] [--entry dist/charging.js]
  * (`--entry`: another build of the server, e.g. one of an earlier commit, against the same bare server)
  * @module
  */
@@ -48,11 +58,13 @@ const { values } = parseArgs({
     duration: { type: "string", default: "10" },
     warmup: { type: "string", default: "3" },
     entry: { type: "string", default: "dist/charging.js" },
+    "paced-rate": { type: "string", default: "300" },
   },
 });
 const runs = Number(values.runs);
 const duration = Number(values.duration);
 const warmup = Number(values.warmup);
+const pacedRate = Number(values["paced-rate"]);
 const say = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
 type Page = { data: { lat: number; lon: number }[]; page: { total: number } };
@@ -176,12 +188,14 @@ interface Workload {
   headers: Record<string, string>;
 }
 
-async function load(url: string, workload: Workload, seconds: number, pid?: number): Promise<Run> {
+/** `workload` on `url` for `seconds`, as fast as it answers or, given `rate`, at that many requests a second in all. */
+async function load(url: string, workload: Workload, seconds: number, pid?: number, rate?: number): Promise<Run> {
   const before = cpuMs(pid);
   const result: Run = await autocannon({
     url,
     connections: 50,
     duration: seconds,
+    ...(rate === undefined ? {} : { overallRate: rate }),
     headers: workload.headers,
     requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, path: workload.path() }) }],
   });
@@ -268,6 +282,29 @@ async function measure(workload: Workload, charging: Started, baselines: Record<
   };
 }
 
+/**
+ * Server CPU per request of the two distinct workloads at `pacedRate` on our server alone,
+ * alternating (`runs` each, after a warm-up of each): the medians, and the line saying what a
+ * compressed miss costs against an uncompressed one at that rate.
+ */
+async function paced(plain: Workload, compressed: Workload, charging: Started): Promise<string[]> {
+  say(`paced at ${pacedRate} req/s: warm-up ${warmup} s each`);
+  for (const workload of [plain, compressed]) await load(charging.url, workload, warmup, undefined, pacedRate);
+  const cpu: [number[], number[]] = [[], []];
+  for (let run = 1; run <= runs; run++) {
+    for (const [i, workload] of [plain, compressed].entries()) {
+      const result = await load(charging.url, workload, duration, charging.child.pid, pacedRate);
+      cpu[i]?.push(result.cpuPerRequest ?? Number.NaN);
+      say(`paced ${workload.name} run ${run}/${runs}: ${result.requests.average.toFixed(0)} req/s, server CPU ${result.cpuPerRequest?.toFixed(1)} µs/request`);
+    }
+  }
+  const [a, b] = [median(cpu[0]), median(cpu[1])];
+  return [
+    `paced at ${pacedRate} req/s (autocannon overallRate, 50 connections, ${runs} x ${duration} s each, alternating): server CPU per request ${a.toFixed(1)} µs uncompressed (runs ${cpu[0].map((x) => x.toFixed(1)).join(" / ")}), ${b.toFixed(1)} µs compressed (runs ${cpu[1].map((x) => x.toFixed(1)).join(" / ")})`,
+    `a compressed miss costs ${(b / a).toFixed(2)}x an uncompressed one, ${(b - a).toFixed(1)} µs more (paced at ${pacedRate} req/s, charging server CPU per request, medians)`,
+  ];
+}
+
 /** Header lines Node's server writes itself, whoever answers (the rest are the answer's own). */
 const NODE_OWN = new Set(["date", "connection", "keep-alive", "transfer-encoding"]);
 
@@ -313,25 +350,19 @@ async function main(): Promise<void> {
     const same = await sameAnswers(charging.url, competent.url, [path, ...take(distinctBoxes(box, 1), 3), ...take(distinctBoxes(box, -1), 3)], BROWSER);
     say(`competent server: ${same}`);
     const repeated = await measure({ name: `repeated: GET ${path}`, path: () => path, headers: {} }, charging, { bare: plain }, body.body.byteLength);
-    const distinct = await measure(
-      { name: "distinct: a new bbox per request", path: distinctBoxes(box, 1), headers: {} },
-      charging,
-      { bare: plain, competent },
-      body.body.byteLength,
-    );
-    const browser = await measure(
-      { name: "distinct, accept-encoding: br, gzip", path: distinctBoxes(box, -1), headers: BROWSER },
-      charging,
-      { bare: compressed, competent },
-      packed.body.byteLength,
-    );
+    const distinctPlain = { name: "distinct: a new bbox per request", path: distinctBoxes(box, 1), headers: {} };
+    const distinctPacked = { name: "distinct, accept-encoding: br, gzip", path: distinctBoxes(box, -1), headers: BROWSER };
+    const distinct = await measure(distinctPlain, charging, { bare: plain, competent }, body.body.byteLength);
+    const browser = await measure(distinctPacked, charging, { bare: compressed, competent }, packed.body.byteLength);
+    const pacedLines = await paced(distinctPlain, distinctPacked, charging);
     process.stdout.write(
       [
         ...repeated.lines,
         ...distinct.lines,
         ...browser.lines,
         `competent server's bodies against ours: ${same}`,
-        `a compressed miss costs ${(browser.cpu / distinct.cpu).toFixed(2)}x an uncompressed one (charging server CPU per request, medians)`,
+        `a compressed miss costs ${(browser.cpu / distinct.cpu).toFixed(2)}x an uncompressed one, ${(browser.cpu - distinct.cpu).toFixed(1)} µs more (at saturation, charging server CPU per request, medians)`,
+        ...pacedLines,
         "",
       ].join("\n"),
     );
