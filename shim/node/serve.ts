@@ -126,43 +126,56 @@ function once(fn: () => void): () => void {
   };
 }
 
+/**
+ * Sockets whose answer went out while the body was still arriving: the body is drained (so
+ * the client reads its answer, no reset), and the deadline then just closes the connection.
+ */
+type AnsweredEarly = WeakSet<Socket>;
+
+/** Answers one request with `handler`; `done` once the answer is out or the client has gone. */
+function answer(
+  context: { handler: FetchHandler; origin: string; answeredEarly: AnsweredEarly },
+  req: IncomingMessage,
+  res: ServerResponse,
+  done: () => void,
+): void {
+  const { handler, origin, answeredEarly } = context;
+  const controller = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) controller.abort();
+    done();
+  });
+  res.once("finish", () => {
+    if (!req.complete) {
+      answeredEarly.add(req.socket);
+      req.once("end", () => answeredEarly.delete(req.socket));
+    }
+    done();
+  });
+  let request: Request;
+  try {
+    request = toRequest(req, originOf(req.headers.host, origin), controller.signal);
+  } catch {
+    // A client-made Host or request target that is no URL must not take the process down.
+    void writeResponse(errorResponse("INVALID_ARGUMENTS", "Malformed request target or Host header"), res, false);
+    return;
+  }
+  handler(request, { clientAddress: req.socket.remoteAddress })
+    .catch(toErrorResponse)
+    .then((response) => writeResponse(response, res, req.method === "HEAD"))
+    .catch(() => res.destroy());
+}
+
 /** Starts serving `handler`; resolves once the socket listens. */
 export function serve(handler: FetchHandler, options: ServeOptions = {}): Promise<Serving> {
   const { port = 8787, hostname = "127.0.0.1", drainMs = 5000, requestTimeoutMs = REQUEST_TIMEOUT_MS } = options;
   const origin = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
   const lanes = new WeakMap<Socket, Lane>();
-  // Sockets whose answer went out while the body was still arriving: the body is drained (so
-  // the client reads its answer, no reset), and the deadline then just closes the connection.
-  const answeredEarly = new WeakSet<Socket>();
-  const handle = (req: IncomingMessage, res: ServerResponse, done: () => void) => {
-    const controller = new AbortController();
-    res.once("close", () => {
-      if (!res.writableFinished) controller.abort();
-      done();
-    });
-    res.once("finish", () => {
-      if (!req.complete) {
-        answeredEarly.add(req.socket);
-        req.once("end", () => answeredEarly.delete(req.socket));
-      }
-      done();
-    });
-    let request: Request;
-    try {
-      request = toRequest(req, originOf(req.headers.host, origin), controller.signal);
-    } catch {
-      // A client-made Host or request target that is no URL must not take the process down.
-      void writeResponse(errorResponse("INVALID_ARGUMENTS", "Malformed request target or Host header"), res, false);
-      return;
-    }
-    handler(request, { clientAddress: req.socket.remoteAddress })
-      .catch(toErrorResponse)
-      .then((response) => writeResponse(response, res, req.method === "HEAD"))
-      .catch(() => res.destroy());
-  };
+  const answeredEarly: AnsweredEarly = new WeakSet();
+  const context = { handler, origin, answeredEarly };
   const server = createServer(
     { requireHostHeader: false, connectionsCheckingInterval: Math.min(1000, requestTimeoutMs) },
-    (req, res) => inTurn(lanes, req.socket, (done) => handle(req, res, done)),
+    (req, res) => inTurn(lanes, req.socket, (done) => answer(context, req, res, done)),
   );
   server.on("clientError", (err: NodeJS.ErrnoException, socket: Duplex) => {
     if (answeredEarly.has(socket as Socket)) socket.destroy();
@@ -178,11 +191,7 @@ export function serve(handler: FetchHandler, options: ServeOptions = {}): Promis
     server.listen(port, hostname, () => {
       const address = server.address() as AddressInfo;
       const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
-      resolve({
-        server,
-        url: `http://${shownHost}:${address.port}`,
-        close: () => drain(server, drainMs),
-      });
+      resolve({ server, url: `http://${shownHost}:${address.port}`, close: () => drain(server, drainMs) });
     });
   });
 }
