@@ -56,15 +56,19 @@ function isCancellation(message: unknown): message is { params: { requestId: Rpc
 const errorLine = (id: RpcId | null, code: number, message: string) =>
   JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } });
 
-/** What an answer that is not JSON-RPC (the typed envelope, say) means for each request. */
-function envelopeMessage(text: string, status: number): string {
+/** `text` as JSON; undefined when it is not JSON. */
+function parseJson(text: string): unknown {
   try {
-    const parsed = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
-    const { code, message } = parsed.error ?? {};
-    if (typeof code === "string" && typeof message === "string") return `${code}: ${message}`;
+    return JSON.parse(text);
   } catch {
-    // not JSON: described by its status below
+    return undefined;
   }
+}
+
+/** What an answer that is not JSON-RPC (the typed envelope, say) means for each request. */
+function envelopeMessage(parsed: unknown, status: number): string {
+  const { code, message } = (parsed as { error?: { code?: unknown; message?: unknown } } | undefined)?.error ?? {};
+  if (typeof code === "string" && typeof message === "string") return `${code}: ${message}`;
   return `The server answered HTTP ${status} without a JSON-RPC message`;
 }
 
@@ -91,97 +95,72 @@ async function relayEvents(body: ReadableStream<Uint8Array>, signal: AbortSignal
 }
 
 /**
- * One client's session: `inflight` maps each request id to the controller that aborts it (a
- * batch shares one), `pending` holds every forward not yet settled, for `close`.
+ * Creates the bridge of one stdio client: `inflight` maps each request id to the controller
+ * that aborts it (a batch shares one), `pending` holds every forward not yet settled, for `close`.
  */
-class Bridge implements StdioBridge {
-  readonly #handler: StdioBridgeOptions["handler"];
-  readonly #write: (message: string) => void;
-  readonly #endpoint: string;
-  readonly #inflight = new Map<string, AbortController>();
-  readonly #pending = new Set<Promise<void>>();
-
-  constructor({ handler, write, endpoint = "http://localhost/mcp" }: StdioBridgeOptions) {
-    this.#handler = handler;
-    this.#write = write;
-    this.#endpoint = endpoint;
-  }
-
-  receive(line: string): void {
-    const text = line.trim();
-    if (text === "") return;
-    let message: unknown;
-    try {
-      message = JSON.parse(text);
-    } catch {
-      this.#write(errorLine(null, -32700, "Parse error: a line on stdin is not JSON"));
-      return;
-    }
-    if (isCancellation(message)) {
-      this.#inflight.get(keyOf(message.params.requestId))?.abort(new Error("cancelled by the client"));
-      return;
-    }
-    this.#track(text, requestIds(message));
-  }
-
-  async close(): Promise<void> {
-    for (const controller of this.#inflight.values()) controller.abort(new Error("the client closed stdin"));
-    await Promise.allSettled([...this.#pending]);
-  }
-
-  #track(text: string, ids: RpcId[]): void {
-    const controller = new AbortController();
-    for (const id of ids) this.#inflight.set(keyOf(id), controller);
-    const task = this.#forward(text, ids, controller).finally(() => {
-      for (const id of ids) if (this.#inflight.get(keyOf(id)) === controller) this.#inflight.delete(keyOf(id));
-      this.#pending.delete(task);
-    });
-    this.#pending.add(task);
-  }
-
-  async #forward(text: string, ids: RpcId[], { signal }: AbortController): Promise<void> {
-    try {
-      const response = await this.#handler(
-        new Request(this.#endpoint, { method: "POST", headers: HEADERS, body: text, signal }),
-      );
-      if (signal.aborted) return void (await response.body?.cancel().catch(() => {}));
-      if (response.body && response.headers.get("content-type")?.startsWith("text/event-stream")) {
-        await relayEvents(response.body, signal, this.#write);
-      } else await this.#relayJson(response, ids);
-    } catch {
-      if (signal.aborted) return;
-      for (const id of ids) this.#write(errorLine(id, INTERNAL, "The request failed inside the server; retry it"));
-    }
-  }
-
-  async #relayJson(response: Response, ids: RpcId[]): Promise<void> {
-    const text = await response.text();
-    if (text === "") return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    const messages = (Array.isArray(parsed) ? parsed : [parsed]) as (RpcMessage | undefined)[];
-    if (messages.every((m) => m?.jsonrpc === "2.0")) {
-      for (const m of messages) this.#writeMessage(m as RpcMessage, ids);
-      return;
-    }
-    const reason = envelopeMessage(text, response.status);
-    for (const id of ids) this.#write(errorLine(id, INTERNAL, reason));
-  }
+export function createStdioBridge({ handler, write, endpoint = "http://localhost/mcp" }: StdioBridgeOptions): StdioBridge {
+  const inflight = new Map<string, AbortController>();
+  const pending = new Set<Promise<void>>();
 
   // An id-less error (a transport-level refusal) is addressed to the requests it answers, so
   // the client does not wait for them forever.
-  #writeMessage(message: RpcMessage, ids: RpcId[]): void {
+  const writeMessage = (message: RpcMessage, ids: RpcId[]) => {
     if (message.id === null && message.error !== undefined && ids.length > 0) {
-      for (const id of ids) this.#write(JSON.stringify({ ...message, id }));
-    } else this.#write(JSON.stringify(message));
-  }
-}
+      for (const id of ids) write(JSON.stringify({ ...message, id }));
+    } else write(JSON.stringify(message));
+  };
 
-/** Creates the bridge of one stdio client. */
-export function createStdioBridge(options: StdioBridgeOptions): StdioBridge {
-  return new Bridge(options);
+  const relayJson = async (response: Response, ids: RpcId[]) => {
+    const text = await response.text();
+    if (text === "") return;
+    const parsed = parseJson(text);
+    const messages = (Array.isArray(parsed) ? parsed : [parsed]) as (RpcMessage | undefined)[];
+    if (messages.every((m) => m?.jsonrpc === "2.0")) {
+      for (const m of messages) writeMessage(m as RpcMessage, ids);
+      return;
+    }
+    const reason = envelopeMessage(parsed, response.status);
+    for (const id of ids) write(errorLine(id, INTERNAL, reason));
+  };
+
+  const forward = async (text: string, ids: RpcId[], { signal }: AbortController) => {
+    try {
+      const response = await handler(new Request(endpoint, { method: "POST", headers: HEADERS, body: text, signal }));
+      if (signal.aborted) return void (await response.body?.cancel().catch(() => {}));
+      if (response.body && response.headers.get("content-type")?.startsWith("text/event-stream")) {
+        await relayEvents(response.body, signal, write);
+      } else await relayJson(response, ids);
+    } catch {
+      if (signal.aborted) return;
+      for (const id of ids) write(errorLine(id, INTERNAL, "The request failed inside the server; retry it"));
+    }
+  };
+
+  const track = (text: string, ids: RpcId[]) => {
+    const controller = new AbortController();
+    for (const id of ids) inflight.set(keyOf(id), controller);
+    const task = forward(text, ids, controller).finally(() => {
+      for (const id of ids) if (inflight.get(keyOf(id)) === controller) inflight.delete(keyOf(id));
+      pending.delete(task);
+    });
+    pending.add(task);
+  };
+
+  return {
+    receive(line) {
+      const text = line.trim();
+      if (text === "") return;
+      const message = parseJson(text);
+      if (message === undefined) return write(errorLine(null, -32700, "Parse error: a line on stdin is not JSON"));
+      if (isCancellation(message)) {
+        inflight.get(keyOf(message.params.requestId))?.abort(new Error("cancelled by the client"));
+        return;
+      }
+      track(text, requestIds(message));
+    },
+    async close() {
+      for (const controller of inflight.values()) controller.abort(new Error("the client closed stdin"));
+      await Promise.allSettled([...pending]);
+    },
+  };
 }
