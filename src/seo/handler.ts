@@ -32,7 +32,8 @@ import { REST_ROUTES } from "./http/paths.ts";
 import { BUILT_LISTING, listSeoTool, serverInfo } from "./mcp-info.ts";
 import type { RankStore } from "./providers/tranco.ts";
 import type { ProviderDeps } from "./providers/types.ts";
-import type { CrawlCapability, SeoToolDeps } from "./tools/mod.ts";
+import type { SeoToolDeps } from "./tools/mod.ts";
+import type { CrawlCapability } from "./audit/audit-request.ts";
 
 export interface SeoHandlerOptions {
   /** fetch (for the deployer's provider endpoints), clock and sleep. */

@@ -22,19 +22,30 @@ import { type CrawlState, type CrawlStates, IN_MEMORY_PAGES } from "./page-facts
 import { newReportId } from "./report-store.ts";
 import type { Renderer, RendererFactory } from "../render/renderer.ts";
 
-export interface AuditRequestDeps {
+/**
+ * The site crawl: what only a local adapter gives (stdio, the CLI, or a gateway bound to loopback
+ * with --allow-audit). Its requests are not behind the gateway's egress guard: auditing
+ * http://localhost:3000 is the point of running it locally.
+ */
+export interface CrawlCapability {
+  /** fetch for the crawl (robots.txt, sitemaps, pages when `request` is not given). */
   fetch: typeof fetch;
+  /** A lighter HTTP client for the pages (the Node shim's node:http one). */
   request?: HttpRequest;
   /** Where page HTML is parsed, started per audit: the Node shim's parses on a worker thread (default: this thread). */
   pageParser?: PageParser;
-  now(): Date;
+  /** Where audits are kept for re-audit comparisons (the Node shim keeps them on disk). */
   reports: ReportStore;
+  /** Starts a local headless browser for rendering and keyless lab metrics (the Node shim's); absent where none can run. */
+  renderer?: RendererFactory;
+}
+
+export interface AuditRequestDeps extends CrawlCapability {
+  now(): Date;
   signal?: AbortSignal;
   onProgress?(progress: CrawlProgress): void;
   /** Which caps and defaults apply (the tool's unless the CLI says so). */
   frontEnd?: FrontEnd;
-  /** Starts a browser for the rendering mode (the Node adapter's drives Chromium); absent where none can run. */
-  renderer?: RendererFactory;
   /** Where a crawl kept on disk lives: beyond `IN_MEMORY_PAGES`, or `resumable` (the Node CLI's are SQLite files). */
   crawlStates?: CrawlStates;
   /** Keep this crawl on disk, resumable, whatever its size (the CLI's --resumable). */

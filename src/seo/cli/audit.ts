@@ -13,18 +13,14 @@ import { metaFlagOf, type OptionSpec, type ParsedArgs, parseArgs, valueOf } from
 import { cliFailure } from "../../shared/cli/failure.ts";
 import { VERSION } from "../../shared/build-info.ts";
 import { ApiError } from "../../shared/errors.ts";
-import { type AuditRequest, handleAuditRequest } from "../audit/audit-request.ts";
+import { type AuditRequest, type CrawlCapability, handleAuditRequest } from "../audit/audit-request.ts";
 import { presentReport } from "../audit/present.ts";
 import { CLI_WORDS, reportText } from "../audit/report-text.ts";
-import type { ReportStore } from "../audit/report-store.ts";
 import type { CrawlState, CrawlStates } from "../audit/page-facts.ts";
 import type { AuditReport } from "../audit/report.ts";
 import type { Comparison } from "../audit/compare.ts";
 import { REPORT_ID } from "../audit/report-store.ts";
 import { cliBoundsInput } from "../audit/bounds-input.ts";
-import type { HttpRequest } from "../fetch/http-request.ts";
-import type { PageParser } from "../audit/extract.ts";
-import type { RendererFactory } from "../render/renderer.ts";
 import { renderReportHtml } from "../report-html/render.ts";
 import type { Budget } from "./ci-formats.ts";
 import { budgetExit, type FailOn, failOnExit, failOnOf, readBudget } from "./audit-gates.ts";
@@ -32,17 +28,9 @@ import { writeCiFiles, writeHtml } from "./audit-output.ts";
 import { AUDIT_USAGE } from "./audit-usage.ts";
 import { resumedRequest } from "./resume.ts";
 
-export interface CliIo {
+export interface CliIo extends CrawlCapability {
   stdout(s: string): void;
   stderr(s: string): void;
-  fetch: typeof fetch;
-  /** Optional lighter HTTP primitive for the crawl (the Node shim's `nodeHttpRequest`). */
-  request?: HttpRequest;
-  /** Where page HTML is parsed, started per audit: the Node shim's parses on a worker thread (default: this thread). */
-  pageParser?: PageParser;
-  /** Starts a browser for --render (the Node adapter's drives a local Chromium). */
-  renderer?: RendererFactory;
-  reports: ReportStore;
   now(): Date;
   isTTY?: boolean;
   /** Reads a file for `--compare <file>`. */
@@ -223,21 +211,14 @@ function announceResumable(io: CliIo, id: string, recorded: number): void {
 async function auditAndPrint(parsed: Parsed, io: CliIo, resumed: CrawlState | undefined, resumable: { id?: string }): Promise<number> {
   io.stderr(`auditing ${parsed.request.url} (robots.txt honoured; Ctrl-C stops)\n`);
   const { report, comparison } = await handleAuditRequest(parsed.request, {
-    ...(io.crawlStates ? { crawlStates: io.crawlStates } : {}),
+    ...io,
     ...(resumed ? { resumed } : {}),
     ...(parsed.resumable ? { resumable: true } : {}),
     onResumable: (id, recorded) => {
       resumable.id = id;
       announceResumable(io, id, recorded);
     },
-    fetch: io.fetch,
-    ...(io.request ? { request: io.request } : {}),
-    ...(io.pageParser ? { pageParser: io.pageParser } : {}),
-    ...(io.renderer ? { renderer: io.renderer } : {}),
-    now: io.now,
-    reports: io.reports,
     onProgress: progressPrinter(io),
-    ...(io.signal ? { signal: io.signal } : {}),
     frontEnd: "cli",
   });
   if (io.isTTY) io.stderr("\r\x1b[K");

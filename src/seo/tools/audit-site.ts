@@ -11,7 +11,7 @@ import { v } from "../../../deps.ts";
 import { ApiError, ERRORS } from "../../shared/errors.ts";
 import { defineTool, type ToolDef } from "../../shared/mcp/tool.ts";
 import { CHECKS } from "../audit/catalogue.ts";
-import { handleAuditRequest } from "../audit/audit-request.ts";
+import { type CrawlCapability, handleAuditRequest } from "../audit/audit-request.ts";
 import { BaselineFindings } from "../audit/baseline.ts";
 import { drillDown } from "../audit/drill.ts";
 import { presentReport } from "../audit/present.ts";
@@ -19,24 +19,11 @@ import { REPORT_OUTPUT_SCHEMA } from "../audit/report-output-schema.ts";
 import { reportText } from "../audit/report-text.ts";
 import type { ReportStore } from "../audit/report-store.ts";
 import { boundsInput, describeToolBounds } from "../audit/bounds-input.ts";
-import type { HttpRequest } from "../fetch/http-request.ts";
-import type { PageParser } from "../audit/extract.ts";
-import type { RendererFactory } from "../render/renderer.ts";
 import { responseFormat } from "../tool-input.ts";
 import { reportLink } from "./report-resources.ts";
 
-interface AuditSiteDeps {
-  fetch: typeof fetch;
-  /** Optional lighter HTTP primitive for the crawl (the Node shim's `nodeHttpRequest`). */
-  request?: HttpRequest;
-  /** Where page HTML is parsed, started per audit: the Node shim's parses on a worker thread (default: this thread). */
-  pageParser?: PageParser;
-  /** Starts a browser for render: true (the Node adapter's drives a local Chromium; none on the gateway). */
-  renderer?: RendererFactory;
-  now(): Date;
-  reports: ReportStore;
-  log(line: string): void;
-}
+/** The crawl, the clock and the server's log (the audit's one line per report). */
+type AuditSiteDeps = CrawlCapability & { now(): Date; log(line: string): void };
 
 const Input = v.object({
   url: v.optional(
@@ -135,12 +122,7 @@ export function createAuditSiteTool(deps: AuditSiteDeps): ToolDef {
         throw new ApiError("INVALID_ARGUMENTS", "pass url (the site to audit), or report_id (an earlier audit to read)");
       let last = 0;
       const { report, comparison } = await handleAuditRequest({ ...input, url: input.url }, {
-        fetch: deps.fetch,
-        ...(deps.request ? { request: deps.request } : {}),
-        ...(deps.pageParser ? { pageParser: deps.pageParser } : {}),
-        ...(deps.renderer ? { renderer: deps.renderer } : {}),
-        now: deps.now,
-        reports: deps.reports,
+        ...deps,
         signal: context.signal,
         onProgress(p) {
           const now = Date.now();
