@@ -116,12 +116,8 @@ function checkHostAllowed(host: string, policy: EgressPolicy): void {
 }
 
 function parseTarget(url: string): URL {
-  let target: URL;
-  try {
-    target = new URL(url);
-  } catch {
-    throw blocked("not an absolute URL");
-  }
+  const target = URL.parse(url);
+  if (!target) throw blocked("not an absolute URL");
   if (target.protocol !== "https:" && target.protocol !== "http:") {
     throw blocked(`scheme ${target.protocol} is not http or https`);
   }
@@ -173,20 +169,13 @@ export async function guardedFetch(
     if (!REDIRECTS.has(response.status) || location === null) return response;
     await response.body?.cancel();
     if (hop >= maxRedirects) {
-      throw new ApiError(
-        "UPSTREAM_UNAVAILABLE",
-        `Outbound request failed: more than ${maxRedirects} redirects`,
-      );
+      throw new ApiError("UPSTREAM_UNAVAILABLE", `Outbound request failed: more than ${maxRedirects} redirects`);
     }
     const next = new URL(location, target);
-    if (target.protocol === "https:" && next.protocol === "http:") {
-      throw blocked("redirect from https to http");
-    }
+    if (target.protocol === "https:" && next.protocol === "http:") throw blocked("redirect from https to http");
     const method = (request.method ?? "GET").toUpperCase();
-    if (
-      response.status === 303 ||
-      ((response.status === 301 || response.status === 302) && method === "POST")
-    ) {
+    // A 303, and a 301/302 after a POST, are followed with a GET, as browsers do.
+    if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === "POST")) {
       request = { ...request, method: "GET", body: null };
     }
     current = next.href;

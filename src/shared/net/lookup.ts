@@ -43,25 +43,21 @@ export function createGuardedLookup(policy: EgressPolicy): GuardedLookup {
   return (hostname, options, callback) => {
     const host = hostname.replace(/^\[|\]$/g, "");
     const answers = ipaddr.isValid(host) ? Promise.resolve([host]) : resolve(host);
+    const fail = (err: Error) => callback(err, options.all ? [] : "");
+    const family = familyOf(options.family);
     answers.then(
       (list) => {
         const bad = list.find((address) => !isAllowedAddress(address, policy));
-        if (bad !== undefined || list.length === 0) {
-          callback(refused(hostname, bad ?? "no address"), options.all ? [] : "");
-          return;
-        }
+        if (bad !== undefined || list.length === 0) return fail(refused(hostname, bad ?? "no address"));
         const found = list
-          .map(
-            (address) =>
-              ({ address, family: ipaddr.parse(address).kind() === "ipv6" ? 6 : 4 }) as LookupAddress,
-          )
-          .filter((a) => !familyOf(options.family) || a.family === familyOf(options.family));
+          .map((address): LookupAddress => ({ address, family: ipaddr.parse(address).kind() === "ipv6" ? 6 : 4 }))
+          .filter((a) => !family || a.family === family);
         const first = found[0];
-        if (!first) callback(refused(hostname, "no address of the requested family"), options.all ? [] : "");
+        if (!first) fail(refused(hostname, "no address of the requested family"));
         else if (options.all) callback(null, found);
         else callback(null, first.address, first.family);
       },
-      (err: unknown) => callback(err instanceof Error ? err : new Error(String(err)), options.all ? [] : ""),
+      (err: unknown) => fail(err instanceof Error ? err : new Error(String(err))),
     );
   };
 }
