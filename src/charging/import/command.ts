@@ -97,22 +97,16 @@ const megabytes = (bytes: number) => {
   return `${mb < 10 ? mb.toFixed(1) : Math.round(mb)} MB`;
 };
 
-
 async function open(file: string, io: ImportIo) {
-  let opened: Awaited<ReturnType<ImportIo["openFile"]>>;
-  try {
-    opened = await io.openFile(file);
-  } catch (err) {
+  const opened = await io.openFile(file).catch((err: unknown) => {
     throw new ApiError("INVALID_USAGE", `cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`, {
       cause: err,
     });
-  }
-  try {
-    return { ...(await openSource(opened.stream)), size: opened.size };
-  } catch (err) {
-    if (isApiError(err, "INVALID_DATA")) throw inFile(file, err);
-    throw err;
-  }
+  });
+  const source = await openSource(opened.stream).catch((err: unknown) => {
+    throw isApiError(err, "INVALID_DATA") ? inFile(file, err) : err;
+  });
+  return { ...source, size: opened.size };
 }
 
 /** Reference data is small (a few hundred KB): it is collected whole, then validated. */
@@ -229,9 +223,10 @@ async function sources(files: readonly string[], io: ImportIo): Promise<{ ref?: 
 async function write(opts: Options, builder: SnapshotBuilder, summaries: FileSummary[], io: ImportIo): Promise<Record<string, number>> {
   const importedAt = new Date(opts.importedAt ?? io.now?.() ?? new Date()).toISOString();
   const sourcesList = summaries.map((s) => ({ ...s }));
-  const snapshot = builder.finish(importedAt, sourcesList, io.crc32 ? { crc32: io.crc32 } : {});
+  const crc = io.crc32 ? { crc32: io.crc32 } : {};
+  const snapshot = builder.finish(importedAt, sourcesList, crc);
   const header = builder.header(importedAt, sourcesList);
-  const data = opts.out.endsWith(".json") ? datasetChunks(header, createStore(openSnapshot(snapshot, io.crc32 ? { crc32: io.crc32 } : {})).sites()) : snapshot;
+  const data = opts.out.endsWith(".json") ? datasetChunks(header, createStore(openSnapshot(snapshot, crc)).sites()) : snapshot;
   await io.writeFile(opts.out, data);
   return header.counts;
 }
