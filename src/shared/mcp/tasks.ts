@@ -54,76 +54,71 @@ const notFound = (taskId: string) => rpcError(INVALID_PARAMS, `Failed to retriev
 const PAGE = 50;
 
 /** The tasks and what every part of them needs: limits, clock, and how a task ends. */
-class Tasks {
-  readonly entries = new Map<string, Entry>();
-  readonly limits: TaskLimits;
-  readonly now: () => number;
-
-  constructor(limits: TaskLimits, now: () => number) {
-    this.limits = limits;
-    this.now = now;
-  }
-
-  stamp = () => new Date(this.now()).toISOString();
+function tasksOf(limits: TaskLimits, now: () => number) {
+  const entries = new Map<string, Entry>();
+  const stamp = () => new Date(now()).toISOString();
 
   /** Drops ended tasks past their ttl, then the oldest ended ones beyond `maxKept`. */
-  sweep(): void {
-    const ended = [...this.entries.values()].filter((e) => e.endedAt !== undefined);
-    for (const e of ended) if (this.now() - (e.endedAt ?? 0) >= (e.task.ttl ?? this.limits.ttlMs)) this.entries.delete(e.task.taskId);
-    const kept = ended.filter((e) => this.entries.has(e.task.taskId)).sort((a, b) => (a.endedAt ?? 0) - (b.endedAt ?? 0));
-    for (const e of kept.slice(0, Math.max(0, kept.length - this.limits.maxKept))) this.entries.delete(e.task.taskId);
-  }
+  const sweep = () => {
+    const ended = [...entries.values()].filter((e) => e.endedAt !== undefined);
+    for (const e of ended) if (now() - (e.endedAt ?? 0) >= (e.task.ttl ?? limits.ttlMs)) entries.delete(e.task.taskId);
+    const kept = ended.filter((e) => entries.has(e.task.taskId)).sort((a, b) => (a.endedAt ?? 0) - (b.endedAt ?? 0));
+    for (const e of kept.slice(0, Math.max(0, kept.length - limits.maxKept))) entries.delete(e.task.taskId);
+  };
 
-  lookup(taskId: string): Entry | undefined {
-    this.sweep();
-    return this.entries.get(taskId);
-  }
-
-  end(entry: Entry, status: McpTask["status"], message?: string): void {
-    entry.task = { ...entry.task, status, lastUpdatedAt: this.stamp(), ...(message ? { statusMessage: message } : {}) };
-    entry.endedAt = this.now();
-  }
-
-  start(ttl: number | undefined, work: TaskWork): McpTask {
-    this.sweep();
-    const running = [...this.entries.values()].filter((e) => !isEnded(e.task)).length;
-    if (running >= this.limits.maxRunning) {
-      throw rpcError(-32000, `RATE_LIMITED: ${running} tasks are already working here (at most ${this.limits.maxRunning}); wait for one (tasks/result) or cancel one (tasks/cancel), then call again`);
-    }
-    const created = this.stamp();
-    const task: McpTask = {
-      taskId: crypto.randomUUID(),
-      status: "working",
-      statusMessage: "started",
-      createdAt: created,
-      lastUpdatedAt: created,
-      ttl: Math.min(ttl ?? this.limits.ttlMs, this.limits.ttlMs),
-      pollInterval: this.limits.pollIntervalMs,
-    };
-    const entry: Entry = { task, controller: new AbortController(), done: Promise.resolve() };
-    this.entries.set(task.taskId, entry);
-    entry.done = this.#run(entry, work);
-    return { ...task };
-  }
+  const end = (entry: Entry, status: McpTask["status"], message?: string) => {
+    entry.task = { ...entry.task, status, lastUpdatedAt: stamp(), ...(message ? { statusMessage: message } : {}) };
+    entry.endedAt = now();
+  };
 
   /** Runs the work; its answer (or its failure, as an INTERNAL error result) becomes the result. */
-  #run(entry: Entry, work: TaskWork): Promise<void> {
+  const run = (entry: Entry, work: TaskWork): Promise<void> => {
     const progress = (message: string) => {
       if (!isEnded(entry.task)) entry.task = { ...entry.task, statusMessage: message };
     };
     return work(entry.controller.signal, progress).then(
       (result) => {
         entry.result = result;
-        if (!isEnded(entry.task)) this.end(entry, result.isError ? "failed" : "completed", result.isError ? "the tool answered an error" : "done");
+        if (!isEnded(entry.task)) end(entry, result.isError ? "failed" : "completed", result.isError ? "the tool answered an error" : "done");
       },
       (err: unknown) => {
         const text = `INTERNAL: the task failed unexpectedly (${err instanceof Error ? err.message : String(err)})`;
         entry.result = { isError: true, content: [{ type: "text", text }] };
-        if (!isEnded(entry.task)) this.end(entry, "failed", "failed unexpectedly");
+        if (!isEnded(entry.task)) end(entry, "failed", "failed unexpectedly");
       },
     );
-  }
+  };
+
+  const start = (ttl: number | undefined, work: TaskWork): McpTask => {
+    sweep();
+    const running = [...entries.values()].filter((e) => !isEnded(e.task)).length;
+    if (running >= limits.maxRunning) {
+      throw rpcError(-32000, `RATE_LIMITED: ${running} tasks are already working here (at most ${limits.maxRunning}); wait for one (tasks/result) or cancel one (tasks/cancel), then call again`);
+    }
+    const created = stamp();
+    const task: McpTask = {
+      taskId: crypto.randomUUID(),
+      status: "working",
+      statusMessage: "started",
+      createdAt: created,
+      lastUpdatedAt: created,
+      ttl: Math.min(ttl ?? limits.ttlMs, limits.ttlMs),
+      pollInterval: limits.pollIntervalMs,
+    };
+    const entry: Entry = { task, controller: new AbortController(), done: Promise.resolve() };
+    entries.set(task.taskId, entry);
+    entry.done = run(entry, work);
+    return { ...task };
+  };
+
+  const lookup = (taskId: string) => {
+    sweep();
+    return entries.get(taskId);
+  };
+  return { entries, stamp, sweep, end, start, lookup };
 }
+
+type Tasks = ReturnType<typeof tasksOf>;
 
 /** The SDK's view of the tasks: it answers tasks/get, tasks/result, tasks/list and tasks/cancel from this. */
 function storeOf(tasks: Tasks): McpTaskStore {
@@ -166,6 +161,6 @@ function storeOf(tasks: Tasks): McpTaskStore {
 }
 
 export function createToolTasks(limits: TaskLimits = TASK_LIMITS, now: () => number = Date.now): ToolTasks {
-  const tasks = new Tasks(limits, now);
-  return { store: storeOf(tasks), start: (ttl, work) => tasks.start(ttl, work) };
+  const tasks = tasksOf(limits, now);
+  return { store: storeOf(tasks), start: tasks.start };
 }
