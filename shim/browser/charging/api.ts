@@ -2,43 +2,13 @@
  * What the map page reads from the API: the answers' shapes and one way to fetch them.
  * @module
  */
+import type { Attribution, Site } from "../../../src/charging/data/model.ts";
+
+// The answers' sites are the API's own type: the page reads a part of each.
+export type { Attribution, Connector, Site } from "../../../src/charging/data/model.ts";
 
 /** A position as `[longitude, latitude]`, as MapLibre and GeoJSON take it. */
 export type LonLat = [number, number];
-
-export interface Attribution {
-  text: string;
-  url: string;
-}
-
-export interface Connector {
-  type: string;
-  label: string;
-  powerKw: number | null;
-  quantity: number | null;
-  current: string | null;
-}
-
-export interface Site {
-  id: string;
-  name: string | null;
-  lat: number;
-  lon: number;
-  address: { line1: string | null; town: string | null; region: string | null; postcode: string | null; countryCode: string | null } | null;
-  operator: string | null;
-  network: string | null;
-  connectors: Connector[];
-  maxPowerKw: number | null;
-  access: string | null;
-  usageCost: string | null;
-  openingHours: string | null;
-  status: string;
-  licence: string;
-  sourceUrl: string;
-  /** On route searches: where along the route, and how far off it. */
-  alongKm?: number;
-  offRouteKm?: number;
-}
 
 export interface SitesAnswer {
   data: Site[];
