@@ -38,8 +38,6 @@ export interface AuditOptions {
   onProgress?(progress: CrawlProgress): void;
   politenessOff?: boolean;
   userAgent?: string;
-  /** Examples (URL and evidence) kept per finding in the stored report: every URL kept, by default, for reading by check. */
-  exampleCap?: number;
   /** The production twin of a staging copy: given, null (no detection) or undefined (detect). */
   twin?: Twin | null;
   /** Rendering mode: every HTML page is also loaded in this browser session (see src/seo/render/). */
@@ -205,10 +203,10 @@ function robotsRow(r: CrawlResult["robots"][number]): AuditReport["robots"][numb
 }
 
 /** The findings with their reach, the category scores and the URLs each check affects. */
-function judged(collector: Collector, crawl: CrawlResult, options: AuditOptions) {
+function judged(collector: Collector, crawl: CrawlResult) {
   let htmlPages = 0;
   for (const summary of collector.summaries.values()) if (summary.isHtml) htmlPages++;
-  const findings = collector.findings(options.exampleCap ?? URLS_PER_CHECK);
+  const findings = collector.findings(URLS_PER_CHECK);
   addReach(findings, { byCheck: collector.byCheck, links: collector.links, entries: crawl.entries, htmlPages });
   const categories = categoryScores(findings, Math.max(1, crawl.pages));
   const affected: Record<string, string[]> = {};
@@ -224,7 +222,7 @@ function reportOf(
   startedAt: string,
   optional: Pick<AuditReport, "twin" | "rendering" | "external_links">,
 ): AuditReport {
-  const { htmlPages, findings, categories, affected } = judged(collector, crawl, options);
+  const { htmlPages, findings, categories, affected } = judged(collector, crawl);
   return {
     version: 1,
     target: crawl.start,

@@ -120,34 +120,27 @@ function requestOf(url: string | undefined, parsed: ParsedArgs): AuditRequest {
 
 function parseAuditArgs(args: string[]): Parsed {
   const parsed = parseArgs(args, OPTIONS);
-  const flags = {
-    json: parsed.options.json === true,
-    detailed: parsed.options.detailed === true,
-    resumable: parsed.options.resumable === true,
-  };
   const resume = valueOf(parsed, "resume");
   const urls = parsed.positionals;
   // Resuming, the URL is the saved crawl's: it may be left out.
   if (urls.length > 1 || (urls.length === 0 && resume === undefined))
     throw usage(urls.length === 0 ? "a URL is required (or --resume <report id>)" : `one URL only, got ${urls.length}`);
-  if (flags.resumable && parsed.options.render) throw usage("--resumable does not go with --render: a rendering crawl cannot be resumed (it would load its pages in the browser again)");
-  const compare = valueOf(parsed, "compare");
-  const html = valueOf(parsed, "html");
+  const resumable = parsed.options.resumable === true;
+  if (resumable && parsed.options.render) throw usage("--resumable does not go with --render: a rendering crawl cannot be resumed (it would load its pages in the browser again)");
   const failOn = failOnOf(valueOf(parsed, "fail-on"));
-  const files = {
+  return {
+    request: requestOf(urls[0], parsed),
+    json: parsed.options.json === true,
+    detailed: parsed.options.detailed === true,
+    resumable,
+    resume,
+    compare: valueOf(parsed, "compare"),
+    html: valueOf(parsed, "html"),
+    failOn,
     budgetFile: valueOf(parsed, "budget"),
     sarif: valueOf(parsed, "sarif"),
     junit: valueOf(parsed, "junit"),
     csv: valueOf(parsed, "csv"),
-  };
-  return {
-    request: requestOf(urls[0], parsed),
-    ...flags,
-    ...(resume !== undefined ? { resume } : {}),
-    ...(compare !== undefined ? { compare } : {}),
-    ...(html !== undefined ? { html } : {}),
-    ...(failOn !== undefined ? { failOn } : {}),
-    ...Object.fromEntries(Object.entries(files).filter(([, value]) => value !== undefined)),
   };
 }
 

@@ -25,9 +25,7 @@ export async function bingRank(
   signal?: AbortSignal,
 ): Promise<{ rank: EngineRank; status: SourceStatus }> {
   const sites = await userSites(deps.provider, deps.config, signal);
-  if (!sites.ok) {
-    return { rank: noRank(sites.reason, sites.code), status: statusOf(sites) };
-  }
+  if (!sites.ok) return { rank: noRank(sites.reason, sites.code), status: statusOf(sites) };
   const site = sites.value.find((s) => s.verified && hostOf(s.url) === domain);
   if (!site) {
     const reason = `Bing Webmaster: ${domain} is not a verified site of this SEO_BING_KEY; add and verify it in Bing Webmaster Tools`;
@@ -42,24 +40,18 @@ export async function bingRank(
     const reason = `"${keyword}" is not among Bing's query stats for ${site.url} (no impressions recently)`;
     return { rank: { ...noRank(reason), property: site.url }, status: statusOf(stats) };
   }
-  const position =
-    rows.reduce((sum, r) => sum + (r.avgImpressionPosition ?? 0) * r.impressions, 0) / impressions;
+  const position = rows.reduce((sum, r) => sum + (r.avgImpressionPosition ?? 0) * r.impressions, 0) / impressions;
   const dates = rows.flatMap((r) => (r.date ? [r.date] : [])).sort();
   const period = dates.length ? `${dates[0]}/${dates[dates.length - 1]}` : undefined;
   const label = <T>(value: T, basis: string) => {
     const l = derived(value, basis, "bing-webmaster");
     return period ? { ...l, provenance: { ...l.provenance, at: period } } : l;
   };
+  const clicks = rows.reduce((sum, r) => sum + r.clicks, 0);
   return {
     rank: {
-      position: label(
-        Math.round(position * 10) / 10,
-        "impression-weighted mean of weekly AvgImpressionPosition",
-      ),
-      clicks: label(
-        rows.reduce((sum, r) => sum + r.clicks, 0),
-        "sum of weekly clicks",
-      ),
+      position: label(Math.round(position * 10) / 10, "impression-weighted mean of weekly AvgImpressionPosition"),
+      clicks: label(clicks, "sum of weekly clicks"),
       impressions: label(impressions, "sum of weekly impressions"),
       property: site.url,
     },

@@ -65,9 +65,7 @@ export async function googleRank(
   signal?: AbortSignal,
 ): Promise<{ rank: EngineRank; status: SourceStatus }> {
   const sites = await listSites(deps.provider, deps.config, signal);
-  if (!sites.ok) {
-    return { rank: noRank(sites.reason, sites.code), status: statusOf(sites) };
-  }
+  if (!sites.ok) return { rank: noRank(sites.reason, sites.code), status: statusOf(sites) };
   const property = propertiesFor(sites.value, domain)[0];
   if (!property) {
     const reason = `Search Console: the credentials see no property for ${domain}; add the service account's client_email as a user of it`;
