@@ -6,11 +6,7 @@
  * @module
  */
 import type { MapAssets } from "../../src/charging/mod.ts";
+import { once } from "../../src/shared/once.ts";
 import { bundleMapAssets } from "../../scripts/map-assets.ts";
 
-let assets: MapAssets | undefined;
-
-export function mapAssets(): MapAssets {
-  assets ??= bundleMapAssets();
-  return assets;
-}
+export const mapAssets: () => MapAssets = once(bundleMapAssets);

@@ -4,8 +4,8 @@
  * @module
  */
 
-/** `load` run once, on first use. */
-export function once<T>(load: () => Promise<T>): () => Promise<T> {
-  let loaded: Promise<T> | undefined;
+/** `load` run once, on first use (its value, or its one promise, handed to every caller). */
+export function once<T>(load: () => T): () => T {
+  let loaded: T | undefined;
   return () => (loaded ??= load());
 }

@@ -11,16 +11,10 @@ import { loadStore } from "./app.ts";
 import { download } from "./download.ts";
 import { nodeImportIo } from "./import-io.ts";
 
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
-}
-
 /** The facts of a data-set file, or undefined when there is none; a file that does not open is INVALID_DATA. */
 async function inspect(path: string) {
-  if (!(await exists(path))) return undefined;
+  const exists = await stat(path).then(() => true, () => false);
+  if (!exists) return undefined;
   try {
     const store = await loadStore(path);
     return { counts: store.header.counts, importedAt: store.header.importedAt, version: store.version };
