@@ -29,9 +29,7 @@ const ConnectionSchema = v.looseObject({
 const PoiSchema = v.looseObject({
   ID: v.pipe(v.number(), v.integer(), v.minValue(1)),
   DataProviderID: num,
-  DataProvider: v.nullish(
-    v.looseObject({ ID: num, License: str, IsOpenDataLicensed: v.nullish(v.boolean()) }),
-  ),
+  DataProvider: v.nullish(v.looseObject({ ID: num, License: str, IsOpenDataLicensed: v.nullish(v.boolean()) })),
   OperatorID: num,
   OperatorInfo: titled,
   UsageTypeID: num,
@@ -84,34 +82,28 @@ function feeOf(usageTypeId: number | null | undefined, cost: string | null): boo
   return null;
 }
 
-function connectorOf(
-  c: v.InferOutput<typeof ConnectionSchema>,
-  ref: OcmReference | undefined,
-): Connector | null {
+function connectorOf(c: v.InferOutput<typeof ConnectionSchema>, ref: OcmReference | undefined): Connector | null {
   if (ocmStatus(c.StatusTypeID) === "REMOVED") return null;
   const kind = kindForOcmId(c.ConnectionTypeID);
   const id = c.ConnectionTypeID ?? 0;
   const label = clean(c.ConnectionType?.Title) ?? ref?.connectionTypes.get(id) ?? kind.name;
   // CCS, CHAdeMO and GB/T DC carry DC only: an "AC" on them is a data-entry slip (OCM has
   // CHAdeMO rows at 40-50 kW marked "AC (Single-Phase)"), not a plug a driver can use on AC.
-  const stated =
-    c.CurrentTypeID === 30 ? "DC" : c.CurrentTypeID === 10 || c.CurrentTypeID === 20 ? "AC" : null;
+  const stated = c.CurrentTypeID === 30 ? "DC" : c.CurrentTypeID === 10 || c.CurrentTypeID === 20 ? "AC" : null;
   const current = kind.current === "DC" ? "DC" : (stated ?? kind.current);
+  const quantity = c.Quantity ?? -1;
   return {
     type: kind.type,
     label: label.trim(),
     powerKw: c.PowerKW && c.PowerKW > 0 ? Math.round(c.PowerKW * 10) / 10 : null,
-    quantity:
-      c.Quantity !== null && c.Quantity !== undefined && Number.isInteger(c.Quantity) && c.Quantity >= 0
-        ? c.Quantity
-        : null,
+    quantity: Number.isInteger(quantity) && quantity >= 0 ? quantity : null,
     current,
   };
 }
 
 function capacityOf(poi: Poi, connectors: readonly Connector[]): number | null {
-  if (poi.NumberOfPoints && Number.isInteger(poi.NumberOfPoints) && poi.NumberOfPoints > 0)
-    return poi.NumberOfPoints;
+  const points = poi.NumberOfPoints ?? 0;
+  if (Number.isInteger(points) && points > 0) return points;
   if (connectors.length === 0 || connectors.some((c) => c.quantity === null)) return null;
   const sum = connectors.reduce((n, c) => n + (c.quantity ?? 0), 0);
   return sum > 0 ? sum : null;
@@ -122,12 +114,8 @@ function licenceOf(poi: Poi, ref: OcmReference | undefined): { provider: number;
   if (poi.DataProvider) {
     return { provider, licence: openLicence(poi.DataProvider.License, poi.DataProvider.IsOpenDataLicensed) };
   }
-  if (!ref) {
-    throw new ApiError(
-      "INVALID_DATA",
-      "compact OCM rows name their data provider by id only; pass ocm-reference.json as well",
-    );
-  }
+  const why = "compact OCM rows name their data provider by id only; pass ocm-reference.json as well";
+  if (!ref) throw new ApiError("INVALID_DATA", why);
   const known = ref.providers.get(provider);
   return { provider, licence: known ? openLicence(known.licence, known.isOpen) : null };
 }
@@ -148,10 +136,8 @@ function addressOf(a: Poi["AddressInfo"], ref: OcmReference | undefined): Addres
 
 /** When the status was last updated or verified, else when the POI was last confirmed or created. */
 function lastUpdatedOf(poi: Poi): string | null {
-  return (
-    latest(isoDate(poi.DateLastStatusUpdate), isoDate(poi.DateLastVerified)) ??
-    latest(isoDate(poi.DateLastConfirmed), isoDate(poi.DateCreated))
-  );
+  const status = latest(isoDate(poi.DateLastStatusUpdate), isoDate(poi.DateLastVerified));
+  return status ?? latest(isoDate(poi.DateLastConfirmed), isoDate(poi.DateCreated));
 }
 
 /** One OCM POI (already validated against `PoiSchema`) into a site or a drop reason. */
@@ -162,10 +148,7 @@ function ocmSite(poi: Poi, ref: OcmReference | undefined): RowResult {
     return { drop: submission >= 1000 ? "closed" : "unpublished", id };
   }
   const connections = poi.Connections ?? [];
-  const status = ocmSiteStatus(
-    poi.StatusTypeID,
-    connections.map((c) => c.StatusTypeID),
-  );
+  const status = ocmSiteStatus(poi.StatusTypeID, connections.map((c) => c.StatusTypeID));
   if (status === "REMOVED") return { drop: "closed", id };
   const { provider, licence } = licenceOf(poi, ref);
   if (!licence) return { drop: "licence-not-open", id };
@@ -204,8 +187,7 @@ function ocmSite(poi: Poi, ref: OcmReference | undefined): RowResult {
 export function importOcmRow(raw: unknown, ref: OcmReference | undefined): RowResult {
   const parsed = v.safeParse(PoiSchema, raw);
   if (!parsed.success) {
-    const rawId =
-      typeof raw === "object" && raw !== null && "ID" in raw ? `ocm:${String(raw.ID)}` : undefined;
+    const rawId = typeof raw === "object" && raw !== null && "ID" in raw ? `ocm:${String(raw.ID)}` : undefined;
     return rawId ? { drop: "malformed", id: rawId } : { drop: "malformed" };
   }
   return ocmSite(parsed.output, ref);
