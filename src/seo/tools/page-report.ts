@@ -67,21 +67,10 @@ const OUTPUT = withProvenanceDefs({
   required: ["url", "page", "findings", "totalFindings", "pageSpeed", "fieldData", "sources"],
 });
 
+// biome-ignore format: a list of names
 const CONCISE_FACTS = [
-  "finalUrl",
-  "status",
-  "redirects",
-  "responseMs",
-  "contentType",
-  "isHtml",
-  "title",
-  "metaDescription",
-  "canonical",
-  "robots",
-  "hreflang",
-  "headings",
-  "wordCount",
-  "lang",
+  "finalUrl", "status", "redirects", "responseMs", "contentType", "isHtml", "title", "metaDescription",
+  "canonical", "robots", "hreflang", "headings", "wordCount", "lang",
 ] as const;
 
 function concisePsi(run: Labelled<PageSpeedRun>): Labelled<unknown> {
@@ -155,33 +144,19 @@ function withoutHistograms(l: PageReport["fieldData"]["url"]) {
 
 function headline(report: PageReport): string {
   const f = report.facts;
+  const top = report.findings.slice(0, 5).map((x) => `${x.severity} ${x.id}`).join(", ");
   const lines = [
     `${report.url}: HTTP ${f.status.value} in ${f.responseMs.value} ms [measured], ${
       f.isHtml.value || f.status.value !== 200
         ? `title ${JSON.stringify(f.title.value)}, ${f.wordCount.value} words`
         : `not HTML (${f.contentType.value ?? "no content type"}), so no page checks ran`
     }`,
-    `${report.findings.length} findings${
-      report.findings.length
-        ? `: ${report.findings
-            .slice(0, 5)
-            .map((x) => `${x.severity} ${x.id}`)
-            .join(", ")}`
-        : ""
-    }`,
+    `${report.findings.length} findings${top ? `: ${top}` : ""}`,
   ];
-  for (const [strategy, run] of Object.entries(report.pageSpeed)) {
-    lines.push(
-      `PageSpeed ${strategy}: ${show(run, (r) => `performance ${r.performanceScore}, SEO ${r.seoScore}`)}`,
-    );
-  }
-  lines.push(
-    `Core Web Vitals: ${show(report.fieldData.verdicts, (v) =>
-      Object.entries(v)
-        .map(([k, x]) => `${k} ${x}`)
-        .join(", "),
-    )}`,
-  );
+  for (const [strategy, run] of Object.entries(report.pageSpeed))
+    lines.push(`PageSpeed ${strategy}: ${show(run, (r) => `performance ${r.performanceScore}, SEO ${r.seoScore}`)}`);
+  const verdicts = (v: Record<string, string>) => Object.entries(v).map(([k, x]) => `${k} ${x}`).join(", ");
+  lines.push(`Core Web Vitals: ${show(report.fieldData.verdicts, verdicts)}`);
   if (report.lab)
     lines.push(
       `Lab (local browser): ${show(report.lab, (m) => `LCP ${m.lcpMs ?? "none"} ms, CLS ${m.cls}, TBT ${m.tbtMs} ms, ${m.requests} requests, ${m.transferBytes} bytes`)}`,
@@ -196,11 +171,7 @@ const REST: RestFace = {
   summary: "Report on one page",
   description:
     "The seo_page_report tool: the page fetched from the gateway (status, timing, redirects, meta data, headings, structured data, word count) with its audit findings, plus PageSpeed Insights and CrUX field data when keys are configured or sent. Loopback, private, link-local and metadata addresses are refused (UPSTREAM_BLOCKED).",
-  query: v.strictObject({
-    url: PageReportInput.entries.url,
-    strategy: PageReportInput.entries.strategy,
-    response_format: PageReportInput.entries.response_format,
-  }),
+  query: v.strictObject(PageReportInput.entries),
   answer: { description: "The seo_page_report result" },
   ...REST_DOC,
   toInput: definedEntries,
