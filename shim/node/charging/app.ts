@@ -89,6 +89,9 @@ export function servicesFor(store: Store, config: ChargingConfig, live = liveFee
 /** Waiting for Redis at start-up is bounded: the server starts anyway, counting per instance. */
 const REDIS_START_WAIT_MS = 1000;
 
+/** The per-client limit of `config`: per minute, for at most 50,000 clients at once. */
+const limitOf = (config: ChargingConfig) => ({ limit: config.ratePerMinute, windowMs: 60_000, maxClients: 50_000 });
+
 /** The limiter shared through Redis, and how the start-up line describes it. */
 async function sharedLimiter(
   config: ChargingConfig,
@@ -97,13 +100,7 @@ async function sharedLimiter(
   if (!config.redisUrl) return { note: "" };
   const store = createRedisRateStore(config.redisUrl);
   const up = await store.ready(REDIS_START_WAIT_MS);
-  const limiter = createSharedRateLimiter({
-    limit: config.ratePerMinute,
-    windowMs: 60_000,
-    maxClients: 50_000,
-    store,
-    log,
-  });
+  const limiter = createSharedRateLimiter({ ...limitOf(config), store, log });
   const note = up ? `, rate limit shared via ${store.label}` : `, ${store.label} unreachable: rate limit per instance until it answers`;
   return { limiter, note };
 }
@@ -152,7 +149,7 @@ export async function startChargingServer(
   const services = servicesFor(store, config);
   const { limiter, note } = await sharedLimiter(config, log);
   // One limiter for every data set: a swap does not reset anyone's count.
-  const rateLimiter = limiter ?? createRateLimiter({ limit: config.ratePerMinute, windowMs: 60_000, maxClients: 50_000 });
+  const rateLimiter = limiter ?? createRateLimiter(limitOf(config));
   // Loaded here, so the CLI's other commands never load the page's files (a chunk of their own).
   const { mapAssets } = await import("../../embedded/charging-map.ts");
   const map = mapAssets();
