@@ -27,25 +27,22 @@ const Input = v.object({
   response_format: responseFormat,
 });
 
-const row = (detailed: boolean) => ({
+/** A domain's row; concise answers carry only the required three. */
+const ROW = {
   type: "object",
   properties: {
     domain: { type: "string" },
     pageRank: labelledSchema("number"),
     trancoRank: labelledSchema("number"),
-    ...(detailed
-      ? {
-          pageRankInteger: labelledSchema("number"),
-          openPageRankRank: labelledSchema("number"),
-        }
-      : {}),
+    pageRankInteger: labelledSchema("number"),
+    openPageRankRank: labelledSchema("number"),
   },
   required: ["domain", "pageRank", "trancoRank"],
-});
+};
 
 const OUTPUT = withProvenanceDefs({
   type: "object",
-  properties: { domains: { type: "array", items: row(true) }, sources: SOURCES_SCHEMA },
+  properties: { domains: { type: "array", items: ROW }, sources: SOURCES_SCHEMA },
   required: ["domains", "sources"],
 });
 
