@@ -18,13 +18,9 @@ export function renderTable(header: readonly string[], rows: readonly (readonly 
   return [line(header), ...rows.map(line)].join("\n");
 }
 
-const kw = (value: number | null | undefined) =>
-  value === null || value === undefined ? "-" : String(value);
+const kw = (value: number | null | undefined) => String(value ?? "-");
 
-function connectorsText(connectors: readonly Connector[]): string {
-  const types = [...new Set(connectors.map((c) => c.type))];
-  return types.length > 0 ? types.join(",") : "-";
-}
+const connectorsText = (connectors: readonly Connector[]) => [...new Set(connectors.map((c) => c.type))].join(",") || "-";
 
 /** Town (or, failing that, region: many London OCM rows have no town) and country. */
 const placeOf = (a: Site["address"]) =>
