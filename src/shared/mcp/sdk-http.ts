@@ -78,20 +78,16 @@ export async function serveWithSdk(
   };
   request.signal.addEventListener("abort", close, { once: true });
   await server.connect(transport);
+  // Closed on the way out, unless a stream is handed over: that closes it when it ends.
+  let streaming = false;
   try {
     const parsedBody = factory.tasks ? body : withoutTask(body);
     const answer = await Promise.race([transport.handleRequest(request, { parsedBody }), aborted(request.signal)]);
-    if (answer === "aborted") {
-      close();
-      return jsonRpcError(499, -32800, "Request cancelled by the client");
-    }
-    if (!answer.body || !answer.headers.get("content-type")?.startsWith("text/event-stream")) {
-      close();
-      return answer;
-    }
+    if (answer === "aborted") return jsonRpcError(499, -32800, "Request cancelled by the client");
+    if (!answer.body || !answer.headers.get("content-type")?.startsWith("text/event-stream")) return answer;
+    streaming = true;
     return new Response(endingWith(answer.body, close), answer);
-  } catch (err) {
-    close();
-    throw err;
+  } finally {
+    if (!streaming) close();
   }
 }
