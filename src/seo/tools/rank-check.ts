@@ -73,25 +73,12 @@ export function createRankCheckTool(deps: { provider: ProviderDeps; config: SeoC
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async run(input, context) {
       const domain = normaliseDomain(input.domain);
-      if (!domain) {
-        throw new ApiError(
-          "INVALID_ARGUMENTS",
-          `"${input.domain.slice(0, 80)}" is not a domain; pass e.g. example.com`,
-        );
-      }
+      if (!domain)
+        throw new ApiError("INVALID_ARGUMENTS", `"${input.domain.slice(0, 80)}" is not a domain; pass e.g. example.com`);
       const report = await checkRank(deps, input.keyword.trim(), domain, context.signal);
-      const detailed = input.response_format === "detailed";
-      const structured = detailed
-        ? { ...report }
-        : {
-            keyword: report.keyword,
-            domain: report.domain,
-            position: report.position,
-            ...(report.engine ? { engine: report.engine } : {}),
-            google: brief(report.google),
-            bing: brief(report.bing),
-            sources: report.sources,
-          };
+      // Concise: each engine's position and property only (the keys keep their places).
+      const concise = { ...report, google: brief(report.google), bing: brief(report.bing) };
+      const structured = input.response_format === "detailed" ? report : concise;
       const head = `"${report.keyword}" on ${report.domain}: position ${show(report.position)}`;
       return { structured, text: `${head}\n\n${JSON.stringify(structured)}` };
     },
