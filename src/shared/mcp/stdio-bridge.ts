@@ -94,6 +94,26 @@ async function relayEvents(body: ReadableStream<Uint8Array>, signal: AbortSignal
   }
 }
 
+/** Writes each message of a JSON answer; one that is not JSON-RPC becomes an error for each request. */
+async function relayJson(response: Response, ids: RpcId[], write: (m: string) => void) {
+  const text = await response.text();
+  if (text === "") return;
+  const parsed = parseJson(text);
+  const messages = (Array.isArray(parsed) ? parsed : [parsed]) as (RpcMessage | undefined)[];
+  if (!messages.every((m) => m?.jsonrpc === "2.0")) {
+    const reason = envelopeMessage(parsed, response.status);
+    for (const id of ids) write(errorLine(id, INTERNAL, reason));
+    return;
+  }
+  for (const m of messages as RpcMessage[]) {
+    // An id-less error (a transport-level refusal) is addressed to the requests it answers, so
+    // the client does not wait for them forever.
+    if (m.id === null && m.error !== undefined && ids.length > 0) {
+      for (const id of ids) write(JSON.stringify({ ...m, id }));
+    } else write(JSON.stringify(m));
+  }
+}
+
 /**
  * Creates the bridge of one stdio client: `inflight` maps each request id to the controller
  * that aborts it (a batch shares one), `pending` holds every forward not yet settled, for `close`.
@@ -102,34 +122,13 @@ export function createStdioBridge({ handler, write, endpoint = "http://localhost
   const inflight = new Map<string, AbortController>();
   const pending = new Set<Promise<void>>();
 
-  // An id-less error (a transport-level refusal) is addressed to the requests it answers, so
-  // the client does not wait for them forever.
-  const writeMessage = (message: RpcMessage, ids: RpcId[]) => {
-    if (message.id === null && message.error !== undefined && ids.length > 0) {
-      for (const id of ids) write(JSON.stringify({ ...message, id }));
-    } else write(JSON.stringify(message));
-  };
-
-  const relayJson = async (response: Response, ids: RpcId[]) => {
-    const text = await response.text();
-    if (text === "") return;
-    const parsed = parseJson(text);
-    const messages = (Array.isArray(parsed) ? parsed : [parsed]) as (RpcMessage | undefined)[];
-    if (messages.every((m) => m?.jsonrpc === "2.0")) {
-      for (const m of messages) writeMessage(m as RpcMessage, ids);
-      return;
-    }
-    const reason = envelopeMessage(parsed, response.status);
-    for (const id of ids) write(errorLine(id, INTERNAL, reason));
-  };
-
   const forward = async (text: string, ids: RpcId[], { signal }: AbortController) => {
     try {
       const response = await handler(new Request(endpoint, { method: "POST", headers: HEADERS, body: text, signal }));
       if (signal.aborted) return void (await response.body?.cancel().catch(() => {}));
       if (response.body && response.headers.get("content-type")?.startsWith("text/event-stream")) {
         await relayEvents(response.body, signal, write);
-      } else await relayJson(response, ids);
+      } else await relayJson(response, ids, write);
     } catch {
       if (signal.aborted) return;
       for (const id of ids) write(errorLine(id, INTERNAL, "The request failed inside the server; retry it"));

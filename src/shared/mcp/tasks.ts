@@ -53,18 +53,30 @@ const notFound = (taskId: string) => rpcError(INVALID_PARAMS, `Failed to retriev
 
 const PAGE = 50;
 
+/** Drops ended tasks past their ttl, then the oldest ended ones beyond `maxKept`. */
+function sweepEnded(entries: Map<string, Entry>, limits: TaskLimits, now: number): void {
+  const ended = [...entries.values()].filter((e) => e.endedAt !== undefined);
+  for (const e of ended) if (now - (e.endedAt ?? 0) >= (e.task.ttl ?? limits.ttlMs)) entries.delete(e.task.taskId);
+  const kept = ended.filter((e) => entries.has(e.task.taskId)).sort((a, b) => (a.endedAt ?? 0) - (b.endedAt ?? 0));
+  for (const e of kept.slice(0, Math.max(0, kept.length - limits.maxKept))) entries.delete(e.task.taskId);
+}
+
+const newTask = (created: string, ttl: number, pollInterval: number): McpTask => ({
+  taskId: crypto.randomUUID(),
+  status: "working",
+  statusMessage: "started",
+  createdAt: created,
+  lastUpdatedAt: created,
+  ttl,
+  pollInterval,
+});
+
 /** The tasks and what every part of them needs: limits, clock, and how a task ends. */
 function tasksOf(limits: TaskLimits, now: () => number) {
   const entries = new Map<string, Entry>();
   const stamp = () => new Date(now()).toISOString();
 
-  /** Drops ended tasks past their ttl, then the oldest ended ones beyond `maxKept`. */
-  const sweep = () => {
-    const ended = [...entries.values()].filter((e) => e.endedAt !== undefined);
-    for (const e of ended) if (now() - (e.endedAt ?? 0) >= (e.task.ttl ?? limits.ttlMs)) entries.delete(e.task.taskId);
-    const kept = ended.filter((e) => entries.has(e.task.taskId)).sort((a, b) => (a.endedAt ?? 0) - (b.endedAt ?? 0));
-    for (const e of kept.slice(0, Math.max(0, kept.length - limits.maxKept))) entries.delete(e.task.taskId);
-  };
+  const sweep = () => sweepEnded(entries, limits, now());
 
   const end = (entry: Entry, status: McpTask["status"], message?: string) => {
     entry.task = { ...entry.task, status, lastUpdatedAt: stamp(), ...(message ? { statusMessage: message } : {}) };
@@ -95,16 +107,7 @@ function tasksOf(limits: TaskLimits, now: () => number) {
     if (running >= limits.maxRunning) {
       throw rpcError(-32000, `RATE_LIMITED: ${running} tasks are already working here (at most ${limits.maxRunning}); wait for one (tasks/result) or cancel one (tasks/cancel), then call again`);
     }
-    const created = stamp();
-    const task: McpTask = {
-      taskId: crypto.randomUUID(),
-      status: "working",
-      statusMessage: "started",
-      createdAt: created,
-      lastUpdatedAt: created,
-      ttl: Math.min(ttl ?? limits.ttlMs, limits.ttlMs),
-      pollInterval: limits.pollIntervalMs,
-    };
+    const task = newTask(stamp(), Math.min(ttl ?? limits.ttlMs, limits.ttlMs), limits.pollIntervalMs);
     const entry: Entry = { task, controller: new AbortController(), done: Promise.resolve() };
     entries.set(task.taskId, entry);
     entry.done = run(entry, work);
