@@ -18,7 +18,9 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import type { Duplex } from "node:stream";
+import { type Duplex, Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { ApiError, errorResponse, toErrorResponse } from "../../src/shared/errors.ts";
 import { linesOf } from "../../src/shared/http/light-headers.ts";
 import { bodyOf, type FetchHandler } from "../../src/shared/http/respond.ts";
@@ -67,14 +69,8 @@ async function writeResponse(response: Response, res: ServerResponse, isHead: bo
     res.end();
     return;
   }
-  const reader = response.body.getReader();
-  res.once("close", () => void reader.cancel().catch(() => {}));
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (!res.write(value)) await new Promise((resolve) => res.once("drain", resolve));
-  }
-  res.end();
+  // pipeline waits for the socket to drain, and cancels the body when the client goes.
+  await pipeline(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>), res);
 }
 
 /**
