@@ -70,8 +70,13 @@ function pageTypeOf(html: HtmlFacts, redirect: ClientRedirect | undefined): Page
 function followed(html: HtmlFacts | undefined, signals: PageSignals, base: string): string[] {
   if (!html || signals.directives.has("nofollow")) return [];
   if (signals.clientRedirect) return [signals.clientRedirect.target];
+  return linksOf(html, base);
+}
+
+/** The page's links a crawl follows (every one not marked nofollow), resolved against `base`. */
+export function linksOf(facts: HtmlFacts, base: string): string[] {
   const out: string[] = [];
-  for (const link of html.links) {
+  for (const link of facts.links) {
     if (link.nofollow) continue;
     const url = normaliseUrl(link.href, base);
     if (url !== undefined) out.push(url);

@@ -9,6 +9,7 @@ import type { PageVisit, Visitor } from "../crawl/crawl-types.ts";
 import type { Collector } from "../audit/collector.ts";
 import { extractHtml, type FactsSink, isFactsSink } from "../audit/extract.ts";
 import type { HtmlFacts } from "../audit/html-facts.ts";
+import { linksOf } from "../audit/page.ts";
 import type { FetchedPage } from "../fetch/fetch-page.ts";
 import { normaliseUrl } from "../fetch/url.ts";
 import { renderedHits } from "./compare.ts";
@@ -61,12 +62,3 @@ export function renderingVisitor(collector: Collector, renderer: Renderer, timeo
   };
 }
 
-function linksOf(facts: HtmlFacts, base: string): string[] {
-  const out: string[] = [];
-  for (const link of facts.links) {
-    if (link.nofollow) continue;
-    const url = normaliseUrl(link.href, base);
-    if (url !== undefined) out.push(url);
-  }
-  return out;
-}
