@@ -60,8 +60,6 @@ export interface AuditRequest extends BoundsInput {
   url: string;
   /** A stored report id, or an earlier report object. */
   compare_to?: string | Record<string, unknown> | undefined;
-  /** Load every HTML page in a headless browser too, and compare raw and rendered HTML. */
-  render?: boolean | undefined;
 }
 
 /** The browser session of a rendering audit; the error says how to get a browser. */

@@ -142,21 +142,8 @@ export const boundsInput = inputFor("tool");
 /** The same fields with the CLI's caps. */
 export const cliBoundsInput = inputFor("cli");
 
-export interface BoundsInput {
-  max_pages?: number | undefined;
-  max_depth?: number | undefined;
-  max_seconds?: number | undefined;
-  concurrency?: number | undefined;
-  min_interval_ms?: number | undefined;
-  timeout_ms?: number | undefined;
-  check_resources?: boolean | undefined;
-  use_sitemaps?: boolean | undefined;
-  production_url?: string | undefined;
-  render?: boolean | undefined;
-  lab_sample?: number | undefined;
-  check_external_links?: boolean | undefined;
-  max_external_links?: number | undefined;
-}
+/** The bounds fields once validated (every one optional). */
+export type BoundsInput = v.InferOutput<v.ObjectSchema<typeof boundsInput, undefined>>;
 
 /** External URLs to check: 0 when off (the tool's default), else the cap (the CLI checks by default). */
 export function externalLinksFrom(input: BoundsInput, front: FrontEnd = "tool"): number {

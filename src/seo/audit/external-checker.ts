@@ -5,10 +5,9 @@
  * redirects followed up to the crawl's limit, each hop judged; a deadline for the whole run.
  * @module
  */
-import type { CrawlBounds } from "../crawl/bounds.ts";
-import { REMOTE_LIMITS } from "../crawl/bounds.ts";
+import { type CrawlBounds, REMOTE_LIMITS } from "../crawl/bounds.ts";
 import { PoliteClient } from "../crawl/polite-client.ts";
-import { fetchPage } from "../fetch/fetch-page.ts";
+import { type FetchPageOptions, fetchPage } from "../fetch/fetch-page.ts";
 import type { HttpRequest } from "../fetch/http-request.ts";
 import { isOwnMachine } from "../fetch/url.ts";
 
@@ -147,53 +146,30 @@ export class Checker {
     return answer.hops > 0 ? { kind: "redirect", to: answer.finalUrl } : { kind: "ok" };
   }
 
-  /** A HEAD request with redirects followed by hand (fetchPage only sends GET). */
-  async #head(link: string, beforeHop: (hop: URL) => Promise<string | undefined>): Promise<Answer> {
-    const timeout = AbortSignal.timeout(this.#timeoutMs);
-    const signal = AbortSignal.any([timeout, this.#deadline.signal]);
-    const seen = new Set<string>();
-    let current = link;
-    await this.#client.gate.take(new URL(link).origin, this.#deadline.signal);
-    for (let hops = 0; ; hops++) {
-      seen.add(current);
-      let response: Response;
-      try {
-        this.#client.requests++;
-        response = await this.#options.fetch(current, {
-          method: "HEAD",
-          redirect: "manual",
-          headers: { "user-agent": this.#options.userAgent },
-          signal,
-        });
-      } catch (err) {
-        const why = timeout.aborted ? "timeout" : ((err as { cause?: { code?: string } }).cause?.code ?? String(err));
-        return { status: 0, error: why, hops, finalUrl: current };
-      }
-      void response.body?.cancel().catch(() => {});
-      const location = response.headers.get("location");
-      if (response.status < 300 || response.status >= 400 || location === null || !URL.canParse(location, current))
-        return { status: response.status, hops, finalUrl: current };
-      const next = new URL(location, current);
-      next.hash = "";
-      const stop =
-        (seen.has(next.href) && "redirect loop") ||
-        (hops >= this.#options.bounds.maxRedirects && `more than ${this.#options.bounds.maxRedirects} redirects`) ||
-        (await beforeHop(next));
-      if (stop) return { status: response.status, error: stop, hops: hops + 1, finalUrl: next.href };
-      current = next.href;
-    }
+  /** A HEAD request, its redirects followed and vetted as a GET's are. */
+  #head(link: string, beforeHop: (hop: URL) => Promise<string | undefined>): Promise<Answer> {
+    const head: typeof fetch = (url, init) => this.#options.fetch(url, { ...init, method: "HEAD" });
+    return this.#send(link, beforeHop, { fetch: head, maxBytes: 0 });
   }
 
   /** A GET that reads a few KB and drops the rest, for servers that refuse or fail HEAD. */
-  async #get(link: string, beforeHop: (hop: URL) => Promise<string | undefined>): Promise<Answer> {
+  #get(link: string, beforeHop: (hop: URL) => Promise<string | undefined>): Promise<Answer> {
+    const { fetch, request } = this.#options;
+    const maxBytes = EXTERNAL_LINKS.getBytes;
+    return this.#send(link, beforeHop, { fetch, ...(request ? { request } : {}), maxBytes });
+  }
+
+  async #send(
+    link: string,
+    beforeHop: (hop: URL) => Promise<string | undefined>,
+    how: Pick<FetchPageOptions, "fetch" | "request" | "maxBytes">,
+  ): Promise<Answer> {
     await this.#client.gate.take(new URL(link).origin, this.#deadline.signal);
     const page = await fetchPage(link, {
-      fetch: this.#options.fetch,
-      ...(this.#options.request ? { request: this.#options.request } : {}),
+      ...how,
       signal: this.#deadline.signal,
       timeoutMs: this.#timeoutMs,
       userAgent: this.#options.userAgent,
-      maxBytes: EXTERNAL_LINKS.getBytes,
       maxRedirects: this.#options.bounds.maxRedirects,
       beforeHop,
     });

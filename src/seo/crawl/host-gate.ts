@@ -42,10 +42,6 @@ export class HostGate {
     state.intervalMs = Math.max(state.intervalMs, ms);
   }
 
-  intervalOf(origin: string): number {
-    return this.#host(origin).intervalMs;
-  }
-
   /** Waits for this host's next slot and takes it. */
   async take(origin: string, signal?: AbortSignal): Promise<void> {
     const state = this.#host(origin);

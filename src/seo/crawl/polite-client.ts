@@ -5,9 +5,10 @@
  * @module
  */
 import { RobotsCache, type RobotsInfo } from "../robots/robots-cache.ts";
+import { robotsPathOf } from "../robots/robots.ts";
 import { type CrawlBounds, POLICY } from "./bounds.ts";
-import { type FetchedBytes, type FetchedPage, type FetchPageOptions, fetchBytes, fetchPage } from "../fetch/fetch-page.ts";
-import { type HttpRequest, NO_HEADERS, type ResponseHeaders } from "../fetch/http-request.ts";
+import { type FetchedBytes, type FetchedPage, type FetchPageOptions, fetchBytes, fetchPage, pageOf } from "../fetch/fetch-page.ts";
+import type { HttpRequest, ResponseHeaders } from "../fetch/http-request.ts";
 import type { TextSink } from "../fetch/read-body.ts";
 import { HostGate, retryAfterMs } from "./host-gate.ts";
 
@@ -25,7 +26,6 @@ interface PoliteClientOptions {
 }
 
 const retriable = (status: number) => status === 0 || status === 429 || status >= 500;
-const pathOf = (url: URL) => `${url.pathname}${url.search}`;
 
 export class PoliteClient {
   readonly gate: HostGate;
@@ -71,7 +71,7 @@ export class PoliteClient {
   }
 
   async isAllowed(url: URL): Promise<boolean> {
-    return (await this.robotsFor(url.origin)).robots.isAllowed(pathOf(url));
+    return (await this.robotsFor(url.origin)).robots.isAllowed(robotsPathOf(url));
   }
 
   /** A sitemap file: in scope only; robots-checked unless robots.txt itself listed it. */
@@ -82,19 +82,7 @@ export class PoliteClient {
       : !listedInRobots && !(await this.isAllowed(target))
         ? "blocked by robots.txt"
         : undefined;
-    if (refused)
-      return {
-        url,
-        finalUrl: url,
-        status: 0,
-        headers: NO_HEADERS,
-        redirects: [],
-        body: "",
-        truncated: false,
-        bytes: 0,
-        timingMs: 0,
-        error: refused,
-      };
+    if (refused) return pageOf(url, { error: refused });
     await this.gate.take(target.origin, this.#options.signal);
     const page = await fetchBytes(url, {
       ...this.#base,

@@ -96,19 +96,25 @@ interface Hops {
   readonly maxRedirects: number;
 }
 
-function result(hops: Hops, current: string, fields: Partial<FetchedPage>): FetchedPage {
+/** A page with no response read (status 0, no body) unless `fields` say otherwise; also a refused fetch's answer. */
+export function pageOf(url: string, fields: Partial<FetchedPage>): FetchedPage {
   return {
-    url: hops.url,
-    finalUrl: current,
+    url,
+    finalUrl: url,
     status: 0,
     headers: NO_HEADERS,
-    redirects: hops.redirects,
+    redirects: [],
     body: "",
     truncated: false,
     bytes: 0,
-    timingMs: performance.now() - hops.started,
+    timingMs: 0,
     ...fields,
   };
+}
+
+function result(hops: Hops, current: string, fields: Partial<FetchedPage>): FetchedPage {
+  const timingMs = performance.now() - hops.started;
+  return pageOf(hops.url, { finalUrl: current, redirects: hops.redirects, timingMs, ...fields });
 }
 
 function requestHeaders(options: FetchPageOptions): Record<string, string> {

@@ -5,14 +5,7 @@
  * @module
  */
 import type { FetchedPage } from "../fetch/fetch-page.ts";
-import {
-  allowAll,
-  disallowAll,
-  parseRobots,
-  ROBOTS_PARSE_LIMIT,
-  type Robots,
-  robotsPathOf,
-} from "./robots.ts";
+import { allowAll, disallowAll, parseRobots, ROBOTS_PARSE_LIMIT, type Robots } from "./robots.ts";
 
 export type RobotsOutcome = "parsed" | "allow-all" | "disallow-all";
 
@@ -107,10 +100,6 @@ export class RobotsCache {
       this.#byOrigin.set(origin, pending);
     }
     return pending;
-  }
-
-  async isAllowed(url: URL): Promise<boolean> {
-    return (await this.info(url.origin)).robots.isAllowed(robotsPathOf(url));
   }
 
   /** Every origin's outcome, for the report. */
