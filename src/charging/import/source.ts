@@ -8,6 +8,7 @@
  */
 import { Tokenizer } from "../../../deps.ts";
 import { ApiError } from "../../shared/errors.ts";
+import { concatBytes } from "../../shared/stream/bytes.ts";
 import { DATASET_FORMAT } from "../data/dataset.ts";
 import { unwrapExtendedJson } from "./extended-json.ts";
 import { isOcmPoi } from "./ocm.ts";
@@ -47,12 +48,7 @@ async function peek(
     chunks.push(value);
     size += value.byteLength;
   }
-  const head = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    head.set(chunk, at);
-    at += chunk.byteLength;
-  }
+  const head = concatBytes(chunks, size);
   const replay = new ReadableStream<Uint8Array>({
     start(controller) {
       if (size > 0) controller.enqueue(head);
