@@ -20,9 +20,6 @@ interface OcpiFeedConfig {
   /** OCPI credentials token, sent as `Authorization: Token <token>`. */
   token?: string;
   timeoutMs?: number;
-  maxBytes?: number;
-  label?: string;
-  attribution?: Attribution;
   policy: EgressPolicy;
   fetchImpl: typeof fetch;
   now(): Date;
@@ -48,6 +45,9 @@ const EnvelopeSchema = v.object({
     }),
   ),
 });
+
+/** A status answer is a few KB; one this large is not an OCPI Location. */
+const MAX_BYTES = 1_000_000;
 
 function unavailable(message: string): ApiError {
   return new ApiError("UPSTREAM_UNAVAILABLE", `Live feed: ${message}`);
@@ -81,9 +81,7 @@ function observationOf(body: string, now: () => Date): LiveObservation | undefin
 export function createOcpiFeed(config: OcpiFeedConfig): LiveFeed {
   const base = config.baseUrl.replace(/\/+$/, "");
   const timeoutMs = config.timeoutMs ?? 3000;
-  const maxBytes = config.maxBytes ?? 1_000_000;
-  const label = config.label ?? "ocpi";
-  const attribution = config.attribution ?? { text: `Live status: ${label} (OCPI 2.2.1)`, url: base };
+  const attribution: Attribution = { text: "Live status: ocpi (OCPI 2.2.1)", url: base };
 
   async function lookup(id: string, signal?: AbortSignal): Promise<LiveObservation | undefined> {
     const timeout = AbortSignal.timeout(timeoutMs);
@@ -92,12 +90,7 @@ export function createOcpiFeed(config: OcpiFeedConfig): LiveFeed {
     const init = { headers, signal: signal ? AbortSignal.any([signal, timeout]) : timeout };
     let response: Response;
     try {
-      response = await guardedFetch(
-        `${base}/${encodeURIComponent(id)}`,
-        init,
-        config.policy,
-        config.fetchImpl,
-      );
+      response = await guardedFetch(`${base}/${encodeURIComponent(id)}`, init, config.policy, config.fetchImpl);
     } catch (err) {
       if (err instanceof ApiError) throw err;
       throw unavailable(timeout.aborted ? `no answer within ${timeoutMs} ms` : "request failed");
@@ -110,7 +103,7 @@ export function createOcpiFeed(config: OcpiFeedConfig): LiveFeed {
       await response.body?.cancel();
       throw unavailable(`HTTP ${response.status}`);
     }
-    const body = await readCappedText(response, maxBytes).catch((err: unknown) => {
+    const body = await readCappedText(response, MAX_BYTES).catch((err: unknown) => {
       throw err instanceof ApiError
         ? err
         : unavailable(timeout.aborted ? `no answer within ${timeoutMs} ms` : "body read failed");
@@ -118,5 +111,5 @@ export function createOcpiFeed(config: OcpiFeedConfig): LiveFeed {
     return observationOf(body, () => config.now());
   }
 
-  return { label, attribution, lookup };
+  return { label: "ocpi", attribution, lookup };
 }
