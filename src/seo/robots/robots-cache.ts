@@ -49,27 +49,15 @@ export function robotsInfoOf(url: string, page: FetchedPage, productToken: strin
       ...(looksLikeHtml(page) ? { html: true } : {}),
     };
   }
-  if (status >= 300 && status < 400) {
-    // RFC 9309 §2.3.1.2: past the redirect limit the file MAY be treated as unavailable.
-    return {
-      url,
-      status,
-      outcome: "allow-all",
-      reason: `more than 5 redirects (${page.error ?? "stopped"}): treated as unavailable`,
-      sitemaps: [],
-      robots: allowAll,
-    };
-  }
-  if (status >= 400 && status < 500 && status !== 429) {
-    return {
-      url,
-      status,
-      outcome: "allow-all",
-      reason: `status ${status}: unavailable, so everything is allowed (RFC 9309 §2.3.1.3)`,
-      sitemaps: [],
-      robots: allowAll,
-    };
-  }
+  // RFC 9309 §2.3.1.2: past the redirect limit the file MAY be treated as unavailable, as a 4xx is.
+  const unavailable =
+    status >= 300 && status < 400
+      ? `more than 5 redirects (${page.error ?? "stopped"}): treated as unavailable`
+      : status >= 400 && status < 500 && status !== 429
+        ? `status ${status}: unavailable, so everything is allowed (RFC 9309 §2.3.1.3)`
+        : undefined;
+  if (unavailable !== undefined)
+    return { url, status, outcome: "allow-all", reason: unavailable, sitemaps: [], robots: allowAll };
   const why = status === 0 ? `unreachable (${page.error ?? "network error"})` : `status ${status}`;
   return {
     url,
