@@ -5,7 +5,7 @@
  * back to EVAL when the server does not know the script yet (after a restart).
  *
  * Nothing waits on an absent Redis: commands are not queued while disconnected and time out
- * after `commandTimeoutMs`, so the limiter falls back to its local count at once; ioredis keeps
+ * after 500 ms, so the limiter falls back to its local count at once; ioredis keeps
  * reconnecting in the background.
  * @module
  */
@@ -37,11 +37,11 @@ export function redisLabel(url: string): string {
 
 type HitCommand = (key: string, windowMs: number) => Promise<[number, number]>;
 
-export function createRedisRateStore(url: string, options: { commandTimeoutMs?: number } = {}): RedisRateStore {
+export function createRedisRateStore(url: string): RedisRateStore {
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: options.commandTimeoutMs ?? 500,
+    commandTimeout: 500,
     connectTimeout: 1000,
     retryStrategy: (times) => Math.min(times * 100, 1000),
   });

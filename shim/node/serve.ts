@@ -30,8 +30,6 @@ import { answerClientError, answerConnect, answerExpectation } from "./raw-answe
 export interface ServeOptions {
   port?: number;
   hostname?: string;
-  /** Milliseconds in-flight requests get to finish after a shutdown signal. */
-  drainMs?: number;
   /** How the user chooses the port, named when it is taken (default: the PORT variable). */
   portSetting?: string;
   /** Milliseconds a request's headers and body get to arrive, whole (default 10 s). */
@@ -164,7 +162,7 @@ function answer(
 
 /** Starts serving `handler`; resolves once the socket listens. */
 export function serve(handler: FetchHandler, options: ServeOptions = {}): Promise<Serving> {
-  const { port = 8787, hostname = "127.0.0.1", drainMs = 5000, requestTimeoutMs = REQUEST_TIMEOUT_MS } = options;
+  const { port = 8787, hostname = "127.0.0.1", requestTimeoutMs = REQUEST_TIMEOUT_MS } = options;
   const origin = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
   const lanes = new WeakMap<Socket, Lane>();
   const answeredEarly: AnsweredEarly = new WeakSet();
@@ -187,7 +185,7 @@ export function serve(handler: FetchHandler, options: ServeOptions = {}): Promis
     server.listen(port, hostname, () => {
       const address = server.address() as AddressInfo;
       const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
-      resolve({ server, url: `http://${shownHost}:${address.port}`, close: () => drain(server, drainMs) });
+      resolve({ server, url: `http://${shownHost}:${address.port}`, close: () => drain(server) });
     });
   });
 }
@@ -207,9 +205,12 @@ function listenFailure(err: Error & { code?: string }, hostname: string, port: n
   return err;
 }
 
-function drain(server: Server, drainMs: number): Promise<void> {
+/** Milliseconds in-flight requests get to finish after a shutdown signal. */
+const DRAIN_MS = 5000;
+
+function drain(server: Server): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => server.closeAllConnections(), drainMs);
+    const timer = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
     timer.unref();
     server.close(() => {
       clearTimeout(timer);

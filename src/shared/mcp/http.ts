@@ -39,8 +39,8 @@ export function toJsonRpcError(err: unknown): Response {
 }
 
 /** The 405 answer for anything but POST on an MCP endpoint. */
-function mcpMethodNotAllowed(path = "/mcp"): Response {
-  return jsonRpcError(405, -32000, `Method not allowed: use POST ${path} (stateless Streamable HTTP, no sessions)`, {
+function mcpMethodNotAllowed(): Response {
+  return jsonRpcError(405, -32000, `Method not allowed: use POST /mcp (stateless Streamable HTTP, no sessions)`, {
     allow: "POST",
   });
 }
@@ -64,8 +64,6 @@ interface McpEndpoint {
 }
 
 interface McpHttpOptions {
-  /** The endpoint's path, named in the 405 answer (default `/mcp`). */
-  path?: string;
   /** The tools bound to this request's dependencies (per-request keys); default: the defined ones. */
   toolsFor?: (request: Request) => ToolSource;
 }
@@ -132,10 +130,10 @@ export function mcpHttpHandler(
   endpoint: McpEndpoint | McpDefinition,
   options: McpHttpOptions = {},
 ): (request: Request) => Promise<Response> {
-  const { path = "/mcp", toolsFor } = options;
+  const { toolsFor } = options;
   const served = "createServer" in endpoint ? endpointOf(endpoint) : endpoint;
   return async (request) => {
-    if (request.method !== "POST") return mcpMethodNotAllowed(path);
+    if (request.method !== "POST") return mcpMethodNotAllowed();
     let body: unknown;
     try {
       body = await request.json();

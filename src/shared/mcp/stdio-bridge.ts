@@ -17,8 +17,6 @@ interface StdioBridgeOptions {
   handler: (request: Request) => Promise<Response>;
   /** Writes one JSON-RPC message (a single line, without the newline). */
   write(message: string): void;
-  /** Where messages are posted (default `http://localhost/mcp`). */
-  endpoint?: string;
 }
 
 export interface StdioBridge {
@@ -30,6 +28,7 @@ export interface StdioBridge {
 
 const HEADERS = { accept: "application/json, text/event-stream", "content-type": "application/json" };
 const INTERNAL = -32603;
+const ENDPOINT = "http://localhost/mcp";
 
 interface RpcMessage {
   jsonrpc?: unknown;
@@ -118,13 +117,13 @@ async function relayJson(response: Response, ids: RpcId[], write: (m: string) =>
  * Creates the bridge of one stdio client: `inflight` maps each request id to the controller
  * that aborts it (a batch shares one), `pending` holds every forward not yet settled, for `close`.
  */
-export function createStdioBridge({ handler, write, endpoint = "http://localhost/mcp" }: StdioBridgeOptions): StdioBridge {
+export function createStdioBridge({ handler, write }: StdioBridgeOptions): StdioBridge {
   const inflight = new Map<string, AbortController>();
   const pending = new Set<Promise<void>>();
 
   const forward = async (text: string, ids: RpcId[], { signal }: AbortController) => {
     try {
-      const response = await handler(new Request(endpoint, { method: "POST", headers: HEADERS, body: text, signal }));
+      const response = await handler(new Request(ENDPOINT, { method: "POST", headers: HEADERS, body: text, signal }));
       if (signal.aborted) return void (await response.body?.cancel().catch(() => {}));
       if (response.body && response.headers.get("content-type")?.startsWith("text/event-stream")) {
         await relayEvents(response.body, signal, write);
