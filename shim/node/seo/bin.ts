@@ -53,11 +53,6 @@ async function runGateway(args: string[]): Promise<number> {
   return -1;
 }
 
-async function audit(args: string[]): Promise<number> {
-  const { audit: run } = await import("./audit.ts");
-  return run(args);
-}
-
 async function mcp(args: string[]): Promise<number> {
   if (metaFlagOf(args) === "help") {
     process.stdout.write(MCP_USAGE);
@@ -91,7 +86,7 @@ async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
   const answered = answerMeta(args);
   if (answered !== undefined) return answered;
-  if (command === "audit") return audit(rest);
+  if (command === "audit") return (await import("./audit.ts")).audit(rest);
   if (command === "gateway") return runGateway(rest);
   if (command === "mcp") return mcp(rest);
   if (command === undefined) throw new ApiError("INVALID_USAGE", "a command is required: mcp, audit or gateway");
