@@ -150,11 +150,7 @@ export function loadConfig(sources: ConfigSources): SeoConfig {
 }
 
 /** Keys one request brings (a gateway's BYOK headers); each replaces the deployer's own. */
-export interface RequestKeys {
-  psi?: string;
-  crux?: string;
-  opr?: string;
-  bing?: string;
+export interface RequestKeys extends Partial<SeoConfig["keys"]> {
   /** Service-account JSON, as is or base64-encoded (a header holds no line breaks either way). */
   gsc?: string;
   /** Names the GSC source in a problem report (the header it came in). */

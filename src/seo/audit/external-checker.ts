@@ -10,6 +10,7 @@ import { PoliteClient } from "../crawl/polite-client.ts";
 import { type FetchPageOptions, fetchPage } from "../fetch/fetch-page.ts";
 import type { HttpRequest } from "../fetch/http-request.ts";
 import { isOwnMachine } from "../fetch/url.ts";
+import { mapBounded } from "../providers/types.ts";
 
 /** The defaults and limits of the check: targets checked, seconds spent, requests per host at once. */
 export const EXTERNAL_LINKS = { max: 100, cap: 1000, seconds: 60, perHost: 2, hosts: 4, getBytes: 4096, kept: 50_000 } as const;
@@ -97,17 +98,9 @@ export class Checker {
       const origin = new URL(t.url).origin;
       byHost.set(origin, [...(byHost.get(origin) ?? []), t]);
     }
-    const hosts = [...byHost.values()];
-    const lane = async (queue: Target[]) => {
-      for (let t = queue.shift(); t; t = queue.shift()) done(t, await this.#outcome(t.url));
-    };
-    const worker = async () => {
-      for (let queue = hosts.shift(); queue; queue = hosts.shift()) {
-        const q = queue;
-        await Promise.all(Array.from({ length: EXTERNAL_LINKS.perHost }, () => lane(q)));
-      }
-    };
-    await Promise.all(Array.from({ length: EXTERNAL_LINKS.hosts }, worker));
+    await mapBounded([...byHost.values()], EXTERNAL_LINKS.hosts, (queue) =>
+      mapBounded(queue, EXTERNAL_LINKS.perHost, async (t) => done(t, await this.#outcome(t.url))),
+    );
   }
 
   /** Why `url` may not be contacted: a private address in a remote audit, or robots.txt. */
