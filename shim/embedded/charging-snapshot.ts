@@ -6,8 +6,7 @@
  * @module
  */
 import embedded from "../../fixtures/charging/sites.json" with { type: "json" };
-import { parseDatasetFile, snapshotOf } from "../../src/charging/mod.ts";
-import { once } from "../../src/shared/once.ts";
+import { once, parseDatasetFile, snapshotOf } from "../../src/charging/mod.ts";
 
 export const embeddedSnapshot: () => Uint8Array = once(() => {
   const { header, sites } = parseDatasetFile(embedded);

@@ -11,6 +11,7 @@ export { ApiError, errorResponse, isApiError } from "../shared/errors.ts";
 export { createRateLimiter, createSharedRateLimiter, type RateLimiter, type RateLimitStore } from "../shared/http/rate-limit.ts";
 export { bodyOf, type FetchHandler, type RequestContext } from "../shared/http/respond.ts";
 export { createGuardedLookup, type GuardedLookup } from "../shared/net/lookup.ts";
+export { once } from "../shared/once.ts";
 export { runCli } from "./transports/cli/run.ts";
 export { type ChargingConfig, parseChargingEnv } from "./config.ts";
 export { parseDatasetFile } from "./data/dataset.ts";
