@@ -1,6 +1,6 @@
 /**
- * File-backed report store: one JSON file per audit under
- * `$XDG_CACHE_HOME/seo-audit-mcp/reports` (or `~/.cache/...`), the newest 50 kept.
+ * File-backed report store: one JSON file per audit in a folder (the commands use `reports`
+ * under `cacheDir()`), the newest 50 kept.
  * @module
  */
 import { mkdir, open, readdir, readFile, rm, stat } from "node:fs/promises";
@@ -11,11 +11,6 @@ import { type AuditReport, newReportId, REPORT_ID, type ReportStore, SEO_SERVER_
 /** `SEO_CACHE_DIR`, else `$XDG_CACHE_HOME/seo-audit-mcp` (or `~/.cache/...`): reports and Tranco answers live under it. */
 export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return env.SEO_CACHE_DIR || join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), SEO_SERVER_NAME);
-}
-
-export function defaultReportDir(env: NodeJS.ProcessEnv = process.env): string {
-  const cache = env.XDG_CACHE_HOME || join(homedir(), ".cache");
-  return join(cache, "seo-audit-mcp", "reports");
 }
 
 /** Arrays and objects this deep are written a member at a time; deeper values whole. */
@@ -77,7 +72,7 @@ async function writeJson(path: string, value: Record<string, unknown>): Promise<
   }
 }
 
-export function fileReportStore(dir = defaultReportDir(), limit = 50): ReportStore {
+export function fileReportStore(dir: string, limit = 50): ReportStore {
   // The order this store saved its files in: a file system's write times can tie (a coarse
   // clock tick), and the random part of an id says nothing about which report came last.
   const savedOrder = new Map<string, number>();
