@@ -6,9 +6,14 @@
  * @module
  */
 import embedded from "../../fixtures/charging/sites.json" with { type: "json" };
-import { once, parseDatasetFile, snapshotOf } from "../../src/charging/mod.ts";
+import { parseDatasetFile, snapshotOf } from "../../src/charging/mod.ts";
 
-export const embeddedSnapshot: () => Uint8Array = once(() => {
-  const { header, sites } = parseDatasetFile(embedded);
-  return snapshotOf(sites, header);
-});
+let bytes: Uint8Array | undefined;
+
+export function embeddedSnapshot(): Uint8Array {
+  if (!bytes) {
+    const { header, sites } = parseDatasetFile(embedded);
+    bytes = snapshotOf(sites, header);
+  }
+  return bytes;
+}
