@@ -6,6 +6,9 @@
 import type { Provenance } from "../provenance.ts";
 import { type Category, type CheckId, checkOf, type Severity, type Threshold } from "./catalogue.ts";
 
+/** Evidence or a label cut to `max` characters, an ellipsis marking the cut. */
+export const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
 export interface Example {
   url: string;
   evidence: string;

@@ -11,7 +11,7 @@ import type { HtmlFacts } from "./html-facts.ts";
 import { securityHits } from "./security-checks.ts";
 import { structuredDataHits } from "./structured-data.ts";
 import { urlHits } from "./url-checks.ts";
-import type { Hit } from "./finding.ts";
+import { clip, type Hit } from "./finding.ts";
 import type { ClientRedirect, PageSummary, PageType } from "./page-summary.ts";
 
 /** What page checks need beyond the raw HTML facts. */
@@ -29,7 +29,6 @@ export interface PageSignals {
   pageType?: PageType;
 }
 
-const short = (text: string, max = 120) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 function statusHits(s: PageSignals, hit: (id: CheckId, evidence: string) => void): void {
   const { page } = s;
@@ -57,11 +56,11 @@ function canonicalHits(s: PageSignals, hit: (id: CheckId, evidence: string) => v
   }
   const resolved = hrefs.map((href) => normaliseUrl(href, s.base));
   const invalid = hrefs.filter((_, i) => resolved[i] === undefined);
-  if (invalid.length > 0) hit("canonical-invalid", `canonical "${short(invalid[0] ?? "")}"`);
+  if (invalid.length > 0) hit("canonical-invalid", `canonical "${clip(invalid[0] ?? "", 120)}"`);
   const distinct = new Set(resolved.filter((u) => u !== undefined));
   if (distinct.size > 1) hit("canonical-conflicting", `canonicals disagree: ${[...distinct].join(" , ")}`);
   const relative = hrefs.find((href) => !/^[a-z][a-z0-9+.-]*:/i.test(href));
-  if (relative !== undefined) hit("canonical-relative", `canonical "${short(relative)}"`);
+  if (relative !== undefined) hit("canonical-relative", `canonical "${clip(relative, 120)}"`);
   if (hrefs.length > 1 && distinct.size === 1) hit("canonical-multiple", `${hrefs.length} canonicals, all ${[...distinct][0]}`);
   const inBody = s.html?.canonicalsInBody ?? 0;
   if (inBody > 0) hit("canonical-outside-head", `${inBody} <link rel=canonical> in the <body>`);
@@ -100,7 +99,7 @@ function contentHits(s: PageSignals, html: HtmlFacts, hit: (id: CheckId, evidenc
     hit("title-missing", html.titles.length === 0 ? "no <title>" : "empty <title>");
   if (html.titles.length > 1) hit("title-multiple", `${html.titles.length} <title> elements`);
   if (title.length > THRESHOLDS.titleMax.value)
-    hit("title-too-long", `${title.length} characters: "${short(title)}"`);
+    hit("title-too-long", `${title.length} characters: "${clip(title, 120)}"`);
   if (title !== "" && title.length < THRESHOLDS.titleMin.value)
     hit("title-too-short", `${title.length} characters: "${title}"`);
   const description = html.metaDescriptions[0] ?? "";
@@ -121,8 +120,8 @@ function contentHits(s: PageSignals, html: HtmlFacts, hit: (id: CheckId, evidenc
   const skip = html.headings.findIndex((level, i) => i > 0 && level > (html.headings[i - 1] ?? 0) + 1);
   if (skip > 0) hit("heading-order", `h${html.headings[skip - 1]} followed by h${html.headings[skip]}`);
   const h1 = html.h1[0] ?? "";
-  if (h1 !== "" && h1.toLowerCase() === title.toLowerCase()) hit("h1-same-as-title", `"${short(h1, 80)}"`);
-  if (isSoft404(title, h1, html.wordCount)) hit("soft-404", `answers 200 with "${short(title || h1, 80)}", ${html.wordCount} words`);
+  if (h1 !== "" && h1.toLowerCase() === title.toLowerCase()) hit("h1-same-as-title", `"${clip(h1, 80)}"`);
+  if (isSoft404(title, h1, html.wordCount)) hit("soft-404", `answers 200 with "${clip(title || h1, 80)}", ${html.wordCount} words`);
   thinHit(s, html, hit);
 }
 
@@ -168,14 +167,14 @@ function markupHits(s: PageSignals, html: HtmlFacts, hit: (id: CheckId, evidence
   if (html.uncrawlableLinks.length > 0)
     hit(
       "uncrawlable-link",
-      `${html.uncrawlableLinks.length} link(s), e.g. ${short(html.uncrawlableLinks[0] ?? "")}`,
+      `${html.uncrawlableLinks.length} link(s), e.g. ${clip(html.uncrawlableLinks[0] ?? "", 120)}`,
     );
   if (html.genericLinkTexts.length > 0)
     hit("generic-link-text", `${html.genericLinkTexts.length} link(s), e.g. "${html.genericLinkTexts[0]}"`);
   const badLang = html.hreflang.find(
     (h) => !isValidHreflang(h.lang) || normaliseUrl(h.href, s.base) === undefined,
   );
-  if (badLang) hit("hreflang-invalid", `hreflang="${badLang.lang}" href="${short(badLang.href)}"`);
+  if (badLang) hit("hreflang-invalid", `hreflang="${badLang.lang}" href="${clip(badLang.href, 120)}"`);
   if (html.hreflang.length > 0 && !html.hreflang.some((h) => h.lang.toLowerCase() === "x-default"))
     hit("hreflang-missing-x-default", `languages: ${html.hreflang.map((h) => h.lang).join(", ")}`);
   structuredDataHits(html.microdata.length > 0 ? [...html.jsonLd, ...html.microdata] : html.jsonLd, hit);
@@ -187,7 +186,7 @@ function markupHits(s: PageSignals, html: HtmlFacts, hit: (id: CheckId, evidence
   if (html.imagesWithoutAlt.length > 0)
     hit(
       "image-missing-alt",
-      `${html.imagesWithoutAlt.length} of ${html.imageCount} images, e.g. ${short(html.imagesWithoutAlt[0] ?? "")}`,
+      `${html.imagesWithoutAlt.length} of ${html.imageCount} images, e.g. ${clip(html.imagesWithoutAlt[0] ?? "", 120)}`,
     );
   if (html.lang === undefined || html.lang === "") hit("html-lang-missing", "no lang on <html>");
   else if (!isValidLang(html.lang)) hit("html-lang-invalid", `lang="${html.lang}"`);
@@ -196,7 +195,7 @@ function markupHits(s: PageSignals, html: HtmlFacts, hit: (id: CheckId, evidence
   if (new URL(s.page.finalUrl).protocol === "https:") {
     const insecure = html.resources.filter((src) => /^http:\/\//i.test(src.trim()));
     if (insecure.length > 0)
-      hit("mixed-content", `${insecure.length} resource(s), e.g. ${short(insecure[0] ?? "")}`);
+      hit("mixed-content", `${insecure.length} resource(s), e.g. ${clip(insecure[0] ?? "", 120)}`);
   }
 }
 
@@ -208,7 +207,7 @@ function internalNofollowHit(s: PageSignals, html: HtmlFacts, hit: (id: CheckId,
     const url = normaliseUrl(link.href, s.base);
     return url !== undefined && hostOfUrl(url) === own;
   });
-  if (nofollow.length > 0) hit("internal-nofollow-link", `${nofollow.length} link(s), e.g. ${short(nofollow[0]?.href ?? "")}`);
+  if (nofollow.length > 0) hit("internal-nofollow-link", `${nofollow.length} link(s), e.g. ${clip(nofollow[0]?.href ?? "", 120)}`);
 }
 
 function unknownCharset(contentType: string | null): string | undefined {
@@ -224,7 +223,7 @@ function unknownCharset(contentType: string | null): string | undefined {
 
 function encodingHits(s: PageSignals, html: HtmlFacts, hit: (id: CheckId, evidence: string) => void): void {
   const unknown = unknownCharset(s.page.headers.get("content-type"));
-  if (unknown !== undefined) hit("encoding-invalid", `unknown charset "${short(unknown, 40)}" in Content-Type, so browsers ignore it`);
+  if (unknown !== undefined) hit("encoding-invalid", `unknown charset "${clip(unknown, 40)}" in Content-Type, so browsers ignore it`);
   else if (html.replacementChars > 0)
     hit("encoding-invalid", `${html.replacementChars} byte sequence(s) not valid in the page's encoding (shown as �)`);
 }

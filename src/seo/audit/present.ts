@@ -10,7 +10,7 @@ import { derived, type Provenance } from "../provenance.ts";
 import type { ResponseFormat } from "../tool-input.ts";
 import type { Comparison } from "./compare.ts";
 import type { Severity } from "./catalogue.ts";
-import type { Finding } from "./finding.ts";
+import { clip, type Finding } from "./finding.ts";
 import type { AuditReport, PageRow } from "./report.ts";
 
 export const TWIN_VIA = {
@@ -41,7 +41,6 @@ const DETAILED_ROWS = 1000;
 const MEASURED = { kind: "measured" } as const;
 const basis = (name: keyof typeof BASES | "twin") => ({ kind: "derived", basis: `bases.${name}` }) as const;
 const label = <T>(value: T, provenance: Provenance) => ({ value, provenance });
-export const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /** The ranked fixes; a concise answer shows the first few with their first examples, a detailed one refers to `findings`. */
 function topFixes(report: AuditReport, detailed: boolean) {

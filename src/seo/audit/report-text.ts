@@ -6,7 +6,8 @@
 import type { ResponseFormat } from "../tool-input.ts";
 import type { Comparison } from "./compare.ts";
 import type { Finding } from "./finding.ts";
-import { CONCISE_EVIDENCE, CONCISE_FIXES, clip, relativeTo, TWIN_VIA } from "./present.ts";
+import { clip } from "./finding.ts";
+import { CONCISE_EVIDENCE, CONCISE_FIXES, relativeTo, TWIN_VIA } from "./present.ts";
 import type { AuditReport } from "./report.ts";
 import type { RankedFix } from "./score.ts";
 

@@ -6,12 +6,11 @@
  */
 import { isOwnMachine } from "../fetch/url.ts";
 import type { CheckId } from "./catalogue.ts";
-import type { Hit } from "./finding.ts";
+import { clip, type Hit } from "./finding.ts";
 import type { HtmlFacts } from "./html-facts.ts";
 
 type HitFn = (id: CheckId, evidence: string) => void;
 
-const short = (text: string, max = 100) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 const hostOf = (href: string, base: string) => {
   try {
     return new URL(href, base).host;
@@ -24,17 +23,17 @@ const hostOf = (href: string, base: string) => {
 export function securityHits(html: HtmlFacts, pageUrl: string, base: string, hit: HitFn): void {
   const https = pageUrl.startsWith("https:");
   const insecure = html.formActions.filter((action) => /^http:\/\//i.test(action));
-  if (https && insecure.length > 0) hit("form-insecure", `form posts to ${short(insecure[0] ?? "")}`);
+  if (https && insecure.length > 0) hit("form-insecure", `form posts to ${clip(insecure[0] ?? "", 100)}`);
   const relative = html.resources.filter((src) => src.trim().startsWith("//"));
   if (relative.length > 0)
-    hit("protocol-relative-resource", `${relative.length} resource(s), e.g. ${short(relative[0] ?? "")}`);
+    hit("protocol-relative-resource", `${relative.length} resource(s), e.g. ${clip(relative[0] ?? "", 100)}`);
   const host = hostOf(pageUrl, pageUrl);
   const unsafe = html.blankLinks.filter((href) => {
     const target = hostOf(href, base);
     return target !== undefined && target !== host && /^https?:/i.test(new URL(href, base).protocol);
   });
   if (unsafe.length > 0)
-    hit("target-blank-unsafe", `${unsafe.length} link(s) with target=_blank and no rel=noopener, e.g. ${short(unsafe[0] ?? "")}`);
+    hit("target-blank-unsafe", `${unsafe.length} link(s) with target=_blank and no rel=noopener, e.g. ${clip(unsafe[0] ?? "", 100)}`);
 }
 
 /** What `headers` lack of the five headers Screaming Frog checks (HSTS only counts over HTTPS). */

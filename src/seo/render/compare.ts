@@ -6,14 +6,13 @@
  */
 import type { HtmlFacts } from "../audit/html-facts.ts";
 import type { CheckId } from "../audit/catalogue.ts";
-import type { Hit } from "../audit/finding.ts";
+import { clip, type Hit } from "../audit/finding.ts";
 import { robotsDirectives } from "../audit/directives.ts";
 import { normaliseUrl } from "../fetch/url.ts";
 
 /** Words the rendered page must add (and half again the raw count) to be "content only in the rendered page". */
 const RENDERED_WORDS_MIN = 50;
 
-const short = (text: string, max = 80) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 const first = (list: string[]) => (list[0] ?? "").trim();
 
 function resolved(hrefs: string[], base: string): Set<string> {
@@ -35,10 +34,10 @@ function elementHits(raw: HtmlFacts, rendered: HtmlFacts, hit: (id: CheckId, evi
     ["h1", first(raw.h1), first(rendered.h1)],
   ];
   for (const [name, before, after] of pairs) {
-    if (before === "" && after !== "") only.push(`${name} "${short(after)}"`);
-    else if (before !== "" && after !== "" && before !== after) changed.push(`${name} "${short(before)}" → "${short(after)}"`);
+    if (before === "" && after !== "") only.push(`${name} "${clip(after, 80)}"`);
+    else if (before !== "" && after !== "" && before !== after) changed.push(`${name} "${clip(before, 80)}" → "${clip(after, 80)}"`);
   }
-  if (raw.canonicals.length === 0 && rendered.canonicals.length > 0) only.push(`canonical ${short(first(rendered.canonicals))}`);
+  if (raw.canonicals.length === 0 && rendered.canonicals.length > 0) only.push(`canonical ${clip(first(rendered.canonicals), 80)}`);
   if (raw.metaRobots.length === 0 && rendered.metaRobots.length > 0) only.push(`robots "${first(rendered.metaRobots)}"`);
   if (only.length > 0) hit("rendered-only-meta", `only after rendering: ${only.join("; ")}`);
   if (changed.length > 0) hit("rendered-changes-meta", `changed by script: ${changed.join("; ")}`);
@@ -60,7 +59,7 @@ function bodyHits(raw: HtmlFacts, rendered: HtmlFacts, base: string, hit: (id: C
   const before = resolved(raw.links.map((l) => l.href), base);
   const added = [...resolved(rendered.links.map((l) => l.href), base)].filter((url) => !before.has(url));
   if (added.length > 0)
-    hit("rendered-only-links", `${added.length} link(s) only after rendering (raw HTML: ${before.size}), e.g. ${short(added[0] ?? "", 120)}`);
+    hit("rendered-only-links", `${added.length} link(s) only after rendering (raw HTML: ${before.size}), e.g. ${clip(added[0] ?? "", 120)}`);
   const gained = rendered.wordCount - raw.wordCount;
   if (gained >= RENDERED_WORDS_MIN && rendered.wordCount >= raw.wordCount * 1.5)
     hit("rendered-only-content", `${raw.wordCount} words in the raw HTML, ${rendered.wordCount} after rendering`);
