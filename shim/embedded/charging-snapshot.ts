@@ -6,14 +6,9 @@
  * @module
  */
 import embedded from "../../fixtures/charging/sites.json" with { type: "json" };
-import { parseDatasetFile, snapshotOf } from "../../src/charging/mod.ts";
+import { once, parseDatasetFile, snapshotOf } from "../../src/charging/mod.ts";
 
-let bytes: Uint8Array | undefined;
-
-export function embeddedSnapshot(): Uint8Array {
-  if (!bytes) {
-    const { header, sites } = parseDatasetFile(embedded);
-    bytes = snapshotOf(sites, header);
-  }
-  return bytes;
-}
+export const embeddedSnapshot: () => Uint8Array = once(() => {
+  const { header, sites } = parseDatasetFile(embedded);
+  return snapshotOf(sites, header);
+});

@@ -55,25 +55,13 @@ const NUMERIC: Record<string, keyof typeof cliBoundsInput> = {
   "external-links": "max_external_links",
 };
 
-const OPTIONS: Record<string, OptionSpec> = {
-  ...Object.fromEntries(Object.keys(NUMERIC).map((name) => [name, { value: true }])),
-  "production-url": { value: true },
-  compare: { value: true },
-  html: { value: true },
-  "no-resources": { value: false },
-  "no-sitemaps": { value: false },
-  "no-external-links": { value: false },
-  render: { value: false },
-  detailed: { value: false },
-  json: { value: false },
-  "fail-on": { value: true },
-  budget: { value: true },
-  sarif: { value: true },
-  junit: { value: true },
-  csv: { value: true },
-  resume: { value: true },
-  resumable: { value: false },
-};
+/** Options that take a value (besides the numeric bounds), and switches. */
+const VALUED = ["production-url", "compare", "html", "fail-on", "budget", "sarif", "junit", "csv", "resume"];
+const SWITCHES = ["no-resources", "no-sitemaps", "no-external-links", "render", "detailed", "json", "resumable"];
+const OPTIONS: Record<string, OptionSpec> = Object.fromEntries([
+  ...[...Object.keys(NUMERIC), ...VALUED].map((name) => [name, { value: true }]),
+  ...SWITCHES.map((name) => [name, { value: false }]),
+]);
 
 const usage = (message: string) => new ApiError("INVALID_USAGE", message);
 
