@@ -7,10 +7,10 @@
 import type { FetchedPage } from "../fetch/fetch-page.ts";
 import type { ResponseHeaders } from "../fetch/http-request.ts";
 import { normaliseUrl } from "../fetch/url.ts";
-import { type Labelled, measured } from "../provenance.ts";
+import { measured } from "../provenance.ts";
 import { canonicalsFromLinkHeader, robotsDirectives } from "./directives.ts";
 import { extractHtml, type FactsSink, type FactsSinks, HtmlExtractor, isFactsSink } from "./extract.ts";
-import type { HtmlFacts, JsonLdItem } from "./html-facts.ts";
+import type { HtmlFacts } from "./html-facts.ts";
 import { type Finding, findingOf, type Hit } from "./finding.ts";
 import { type PageSignals, pageHits, relationHits } from "./page-checks.ts";
 import type { ClientRedirect, PageSummary, PageType } from "./page-summary.ts";
@@ -164,35 +164,10 @@ export function analysePage(page: FetchedPage): PageAnalysis {
   };
 }
 
-/** The facts of one page, each labelled `measured`. */
-export interface PageFacts {
-  url: Labelled<string>;
-  finalUrl: Labelled<string>;
-  status: Labelled<number>;
-  redirects: Labelled<{ url: string; status: number }[]>;
-  responseMs: Labelled<number>;
-  bytes: Labelled<number>;
-  contentType: Labelled<string | null>;
-  /** Whether the page answered 200 with HTML, so its markup could be audited. */
-  isHtml: Labelled<boolean>;
-  title: Labelled<string | null>;
-  metaDescription: Labelled<string | null>;
-  canonical: Labelled<string[]>;
-  robots: Labelled<{ meta: string[]; xRobotsTag: string | null; noindex: boolean; nofollow: boolean }>;
-  hreflang: Labelled<{ lang: string; href: string }[]>;
-  headings: Labelled<{ h1: string[]; levels: number[] }>;
-  openGraph: Labelled<Record<string, string>>;
-  twitter: Labelled<Record<string, string>>;
-  structuredData: Labelled<JsonLdItem[]>;
-  wordCount: Labelled<number>;
-  lang: Labelled<string | null>;
-  viewport: Labelled<string | null>;
-  imagesWithoutAlt: Labelled<{ count: number; of: number; examples: string[] }>;
-  links: Labelled<{ internalAndExternal: number; uncrawlable: number; examples: string[] }>;
-  mixedContent: Labelled<string[]>;
-}
+/** The facts of one page, each labelled `measured` (`isHtml`: whether its markup could be audited). */
+export type PageFacts = ReturnType<typeof factsOf>;
 
-function factsOf(a: PageAnalysis, at: string): PageFacts {
+function factsOf(a: PageAnalysis, at: string) {
   const { page } = a.signals;
   const html = a.html;
   const m = <T>(value: T) => measured(value, at);
