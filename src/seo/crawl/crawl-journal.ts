@@ -12,21 +12,11 @@ import type { TextSink } from "../fetch/read-body.ts";
 import type { HtmlFacts } from "../audit/html-facts.ts";
 
 /** A fetched URL as it is kept: plain data (the page's parsed facts instead of its body's stream). */
-export interface PageRecord {
-  url: string;
-  finalUrl: string;
-  status: number;
+export interface PageRecord extends Omit<FetchedPage, "headers" | "sink"> {
   /** The header fields the audit read, by lower-case name (a field it never read is not kept). */
   headers: [string, string | null][];
-  redirects: { url: string; status: number }[];
-  body: string;
   /** The facts the page's text streamed into, when it was parsed as it was read. */
   facts: HtmlFacts | undefined;
-  truncated: boolean;
-  bytes: number;
-  timingMs: number;
-  ttfbMs: number | undefined;
-  error: string | undefined;
 }
 
 /** Where a resumable crawl keeps its fetched URLs (the Node CLI's is the crawl's SQLite file). */
@@ -68,37 +58,12 @@ function parsedSink(facts: HtmlFacts): TextSink & { facts: HtmlFacts } {
 
 /** The record of a page fetched with `ReadHeaders` (read once the visitor is done with it). */
 export function pageRecord(page: FetchedPage, headers: ReadHeaders): PageRecord {
-  const sink = page.sink as (TextSink & { facts?: HtmlFacts }) | undefined;
-  return {
-    url: page.url,
-    finalUrl: page.finalUrl,
-    status: page.status,
-    headers: [...headers.read],
-    redirects: page.redirects,
-    body: page.body,
-    facts: sink?.facts,
-    truncated: page.truncated,
-    bytes: page.bytes,
-    timingMs: page.timingMs,
-    ttfbMs: page.ttfbMs,
-    error: page.error,
-  };
+  const { sink, headers: _, ...fetched } = page;
+  return { ...fetched, headers: [...headers.read], facts: (sink as { facts?: HtmlFacts } | undefined)?.facts };
 }
 
 /** The fetched page a record stands for. */
 export function pageOfRecord(record: PageRecord): FetchedPage {
-  return {
-    url: record.url,
-    finalUrl: record.finalUrl,
-    status: record.status,
-    headers: recordedHeaders(record.headers),
-    redirects: record.redirects,
-    body: record.body,
-    ...(record.facts ? { sink: parsedSink(record.facts) } : {}),
-    truncated: record.truncated,
-    bytes: record.bytes,
-    timingMs: record.timingMs,
-    ...(record.ttfbMs !== undefined ? { ttfbMs: record.ttfbMs } : {}),
-    ...(record.error !== undefined ? { error: record.error } : {}),
-  };
+  const { headers, facts, ...fetched } = record;
+  return { ...fetched, headers: recordedHeaders(headers), ...(facts ? { sink: parsedSink(facts) } : {}) };
 }
