@@ -89,17 +89,9 @@ function summaryOf(report: AuditReport, detailed: boolean) {
 
 /** The rendering counts, measured; the lab figures (a sibling) measured in the browser under the throttling they name. */
 function renderingOf({ lab, ...counts }: NonNullable<AuditReport["rendering"]>) {
-  return {
-    rendering: label(counts, MEASURED),
-    ...(lab
-      ? {
-          lab: label(lab.pages, {
-            kind: "measured",
-            basis: `lab, in the local headless browser; throttling: ${lab.throttling.name}; sample: ${lab.sample}`,
-          }),
-        }
-      : {}),
-  };
+  if (!lab) return { rendering: label(counts, MEASURED) };
+  const basis = `lab, in the local headless browser; throttling: ${lab.throttling.name}; sample: ${lab.sample}`;
+  return { rendering: label(counts, MEASURED), lab: label(lab.pages, { kind: "measured", basis }) };
 }
 
 /**
