@@ -4,12 +4,10 @@
  * @module
  */
 import type { CrawlBounds } from "../crawl/bounds.ts";
-import { type CrawlDeps, type CrawlProgress, type CrawlResult, crawlSite, type Visitor } from "../crawl/crawler.ts";
+import { type CrawlDeps, type CrawlResult, crawlSite, type Visitor } from "../crawl/crawler.ts";
 import { LAB_SAMPLE, LabSampler } from "../render/lab-sample.ts";
 import type { Renderer, SubRequestGate } from "../render/renderer.ts";
 import { type RenderStats, renderingVisitor } from "../render/rendering-visitor.ts";
-import type { HttpRequest } from "../fetch/http-request.ts";
-import type { CrawlJournal } from "../crawl/crawl-journal.ts";
 import { describeTwin, toLocal, type Twin } from "../crawl/twin.ts";
 import { Collector, URLS_PER_CHECK } from "./collector.ts";
 import { ExternalLinks } from "./external-links.ts";
@@ -27,19 +25,14 @@ import { siteHits, twinOf } from "./site-checks.ts";
 export const USER_AGENT = "SeoAuditMcp/0.1 (+https://www.npmjs.com/package/seo-audit-mcp; robots.txt token SeoAuditMcp)";
 const PRODUCT_TOKEN = "SeoAuditMcp";
 
-export interface AuditOptions {
-  fetch: typeof fetch;
-  request?: HttpRequest;
+/** The crawl's own options (documented on `CrawlDeps`), and what the audit adds. */
+export interface AuditOptions
+  extends Pick<CrawlDeps, "fetch" | "request" | "signal" | "onProgress" | "politenessOff" | "twin" | "journal"> {
   /** Where page HTML is parsed, started per audit: the Node shim's parses on a worker thread (default: this thread). */
   pageParser?: PageParser;
   now(): Date;
   bounds: CrawlBounds;
-  signal?: AbortSignal;
-  onProgress?(progress: CrawlProgress): void;
-  politenessOff?: boolean;
   userAgent?: string;
-  /** The production twin of a staging copy: given, null (no detection) or undefined (detect). */
-  twin?: Twin | null;
   /** Rendering mode: every HTML page is also loaded in this browser session (see src/seo/render/). */
   renderer?: Renderer;
   /** Pages given lab metrics in rendering mode (default 20; 0 for none). */
@@ -48,8 +41,6 @@ export interface AuditOptions {
   externalLinks?: number;
   /** Where page summaries are kept (default: a Map in memory; see page-facts.ts). */
   pageFacts?: PageFacts;
-  /** A resumable crawl's record of fetched URLs (see crawl-journal.ts). */
-  journal?: CrawlJournal;
 }
 
 /** The rendering visitor, its counters and the lab sample, when the audit renders. */
