@@ -24,38 +24,25 @@ import { mcpHttpHandler } from "../shared/mcp/http.ts";
 import type { ToolDef } from "../shared/mcp/tool.ts";
 import { once } from "../shared/once.ts";
 import { createService } from "../shared/service.ts";
-import { redact, type SeoConfig, withRequestKeys } from "./config.ts";
+import { redact, withRequestKeys } from "./config.ts";
 import { requestKeys } from "./http/byok.ts";
 import { type GatewayEgress, gatewayPolicy, guardNetwork, guardUrlTool } from "./http/egress.ts";
 import { BEARER_REFUSALS, gatewayCors } from "./http/guards.ts";
 import { REST_ROUTES } from "./http/paths.ts";
 import { BUILT_LISTING, listSeoTool, serverInfo } from "./mcp-info.ts";
-import type { RankStore } from "./providers/tranco.ts";
-import type { ProviderDeps } from "./providers/types.ts";
 import type { SeoToolDeps } from "./tools/mod.ts";
-import type { CrawlCapability } from "./audit/audit-request.ts";
+import type { GatewaySettings } from "./http/gateway-env.ts";
 
-export interface SeoHandlerOptions {
-  /** fetch (for the deployer's provider endpoints), clock and sleep. */
-  provider: ProviderDeps;
-  /** The deployer's keys and endpoints: the fallback when a request brings no key. */
-  config: SeoConfig;
-  /** The site crawl; only local adapters pass it. */
-  crawl?: CrawlCapability;
-  rankStore?: RankStore;
+/**
+ * The tools' dependencies (`config` is the deployer's: the fallback when a request brings no
+ * key), the gateway's settings, and what the runtime offers the egress guard.
+ */
+export interface SeoHandlerOptions extends Omit<SeoToolDeps, "log">, Partial<GatewaySettings> {
   /**
    * `"open"`: tools reach any address (stdio: auditing localhost is the point). Otherwise the
    * egress guard, with what the runtime offers it.
    */
   egress: "open" | GatewayEgress;
-  /** Bearer token required on every route but /healthz and preflight. */
-  authToken?: string;
-  /** Origins CORS reflects (default `*`). */
-  allowedOrigins?: "*" | readonly string[];
-  /** Requests per minute per client; no limit when unset or 0. */
-  ratePerMinute?: number;
-  /** Reverse proxies in front whose `x-forwarded-for` entry is trusted (default 0). */
-  trustedProxies?: number;
   /** Request-body cap in bytes (default 65,536). */
   maxBodyBytes?: number;
   /** Milliseconds clock for the rate limiter. */
