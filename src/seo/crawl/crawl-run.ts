@@ -48,11 +48,7 @@ export class CrawlRun {
     this.#signal.addEventListener("abort", () => this.#notify(), { once: true });
     this.#prefixes = sitePrefixes(this.root);
     this.#client = new PoliteClient({
-      fetch: deps.fetch,
-      ...(deps.request ? { request: deps.request } : {}),
-      ...(deps.textSink ? { textSink: deps.textSink } : {}),
-      userAgent: deps.userAgent,
-      productToken: deps.productToken,
+      ...deps,
       bounds,
       signal: this.#signal,
       politenessOff: deps.politenessOff === true,

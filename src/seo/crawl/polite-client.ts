@@ -8,21 +8,14 @@ import { RobotsCache, type RobotsInfo } from "../robots/robots-cache.ts";
 import { robotsPathOf } from "../robots/robots.ts";
 import { type CrawlBounds, POLICY } from "./bounds.ts";
 import { type FetchedBytes, type FetchedPage, type FetchPageOptions, fetchBytes, fetchPage, pageOf } from "../fetch/fetch-page.ts";
-import type { HttpRequest, ResponseHeaders } from "../fetch/http-request.ts";
-import type { TextSink } from "../fetch/read-body.ts";
+import type { CrawlDeps } from "./crawl-types.ts";
 import { HostGate, retryAfterMs } from "./host-gate.ts";
 
-interface PoliteClientOptions {
-  fetch: typeof fetch;
-  request?: HttpRequest;
-  userAgent: string;
-  productToken: string;
+interface PoliteClientOptions extends Pick<CrawlDeps, "fetch" | "request" | "userAgent" | "productToken" | "textSink"> {
   bounds: CrawlBounds;
   signal: AbortSignal;
   politenessOff: boolean;
   inScope(url: URL): boolean;
-  /** Where a page's text streams as it is read (pages only, not subresources). */
-  textSink?: (status: number, headers: ResponseHeaders) => TextSink | undefined;
 }
 
 const retriable = (status: number) => status === 0 || status === 429 || status >= 500;
