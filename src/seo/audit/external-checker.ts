@@ -8,7 +8,7 @@
 import { type CrawlBounds, REMOTE_LIMITS } from "../crawl/bounds.ts";
 import { PoliteClient } from "../crawl/polite-client.ts";
 import { type FetchPageOptions, fetchPage } from "../fetch/fetch-page.ts";
-import type { HttpRequest } from "../fetch/http-request.ts";
+import type { CrawlDeps } from "../crawl/crawl-types.ts";
 import { isOwnMachine } from "../fetch/url.ts";
 import { mapBounded } from "../providers/types.ts";
 
@@ -29,17 +29,12 @@ export type Outcome =
   | { kind: "redirect"; to: string }
   | { kind: "robots" | "time" | "private" };
 
-export interface ExternalCheckOptions {
-  fetch: typeof fetch;
-  request?: HttpRequest;
-  userAgent: string;
-  productToken: string;
+export interface ExternalCheckOptions extends Pick<CrawlDeps, "fetch" | "request" | "userAgent" | "productToken" | "signal"> {
   bounds: CrawlBounds;
   /** Targets checked at most. */
   max: number;
   /** The audited site is on the user's own machine: private and loopback targets may be contacted. */
   ownMachine: boolean;
-  signal?: AbortSignal;
   /** Targets that are links to this site after all (its production twin's URLs): not checked, not counted. */
   isInternal?: (url: string) => boolean;
   /** The time bound in seconds (default: `EXTERNAL_LINKS.seconds`, or `max_seconds` if less). */
@@ -71,10 +66,7 @@ export class Checker {
     if (options.signal?.aborted) this.#deadline.abort();
     this.#timeoutMs = Math.min(options.bounds.timeoutMs, 10_000);
     this.#client = new PoliteClient({
-      fetch: options.fetch,
-      ...(options.request ? { request: options.request } : {}),
-      userAgent: options.userAgent,
-      productToken: options.productToken,
+      ...options,
       bounds: { ...options.bounds, timeoutMs: this.#timeoutMs },
       signal: this.#deadline.signal,
       politenessOff: false,
