@@ -111,20 +111,9 @@ function reportMissingPagesOnce(collector: Collector, crawl: CrawlResult): void 
 
 /** The crawler's dependencies from the audit's options. */
 function crawlDepsOf(options: AuditOptions, textSink: CrawlDeps["textSink"], afterPages: CrawlDeps["afterPages"]): CrawlDeps {
-  return {
-    fetch: options.fetch,
-    ...(options.request ? { request: options.request } : {}),
-    userAgent: options.userAgent ?? USER_AGENT,
-    now: options.now,
-    productToken: PRODUCT_TOKEN,
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-    ...(options.politenessOff ? { politenessOff: true } : {}),
-    ...(options.twin !== undefined ? { twin: options.twin } : {}),
-    ...(textSink ? { textSink } : {}),
-    ...(afterPages ? { afterPages } : {}),
-    ...(options.journal ? { journal: options.journal } : {}),
-  };
+  const { userAgent = USER_AGENT } = options;
+  const hooks = { ...(textSink ? { textSink } : {}), ...(afterPages ? { afterPages } : {}) };
+  return { ...options, userAgent, productToken: PRODUCT_TOKEN, ...hooks };
 }
 
 /** The external link check, when the audit asked for one (see external-links.ts). */
@@ -132,16 +121,13 @@ function checkExternal(external: ExternalLinks | undefined, start: string, twin:
   if (!external || !options.externalLinks) return Promise.resolve(undefined);
   return external.check(
     {
-      fetch: options.fetch,
-      ...(options.request ? { request: options.request } : {}),
+      ...options,
       userAgent: options.userAgent ?? USER_AGENT,
       productToken: PRODUCT_TOKEN,
-      bounds: options.bounds,
       max: options.externalLinks,
       ownMachine: isOwnMachine(new URL(start)),
       // A link to the production twin is a link to this site, read as the same path here.
       isInternal: (target: string) => toLocal(target, twin, new URL(start).origin) !== target,
-      ...(options.signal ? { signal: options.signal } : {}),
     },
     add,
   );
