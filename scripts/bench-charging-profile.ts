@@ -1,0 +1,108 @@
+/**
+ * Profile: where a distinct (cache-miss) search's time goes in the built server, beside a bare
+ * node:http server sending the same bytes. Each server runs alone under `node --cpu-prof`
+ * while autocannon (50 connections, `--duration` s) asks a new box per request (a Paris box
+ * shifted by a tenth of a micro-degree each time, as map pans make); then each profile is
+ * split per request into the bundle's own code, `writev`, the garbage collector, the rest
+ * (Node's HTTP, URL and stream code) and idle, and our server's hottest functions are listed.
+ * The profiler samples wall-clock time on the main thread: a sample inside `writev` counts the
+ * time the thread sat in that system call, including time the 2 cores were busy elsewhere (the
+ * load generator), so it is not all work of ours.
+ *
+ * Usage: node scripts/bench-charging-profile.ts [--duration 8] [--entry dist/charging.js] [--top 15]
+ * @module
+ */
+import { readdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { get } from "node:http";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { startBuilt } from "./smoke.ts";
+
+const { values } = parseArgs({
+  options: { duration: { type: "string", default: "8" }, entry: { type: "string", default: "dist/charging.js" }, top: { type: "string", default: "15" } },
+});
+const autocannon = createRequire(import.meta.url)("autocannon") as (options: Record<string, unknown>) => Promise<{ requests: { total: number; average: number }; non2xx: number }>;
+const BOX = [2.3422, 48.8466, 2.3622, 48.8666];
+const path = (shift: number) => `/api/v1/sites?bbox=${BOX.map((x) => (x + (shift % 1e6) * 1e-7).toFixed(7)).join(",")}`;
+const BARE = `import { createServer } from "node:http";
+import { readFileSync } from "node:fs";
+const body = readFileSync(process.env.BODY_FILE);
+const headers = JSON.parse(process.env.BODY_HEADERS);
+const server = createServer((req, res) => { res.writeHead(200, headers); res.end(body); });
+server.keepAliveTimeout = 5000;
+server.listen(0, "127.0.0.1", () => process.stderr.write("listening on http://127.0.0.1:" + server.address().port + "\\n"));
+process.once("SIGINT", () => server.close(() => process.exit(0)));`;
+// Header lines Node writes itself on every answer.
+const NODE_OWN = new Set(["connection", "keep-alive", "date"]);
+
+interface Profile { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples: number[]; timeDeltas: number[] }
+
+/** Our server's answer to the first box, as bytes and the header lines Node did not add. */
+function sample(url: string): Promise<{ body: Buffer; headers: Record<string, string> }> {
+  return new Promise((ok, fail) => get(url + path(0), (res) => {
+    const chunks: Buffer[] = [];
+    res.on("data", (chunk: Buffer) => chunks.push(chunk));
+    res.on("end", () => ok({ body: Buffer.concat(chunks), headers: Object.fromEntries(Object.entries(res.headers).filter(([k]) => !NODE_OWN.has(k))) as Record<string, string> }));
+  }).on("error", fail));
+}
+
+/** Load `entry` under the profiler for the run; the profile and the requests answered. */
+async function profiled(entry: string, env: Record<string, string>, dir: string): Promise<{ profile: Profile; requests: number; rate: number }> {
+  const profDir = mkdtempSync(join(dir, "prof-"));
+  const server = await startBuilt({ ...env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir}` }, entry);
+  let shift = 1;
+  const result = await autocannon({ url: server.url, connections: 50, duration: Number(values.duration), requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, path: path(shift++) }) }] });
+  if (result.non2xx > 0) throw new Error(`${entry}: ${result.non2xx} non-2xx answers`);
+  server.child.kill("SIGINT");
+  await new Promise((done) => server.child.once("exit", done));
+  const file = readdirSync(profDir)[0];
+  if (!file) throw new Error(`${entry} wrote no profile`);
+  return { profile: JSON.parse(readFileSync(join(profDir, file), "utf8")) as Profile, requests: result.requests.total, rate: result.requests.average };
+}
+
+/** µs per request by kind, and the hottest functions of the bundle (µs per request each). */
+function split(profile: Profile, requests: number, bundle: string): { kinds: Map<string, number>; hot: [string, number][] } {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
+  const kinds = new Map<string, number>();
+  const own = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const frame = byId.get(id);
+    const us = (profile.timeDeltas[i] ?? 0) / requests;
+    if (!frame) return;
+    const name = frame.functionName;
+    const kind = frame.url.endsWith(bundle) ? "bundle" : name === "writev" ? "writev" : name === "(idle)" ? "idle" : name === "(garbage collector)" ? "gc" : "rest";
+    kinds.set(kind, (kinds.get(kind) ?? 0) + us);
+    if (kind === "bundle") own.set(`${name || "(anonymous)"}:${frame.lineNumber + 1}`, (own.get(`${name || "(anonymous)"}:${frame.lineNumber + 1}`) ?? 0) + us);
+  });
+  return { kinds, hot: [...own].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top)) };
+}
+
+const line = (kinds: Map<string, number>) => ["bundle", "writev", "gc", "rest", "idle"].map((k) => `${k} ${(kinds.get(k) ?? 0).toFixed(1)}`).join(", ");
+
+async function main(): Promise<void> {
+  const entry = resolve(values.entry);
+  const dir = mkdtempSync(join(tmpdir(), "bench-charging-profile-"));
+  try {
+    const env = { CHARGING_RATE_LIMIT: "1000000000" };
+    const first = await startBuilt(env, entry);
+    const { body, headers } = await sample(first.url);
+    first.child.kill("SIGINT");
+    await new Promise((done) => first.child.once("exit", done));
+    writeFileSync(join(dir, "bare.mjs"), BARE);
+    writeFileSync(join(dir, "body"), body);
+    const ours = await profiled(entry, env, dir);
+    const bare = await profiled(join(dir, "bare.mjs"), { BODY_FILE: join(dir, "body"), BODY_HEADERS: JSON.stringify(headers) }, dir);
+    const mine = split(ours.profile, ours.requests, entry.split("/").pop() as string);
+    console.log(`distinct boxes (${body.length} bytes a body), autocannon 50 connections, ${values.duration} s each, µs of profiled main-thread time a request:`);
+    console.log(`  ours ${ours.rate.toFixed(0)} req/s: ${line(mine.kinds)}`);
+    console.log(`  bare ${bare.rate.toFixed(0)} req/s: ${line(split(bare.profile, bare.requests, "bare.mjs").kinds)}`);
+    console.log("  our hottest functions in the bundle (self time, µs a request):");
+    for (const [name, us] of mine.hot) console.log(`    ${us.toFixed(2)} ${name}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
