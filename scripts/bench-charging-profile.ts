@@ -19,6 +19,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { startBuilt } from "./smoke.ts";
+import { BARE_SERVER } from "./bench-bare-server.ts";
 
 const { values } = parseArgs({
   options: { duration: { type: "string", default: "8" }, entry: { type: "string", default: "dist/charging.js" }, top: { type: "string", default: "15" } },
@@ -26,14 +27,6 @@ const { values } = parseArgs({
 const autocannon = createRequire(import.meta.url)("autocannon") as (options: Record<string, unknown>) => Promise<{ requests: { total: number; average: number }; non2xx: number }>;
 const BOX = [2.3422, 48.8466, 2.3622, 48.8666];
 const path = (shift: number) => `/api/v1/sites?bbox=${BOX.map((x) => (x + (shift % 1e6) * 1e-7).toFixed(7)).join(",")}`;
-const BARE = `import { createServer } from "node:http";
-import { readFileSync } from "node:fs";
-const body = readFileSync(process.env.BODY_FILE);
-const headers = JSON.parse(process.env.BODY_HEADERS);
-const server = createServer((req, res) => { res.writeHead(200, headers); res.end(body); });
-server.keepAliveTimeout = 5000;
-server.listen(0, "127.0.0.1", () => process.stderr.write("listening on http://127.0.0.1:" + server.address().port + "\\n"));
-process.once("SIGINT", () => server.close(() => process.exit(0)));`;
 // Header lines Node writes itself on every answer.
 const NODE_OWN = new Set(["connection", "keep-alive", "date"]);
 
@@ -90,7 +83,7 @@ async function main(): Promise<void> {
     const { body, headers } = await sample(first.url);
     first.child.kill("SIGINT");
     await new Promise((done) => first.child.once("exit", done));
-    writeFileSync(join(dir, "bare.mjs"), BARE);
+    writeFileSync(join(dir, "bare.mjs"), BARE_SERVER);
     writeFileSync(join(dir, "body"), body);
     const ours = await profiled(entry, env, dir);
     const bare = await profiled(join(dir, "bare.mjs"), { BODY_FILE: join(dir, "body"), BODY_HEADERS: JSON.stringify(headers) }, dir);

@@ -7,7 +7,7 @@
  * - distinct: a new bbox per request, as map pans make (every request a cache miss);
  * - distinct, `accept-encoding: br, gzip` as browsers send: every miss also compressed
  *   (the bare server sends the compressed bytes it was given, doing no work).
- * The bare server sends the answer's body and header lines as ours sent them (BARE below).
+ * The bare server sends the answer's body and header lines as ours sent them (scripts/bench-bare-server.ts).
  * The distinct workloads also run a second baseline, printed beside the bare one: a competent
  * hand-written `node:http` server doing the same work per request (COMPETENT below: the query
  * read with URLSearchParams, the sites found with kdbush's range over the same data, the page
@@ -41,6 +41,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { startBuilt, stop } from "./smoke.ts";
+import { BARE_SERVER } from "./bench-bare-server.ts";
 
 interface CannonResult {
   requests: { average: number; total: number };
@@ -83,22 +84,6 @@ async function findBox(url: string): Promise<string> {
   }
   throw new Error("no bbox answers 20 sites");
 }
-
-/**
- * The bare server: the answer's bytes and header lines as our server sent them (rate-limit,
- * CORS, caching and encoding headers included, so both write the same bytes to the socket),
- * written as one would by hand: one headers array, one body, no per-request work.
- */
-const BARE = `
-import { createServer } from "node:http";
-import { readFileSync } from "node:fs";
-const body = readFileSync(process.env.BODY_FILE);
-const headers = JSON.parse(process.env.BODY_HEADERS);
-const server = createServer((req, res) => { res.writeHead(200, headers); res.end(body); });
-server.keepAliveTimeout = 5000;
-server.listen(0, "127.0.0.1", () => process.stderr.write("listening on http://127.0.0.1:" + server.address().port + "\\n"));
-process.once("SIGTERM", () => server.close(() => process.exit(0)));
-`;
 
 /**
  * The competent baseline: a hand-written node:http server answering the bbox search as a good
@@ -335,7 +320,7 @@ async function main(): Promise<void> {
     // Read off raw requests: the bytes as sent (Node's fetch would decode a compressed body).
     const body = await rawSample(charging.url + path, {});
     const packed = await rawSample(charging.url + path, BROWSER);
-    writeFileSync(join(dir, "bare.mjs"), BARE);
+    writeFileSync(join(dir, "bare.mjs"), BARE_SERVER);
     writeFileSync(join(dir, "competent.mjs"), COMPETENT);
     const plain = await bareServer(dir, "plain", body);
     bares.push(plain);
