@@ -356,9 +356,9 @@ function repositoryTexts(): [file: string, text: string][] {
 
 test("architecture: no file refers to a path outside the repository", () => {
   const none = () => false;
-  assert.match(outsideReferences("tests/charging/data/helpers.ts", 'resolve(import.meta.dirname, "../../../../shared/data/charging")', none).join(), /leaves the repository/);
-  assert.match(outsideReferences("README.md", "(default `../shared/data/charging`)", none).join(), /leaves the repository/);
-  assert.match(outsideReferences("scripts/import.ts", 'resolve(repo, "../shared/data/charging")', none).join(), /names nothing/);
+  assert.match(outsideReferences("tests/charging/data/helpers.ts", 'resolve(import.meta.dirname, "../../../../sibling-folder/data")', none).join(), /leaves the repository/);
+  assert.match(outsideReferences("README.md", "(default `../sibling-folder/data`)", none).join(), /leaves the repository/);
+  assert.match(outsideReferences("scripts/import.ts", 'resolve(repo, "../sibling-folder/data")', none).join(), /names nothing/);
   const some = (path: string) => path === "src/shared/mcp/server.ts" || path === "README.md";
   assert.deepEqual(outsideReferences("src/seo/handler.ts", 'import("../shared/mcp/server.ts");', some), []);
   assert.deepEqual(outsideReferences("src/seo/TOOLS.md", "[errors](../../README.md#errors).", some), []);
