@@ -5,8 +5,7 @@
  * servers (Node and Workers) carry them and bundle nothing at run time.
  * @module
  */
-import type { MapAssets } from "../../src/charging/mod.ts";
-import { once } from "../../src/shared/once.ts";
+import { type MapAssets, once } from "../../src/charging/mod.ts";
 import { bundleMapAssets } from "../../scripts/map-assets.ts";
 
 export const mapAssets: () => MapAssets = once(bundleMapAssets);
