@@ -8,7 +8,7 @@
  * format, or missing reference data.
  * @module
  */
-import { metaFlagOf, parseArgs, valueOf } from "../../shared/cli/args.ts";
+import { metaFlagOf, parseArgs, usage, valueOf } from "../../shared/cli/args.ts";
 import { cliFailure, failureLine } from "../../shared/cli/failure.ts";
 import { ApiError, isApiError } from "../../shared/errors.ts";
 import { datasetChunks, datasetPartitions, datasetRow } from "../data/dataset.ts";
@@ -46,8 +46,6 @@ const IMPORT_USAGE = `usage: charging import <files...> --out <path> [--imported
   --out          where to write: a snapshot (what the server maps), or the JSON data-set
                  format (fixtures/charging/sites.json) when the path ends in .json
   --imported-at  import time written to the header (default: now)`;
-
-const usage = (message: string) => new ApiError("INVALID_USAGE", message);
 
 /** `err` as a failure of `file`: its message prefixed with the file; INVALID_DATA unless typed otherwise. */
 function inFile(file: string, err: unknown): ApiError {

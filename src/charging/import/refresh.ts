@@ -8,7 +8,7 @@
  * failed, 2 bad flags or the new data refused.
  * @module
  */
-import { metaFlagOf, parseArgs, valueOf } from "../../shared/cli/args.ts";
+import { metaFlagOf, parseArgs, usage, valueOf } from "../../shared/cli/args.ts";
 import { cliFailure } from "../../shared/cli/failure.ts";
 import { ApiError } from "../../shared/errors.ts";
 import { type ImportIo, runImport } from "./command.ts";
@@ -87,8 +87,6 @@ interface RefreshOptions {
   maxDrop: number;
   download: Omit<DownloadOptions, "headers">;
 }
-
-const usage = (message: string) => new ApiError("INVALID_USAGE", message);
 
 function numberOf(text: string | undefined, flag: string, fallback: number, max: number): number {
   if (text === undefined) return fallback;

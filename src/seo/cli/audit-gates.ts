@@ -4,7 +4,7 @@
  * Each gate says on stderr whether it passed, and what to do when it did not.
  * @module
  */
-import { ApiError } from "../../shared/errors.ts";
+import { usage } from "../../shared/cli/args.ts";
 import { type Severity, SEVERITY_RANK } from "../audit/catalogue.ts";
 import type { AuditReport } from "../audit/report.ts";
 import { type Budget, overBudget, parseBudget } from "./ci-formats.ts";
@@ -14,8 +14,6 @@ interface GateIo {
   stderr(s: string): void;
   readText?(path: string): Promise<string>;
 }
-
-const usage = (message: string) => new ApiError("INVALID_USAGE", message);
 
 /** Severities --fail-on takes: "info" findings are notes, never a reason to fail a build. */
 const FAIL_ON = ["critical", "high", "medium", "low"] as const satisfies readonly Severity[];

@@ -9,10 +9,9 @@
  * @module
  */
 import { v } from "../../../deps.ts";
-import { metaFlagOf, type OptionSpec, type ParsedArgs, parseArgs, valueOf } from "../../shared/cli/args.ts";
+import { metaFlagOf, type OptionSpec, type ParsedArgs, parseArgs, usage, valueOf } from "../../shared/cli/args.ts";
 import { cliFailure } from "../../shared/cli/failure.ts";
 import { VERSION } from "../../shared/build-info.ts";
-import { ApiError } from "../../shared/errors.ts";
 import { type AuditRequest, type CrawlCapability, handleAuditRequest } from "../audit/audit-request.ts";
 import { presentReport } from "../audit/present.ts";
 import { CLI_WORDS, reportText } from "../audit/report-text.ts";
@@ -62,8 +61,6 @@ const OPTIONS: Record<string, OptionSpec> = Object.fromEntries([
   ...[...Object.keys(NUMERIC), ...VALUED].map((name) => [name, { value: true }]),
   ...SWITCHES.map((name) => [name, { value: false }]),
 ]);
-
-const usage = (message: string) => new ApiError("INVALID_USAGE", message);
 
 interface Parsed {
   request: AuditRequest;

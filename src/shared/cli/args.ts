@@ -7,7 +7,8 @@
  */
 import { ApiError } from "../errors.ts";
 
-const usage = (message: string) => new ApiError("INVALID_USAGE", message);
+/** A command-line mistake: INVALID_USAGE, exit 2. */
+export const usage = (message: string) => new ApiError("INVALID_USAGE", message);
 
 export interface OptionSpec {
   /** Takes a value (`--limit 5`) rather than being a switch (`--json`). */

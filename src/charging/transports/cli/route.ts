@@ -5,8 +5,8 @@
  * the request is always the POST form, so a route of any length (up to the body cap) fits.
  * @module
  */
-import { ApiError, isApiError } from "../../../shared/errors.ts";
-import type { OptionSpec } from "../../../shared/cli/args.ts";
+import { isApiError } from "../../../shared/errors.ts";
+import { type OptionSpec, usage } from "../../../shared/cli/args.ts";
 import { parseQuery } from "../../../shared/http/query.ts";
 import { RouteQuery, routeOfQuery } from "../../operations/route-search.ts";
 import { answerError, PARAM } from "./answer-error.ts";
@@ -31,8 +31,6 @@ interface RouteRequest {
   path: string;
   init: RequestInit;
 }
-
-const usage = (message: string) => new ApiError("INVALID_USAGE", message);
 
 /** The POST request of `charging route` (reads the --geojson file with `readText`). */
 export async function routeRequest(

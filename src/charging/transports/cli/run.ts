@@ -6,7 +6,7 @@
  * 0 ok, 1 not found or failure, 2 bad flags or arguments (130 on Ctrl-C comes from the shim).
  * @module
  */
-import { metaFlagOf, type OptionSpec, parseArgs } from "../../../shared/cli/args.ts";
+import { metaFlagOf, type OptionSpec, parseArgs, usage } from "../../../shared/cli/args.ts";
 import { exitCodeOf, failureLine } from "../../../shared/cli/failure.ts";
 import { VERSION } from "../../../shared/build-info.ts";
 import { ApiError, isApiError } from "../../../shared/errors.ts";
@@ -49,8 +49,6 @@ const SERVE: Record<string, OptionSpec> = {
   host: { value: true },
   data: { value: true },
 };
-
-const usage = (message: string) => new ApiError("INVALID_USAGE", message);
 
 const noFiles = (path: string) => Promise.reject(new Error(`no file access here to read ${path}`));
 
