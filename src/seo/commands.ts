@@ -9,7 +9,7 @@
 import type { CliIo } from "./cli/audit.ts";
 
 export { exitCodeOf, failureLine } from "../shared/cli/failure.ts";
-export { metaFlagOf, type OptionSpec, parseArgs, valueOf } from "../shared/cli/args.ts";
+export { metaFlagOf, optionTable, parseArgs, valueOf } from "../shared/cli/args.ts";
 export { ApiError } from "../shared/errors.ts";
 export { VERSION } from "../shared/build-info.ts";
 export type { AuditReport } from "./audit/report.ts";

@@ -5,7 +5,7 @@
  * The local crawl is off unless --allow-audit is given on a loopback bind.
  * @module
  */
-import { ApiError, createGuardedLookup, type GatewayEgress, type OptionSpec, parseArgs, parseGatewayEnv, valueOf } from "../../../src/seo/mod.ts";
+import { ApiError, createGuardedLookup, type GatewayEgress, optionTable, parseArgs, parseGatewayEnv, valueOf } from "../../../src/seo/mod.ts";
 import { pinnedFetch, resolveAll } from "../pinned-fetch.ts";
 import { closeOnSignals, serve } from "../serve.ts";
 import { nodeSeoHandler } from "./handler.ts";
@@ -24,11 +24,7 @@ export interface GatewayArgs {
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
-const GATEWAY_OPTIONS: Record<string, OptionSpec> = {
-  port: { value: true },
-  host: { value: true },
-  "allow-audit": { value: false },
-};
+const GATEWAY_OPTIONS = optionTable(["port", "host"], ["allow-audit"]);
 
 /** Reads the gateway's flags; throws INVALID_USAGE naming the flag at fault. */
 export function parseGatewayArgs(args: string[]): GatewayArgs {

@@ -8,7 +8,7 @@
  * failed, 2 bad flags or the new data refused.
  * @module
  */
-import { metaFlagOf, parseArgs, usage, valueOf } from "../../shared/cli/args.ts";
+import { metaFlagOf, optionTable, parseArgs, usage, valueOf } from "../../shared/cli/args.ts";
 import { cliFailure } from "../../shared/cli/failure.ts";
 import { ApiError } from "../../shared/errors.ts";
 import { type ImportIo, runImport } from "./command.ts";
@@ -68,18 +68,10 @@ const REFRESH_USAGE = `usage: charging refresh [--out FILE] [--ocm-url URL] [--o
 Exit codes: 0 replaced, 1 a download or the write failed (nothing replaced), 2 bad flags or the
 new data refused (nothing replaced).`;
 
-const OPTIONS = {
-  help: { value: false },
-  out: { value: true },
-  "ocm-url": { value: true },
-  "ocm-reference-url": { value: true },
-  "osm-url": { value: true },
-  "ocm-key": { value: true },
-  "max-drop": { value: true },
-  timeout: { value: true },
-  retries: { value: true },
-  backoff: { value: true },
-} as const;
+const OPTIONS = optionTable(
+  ["out", "ocm-url", "ocm-reference-url", "osm-url", "ocm-key", "max-drop", "timeout", "retries", "backoff"],
+  ["help"],
+);
 
 interface RefreshOptions {
   out: string;

@@ -9,7 +9,7 @@
  * @module
  */
 import { v } from "../../../deps.ts";
-import { metaFlagOf, type OptionSpec, type ParsedArgs, parseArgs, usage, valueOf } from "../../shared/cli/args.ts";
+import { metaFlagOf, optionTable, type ParsedArgs, parseArgs, usage, valueOf } from "../../shared/cli/args.ts";
 import { cliFailure } from "../../shared/cli/failure.ts";
 import { VERSION } from "../../shared/build-info.ts";
 import { type AuditRequest, type CrawlCapability, handleAuditRequest } from "../audit/audit-request.ts";
@@ -57,10 +57,7 @@ const NUMERIC: Record<string, keyof typeof cliBoundsInput> = {
 /** Options that take a value (besides the numeric bounds), and switches. */
 const VALUED = ["production-url", "compare", "html", "fail-on", "budget", "sarif", "junit", "csv", "resume"];
 const SWITCHES = ["no-resources", "no-sitemaps", "no-external-links", "render", "detailed", "json", "resumable"];
-const OPTIONS: Record<string, OptionSpec> = Object.fromEntries([
-  ...[...Object.keys(NUMERIC), ...VALUED].map((name) => [name, { value: true }]),
-  ...SWITCHES.map((name) => [name, { value: false }]),
-]);
+const OPTIONS = optionTable([...Object.keys(NUMERIC), ...VALUED], SWITCHES);
 
 interface Parsed {
   request: AuditRequest;

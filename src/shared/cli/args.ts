@@ -15,6 +15,11 @@ export interface OptionSpec {
   value: boolean;
 }
 
+/** A command's options table: the names that take a value, and the switches. */
+export function optionTable(valued: readonly string[], switches: readonly string[]): Record<string, OptionSpec> {
+  return Object.fromEntries([...valued.map((name) => [name, { value: true }]), ...switches.map((name) => [name, { value: false }])]);
+}
+
 export interface ParsedArgs {
   positionals: string[];
   options: Record<string, string | true>;

@@ -6,7 +6,7 @@
  * 0 ok, 1 not found or failure, 2 bad flags or arguments (130 on Ctrl-C comes from the shim).
  * @module
  */
-import { metaFlagOf, type OptionSpec, parseArgs, usage } from "../../../shared/cli/args.ts";
+import { metaFlagOf, type OptionSpec, optionTable, parseArgs, usage } from "../../../shared/cli/args.ts";
 import { exitCodeOf, failureLine } from "../../../shared/cli/failure.ts";
 import { VERSION } from "../../../shared/build-info.ts";
 import { ApiError, isApiError } from "../../../shared/errors.ts";
@@ -34,21 +34,12 @@ export interface CliDeps {
   readText?(path: string): Promise<string>;
 }
 
-const COMMON: Record<string, OptionSpec> = {
-  json: { value: false },
-  url: { value: true },
-  help: { value: false },
-};
+const COMMON = optionTable(["url"], ["json", "help"]);
 const SEARCH: Record<string, OptionSpec> = {
   ...COMMON,
   ...Object.fromEntries(Object.keys(PARAM).map((flag) => [flag, { value: flag !== "open-only" }])),
 };
-const SERVE: Record<string, OptionSpec> = {
-  help: { value: false },
-  port: { value: true },
-  host: { value: true },
-  data: { value: true },
-};
+const SERVE = optionTable(["port", "host", "data"], ["help"]);
 
 const noFiles = (path: string) => Promise.reject(new Error(`no file access here to read ${path}`));
 
