@@ -2,7 +2,7 @@
  * The one registry of error codes and the one error class. Every failure a client, an agent or
  * a terminal user sees is an `ApiError` with a code from `ERRORS`; each transport turns it into
  * its own shape at one place: HTTP `toErrorResponse` (here), MCP `toolErrorResult` and
- * `toJsonRpcError` (src/shared/mcp/), the command lines `cliFailure` (src/shared/cli/).
+ * `toJsonRpcError` (src/shared/mcp/), the command lines `reportFailure` (src/shared/cli/).
  * @module
  */
 

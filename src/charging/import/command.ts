@@ -9,7 +9,7 @@
  * @module
  */
 import { metaFlagOf, parseArgs, usage, valueOf } from "../../shared/cli/args.ts";
-import { cliFailure, failureLine } from "../../shared/cli/failure.ts";
+import { failureLine, reportFailure } from "../../shared/cli/failure.ts";
 import { ApiError, isApiError } from "../../shared/errors.ts";
 import { datasetChunks, datasetPartitions, datasetRow } from "../data/dataset.ts";
 import type { Site } from "../data/model.ts";
@@ -261,9 +261,6 @@ export async function runImport(args: string[], io: ImportIo): Promise<number> {
     }
     return await run(opts, io);
   } catch (err) {
-    const failure = cliFailure(err, "charging import --help");
-    if (!failure) throw err;
-    io.stderr(failure.line);
-    return failure.exit;
+    return reportFailure(err, "charging import --help", io.stderr);
   }
 }

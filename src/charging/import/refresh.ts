@@ -9,7 +9,7 @@
  * @module
  */
 import { metaFlagOf, optionTable, parseArgs, usage, valueOf } from "../../shared/cli/args.ts";
-import { cliFailure } from "../../shared/cli/failure.ts";
+import { reportFailure } from "../../shared/cli/failure.ts";
 import { ApiError } from "../../shared/errors.ts";
 import { type ImportIo, runImport } from "./command.ts";
 
@@ -195,9 +195,6 @@ export async function runRefresh(args: readonly string[], io: RefreshIo): Promis
     }
     return await run(optionsOf(args, io.env), io);
   } catch (err) {
-    const failure = cliFailure(err, "charging refresh --help");
-    if (!failure) throw err;
-    io.stderr(failure.line);
-    return failure.exit;
+    return reportFailure(err, "charging refresh --help", io.stderr);
   }
 }

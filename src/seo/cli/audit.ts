@@ -10,7 +10,7 @@
  */
 import { v } from "../../../deps.ts";
 import { metaFlagOf, optionTable, type ParsedArgs, parseArgs, usage, valueOf } from "../../shared/cli/args.ts";
-import { cliFailure } from "../../shared/cli/failure.ts";
+import { reportFailure } from "../../shared/cli/failure.ts";
 import { VERSION } from "../../shared/build-info.ts";
 import { type AuditRequest, type CrawlCapability, handleAuditRequest } from "../audit/audit-request.ts";
 import { presentReport } from "../audit/present.ts";
@@ -239,9 +239,6 @@ export async function auditCommand(args: string[], io: CliIo): Promise<number> {
   } catch (err) {
     // Stopped before a report existed (while robots.txt or the start page was on its way).
     if (io.signal?.aborted) return cancelled(io, undefined, resumable.id);
-    const failure = cliFailure(err, "seo-audit-mcp audit --help");
-    if (!failure) throw err;
-    io.stderr(`${failure.line}\n`);
-    return failure.exit;
+    return reportFailure(err, "seo-audit-mcp audit --help", (line) => io.stderr(`${line}\n`));
   }
 }

@@ -13,12 +13,6 @@ export const USAGE_CODES: readonly ErrorCode[] = ["INVALID_USAGE", "INVALID_CONF
 /** The next step of a failure nobody planned for (a bug, or the machine refusing something). */
 export const UNEXPECTED_NEXT_STEP = "this is unexpected: run the command again, and if it fails again report it with the command line you ran";
 
-interface CliFailure {
-  exit: 1 | 2;
-  /** One line, `CODE: what happened; what to do` (no newline). */
-  line: string;
-}
-
 /** The exit code of a command that failed with `err`. */
 export function exitCodeOf(err: unknown): 1 | 2 {
   return isApiError(err, ...USAGE_CODES) ? 2 : 1;
@@ -45,8 +39,9 @@ export function failureLine(err: unknown, help: string): string {
   return `${err.code}: ${message}; ${next}`;
 }
 
-/** How a command reports `err`; undefined when it is not an `ApiError` (unexpected: rethrow it). */
-export function cliFailure(err: unknown, help: string): CliFailure | undefined {
-  if (!isApiError(err)) return undefined;
-  return { exit: exitCodeOf(err), line: failureLine(err, help) };
+/** Writes `err`'s one line (no newline) to `stderr` and answers its exit code; what is not an `ApiError` is rethrown (unexpected). */
+export function reportFailure(err: unknown, help: string, stderr: (line: string) => void): 1 | 2 {
+  if (!isApiError(err)) throw err;
+  stderr(failureLine(err, help));
+  return exitCodeOf(err);
 }

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import { metaFlagOf, parseArgs, valueOf } from "../../../src/shared/cli/args.ts";
-import { cliFailure, exitCodeOf, failureLine, UNEXPECTED_NEXT_STEP, USAGE_CODES } from "../../../src/shared/cli/failure.ts";
+import { exitCodeOf, failureLine, reportFailure, UNEXPECTED_NEXT_STEP, USAGE_CODES } from "../../../src/shared/cli/failure.ts";
 import { ApiError, ERROR_CODES, ERRORS, isApiError } from "../../../src/shared/errors.ts";
 
 const KNOWN = { json: { value: false }, limit: { value: true }, out: { value: true } };
@@ -63,15 +63,17 @@ test("parseArgs() on any argv answers or throws INVALID_USAGE, nothing else (fas
   );
 });
 
-test("cliFailure(): one line CODE: what happened; what to do; usage, configuration and data problems exit 2, the rest 1", () => {
+test("reportFailure(): one line CODE: what happened; what to do; usage, configuration and data problems exit 2, the rest 1", () => {
   assert.deepEqual(USAGE_CODES, ["INVALID_USAGE", "INVALID_CONFIG", "INVALID_DATA"]);
   for (const code of ERROR_CODES) {
-    const failure = cliFailure(new ApiError(code, "what happened; what to do"), "tool --help");
+    const lines: string[] = [];
+    const exit = reportFailure(new ApiError(code, "what happened; what to do"), "tool --help", (line) => lines.push(line));
     const usage: boolean = USAGE_CODES.includes(code);
-    assert.deepEqual(failure, { exit: usage ? 2 : 1, line: `${code}: what happened; what to do` });
+    assert.deepEqual({ exit, lines }, { exit: usage ? 2 : 1, lines: [`${code}: what happened; what to do`] });
     assert.equal(exitCodeOf(new ApiError(code, "x")), usage ? 2 : 1);
   }
-  assert.equal(cliFailure(new Error("a bug"), "tool --help"), undefined, "not ours: the entry point reports it");
+  const bug = new Error("a bug");
+  assert.throws(() => reportFailure(bug, "tool --help", () => assert.fail("nothing written")), (err) => err === bug, "not ours: the entry point reports it");
   assert.equal(exitCodeOf(new Error("a bug")), 1);
   assert.equal(exitCodeOf("thrown text"), 1);
 });
