@@ -8,7 +8,7 @@
  * format, or missing reference data.
  * @module
  */
-import { metaFlagOf, parseArgs, usage, valueOf } from "../../shared/cli/args.ts";
+import { metaFlagOf, optionTable, parseArgs, usage, valueOf } from "../../shared/cli/args.ts";
 import { failureLine, reportFailure } from "../../shared/cli/failure.ts";
 import { ApiError, isApiError } from "../../shared/errors.ts";
 import { datasetChunks, datasetPartitions, datasetRow } from "../data/dataset.ts";
@@ -57,22 +57,17 @@ interface Options {
   files: string[];
   out: string;
   importedAt: string | undefined;
-  help: boolean;
 }
 
-const OPTIONS = { help: { value: false }, out: { value: true }, "imported-at": { value: true } } as const;
+const OPTIONS = optionTable(["out", "imported-at"], ["help"]);
 
 function optionsOf(args: readonly string[]): Options {
-  // --help wins over a bad flag beside it, as in every other command.
-  if (metaFlagOf(args) === "help") return { files: [], out: "", importedAt: undefined, help: true };
   const parsed = parseArgs(args[0] === "import" ? args.slice(1) : args, OPTIONS);
   const opts: Options = {
     files: parsed.positionals,
     out: valueOf(parsed, "out") ?? "",
     importedAt: valueOf(parsed, "imported-at"),
-    help: parsed.options.help === true,
   };
-  if (opts.help) return opts;
   if (opts.files.length === 0) throw usage("no input files given");
   if (!opts.out) throw usage("--out <path> is required");
   if (opts.importedAt !== undefined && Number.isNaN(Date.parse(opts.importedAt))) {
@@ -254,12 +249,12 @@ async function run(opts: Options, io: ImportIo): Promise<number> {
 /** Runs the import command; returns the exit code. */
 export async function runImport(args: string[], io: ImportIo): Promise<number> {
   try {
-    const opts = optionsOf(args);
-    if (opts.help) {
+    // --help (or -h) anywhere before -- wins over a bad flag beside it, as in every other command.
+    if (metaFlagOf(args) === "help") {
       io.stdout(IMPORT_USAGE);
       return 0;
     }
-    return await run(opts, io);
+    return await run(optionsOf(args), io);
   } catch (err) {
     return reportFailure(err, "charging import --help", io.stderr);
   }
