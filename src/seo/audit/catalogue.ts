@@ -39,7 +39,8 @@ export interface Threshold {
   source: string;
 }
 
-interface CheckDef {
+/** A check as the catalogue defines it (a finding carries the same fields). */
+export interface CheckDef {
   id: CheckId;
   category: Category;
   severity: Severity;

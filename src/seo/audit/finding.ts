@@ -4,7 +4,7 @@
  * @module
  */
 import type { Provenance } from "../provenance.ts";
-import { type Category, type CheckId, checkOf, type Severity, type Threshold } from "./catalogue.ts";
+import { type CheckDef, type CheckId, checkOf } from "./catalogue.ts";
 
 /** Evidence or a label cut to `max` characters, an ellipsis marking the cut. */
 export const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
@@ -14,19 +14,14 @@ export interface Example {
   evidence: string;
 }
 
-export interface Finding {
-  id: CheckId;
-  category: Category;
-  severity: Severity;
-  title: string;
+/** A check's catalogue entry with what the audit found of it. */
+export interface Finding extends CheckDef {
   /** Affected URLs (or items, for site-wide checks). */
   count: number;
   /** At most the example cap; `count` says how many there are in all. */
   examples: Example[];
-  fix: string;
   /** `measured` for facts of the fetch, `rule-of-thumb` when a heuristic threshold decides. */
   provenance: Provenance;
-  threshold?: Threshold;
   /** Pages that carry the problem, when that is not `count` (a broken link: the pages linking to it). */
   pages?: number;
   /** Set when the problem is the same element on most pages: one fix in the shared template. */

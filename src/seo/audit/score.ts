@@ -38,18 +38,12 @@ export function overallScore(scores: Record<Category, number>): number {
   return Math.round(CATEGORIES.reduce((sum, c) => sum + scores[c], 0) / CATEGORIES.length);
 }
 
-export interface RankedFix {
+export interface RankedFix extends Pick<Finding, "title" | "severity" | "category" | "template" | "fix"> {
   rank: number;
   check_id: CheckId;
-  title: string;
-  severity: Severity;
-  category: Category;
   urls_affected: number;
   /** Pages that carry the problem: what the fixes are ranked by within a severity. */
   pages: number;
-  /** Set when one change to the shared template fixes it on every page that carries it. */
-  template?: { pages: number; evidence: string };
-  fix: string;
 }
 
 const socialLast = (f: Finding) => (f.category === "social" ? 1 : 0);
