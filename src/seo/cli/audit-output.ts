@@ -12,7 +12,8 @@ import { junitOf, sarifOf } from "./ci-formats.ts";
 import { csvFiles } from "./csv.ts";
 
 /** The output files the command line asked for. */
-interface OutputFiles {
+/** The CI report files the command line asked for (--sarif, --junit, --csv). */
+export interface OutputFiles {
   sarif?: string;
   junit?: string;
   csv?: string;

@@ -23,7 +23,7 @@ import { cliBoundsInput } from "../audit/bounds-input.ts";
 import { renderReportHtml } from "../report-html/render.ts";
 import type { Budget } from "./ci-formats.ts";
 import { budgetExit, type FailOn, failOnExit, failOnOf, readBudget } from "./audit-gates.ts";
-import { writeCiFiles, writeHtml } from "./audit-output.ts";
+import { type OutputFiles, writeCiFiles, writeHtml } from "./audit-output.ts";
 import { AUDIT_USAGE } from "./audit-usage.ts";
 import { resumedRequest } from "./resume.ts";
 
@@ -59,7 +59,7 @@ const VALUED = ["production-url", "compare", "html", "fail-on", "budget", "sarif
 const SWITCHES = ["no-resources", "no-sitemaps", "no-external-links", "render", "detailed", "json", "resumable"];
 const OPTIONS = optionTable([...Object.keys(NUMERIC), ...VALUED], SWITCHES);
 
-interface Parsed {
+interface Parsed extends OutputFiles {
   request: AuditRequest;
   json: boolean;
   detailed: boolean;
@@ -69,9 +69,6 @@ interface Parsed {
   /** Path of the budget file (read before the crawl) and, once read, the budget. */
   budgetFile?: string;
   budget?: Budget;
-  sarif?: string;
-  junit?: string;
-  csv?: string;
   /** --resume: the report id of the interrupted crawl to continue. */
   resume?: string;
   resumable: boolean;

@@ -5,22 +5,18 @@
  */
 import type { RobotsInfo } from "../robots/robots-cache.ts";
 import type { SitemapResult } from "../sitemap/discover.ts";
-import type { FetchedPage } from "../fetch/fetch-page.ts";
-import type { HttpRequest, ResponseHeaders } from "../fetch/http-request.ts";
+import type { FetchedPage, FetchPageOptions } from "../fetch/fetch-page.ts";
+import type { ResponseHeaders } from "../fetch/http-request.ts";
 import type { TextSink } from "../fetch/read-body.ts";
 import type { CutPattern, UrlEntry } from "./frontier.ts";
 import type { Twin } from "./twin.ts";
 import type { CrawlJournal } from "./crawl-journal.ts";
 import type { SubRequestGate } from "../render/renderer.ts";
 
-export interface CrawlDeps {
-  fetch: typeof fetch;
-  /** A lighter HTTP primitive than `fetch`, when the runtime has one. */
-  request?: HttpRequest;
+export interface CrawlDeps extends Pick<FetchPageOptions, "fetch" | "request" | "signal"> {
   userAgent: string;
   /** The robots.txt product token (the first word of the user agent). */
   productToken: string;
-  signal?: AbortSignal;
   onProgress?(progress: CrawlProgress): void;
   /** The clock, for date checks (sitemap lastmod); defaults to the system clock. */
   now?(): Date;

@@ -14,13 +14,10 @@ import { fail, mapBounded, type ProviderDeps, type ProviderResult } from "../pro
 
 type Deps = { provider: ProviderDeps; config: SeoConfig };
 
-export interface ConsoleQuery {
+/** A Search Console row (its keys read as the query) on the property that answered it. */
+export interface ConsoleQuery extends Omit<GscRow, "keys"> {
   query: string;
   property: string;
-  clicks: number;
-  impressions: number;
-  ctr: number;
-  position: number;
   provenance: Provenance;
 }
 
