@@ -5,7 +5,7 @@
  * to do next; it becomes an `isError` result.
  * @module
  */
-import type { v } from "../../../deps.ts";
+import type { McpTool, v } from "../../../deps.ts";
 import type { ErrorCode } from "../errors.ts";
 import type { RestFace } from "../http/rest-face.ts";
 import type { ResourceLink } from "./resource.ts";
@@ -28,13 +28,8 @@ export interface ToolOutput {
   links?: ResourceLink[];
 }
 
-export interface ToolAnnotations {
-  readOnlyHint?: boolean;
-  destructiveHint?: boolean;
-  idempotentHint?: boolean;
-  openWorldHint?: boolean;
-}
-
+/** The hints MCP defines for agents (read-only, destructive, idempotent, open world). */
+export type ToolAnnotations = NonNullable<McpTool["annotations"]>;
 
 export interface ToolDef<S extends AnyObjectSchema = AnyObjectSchema> {
   name: string;
