@@ -5,6 +5,7 @@
  * @module
  */
 import { v } from "../../../deps.ts";
+import { wholeNumber } from "../tool-input.ts";
 import { EXTERNAL_LINKS } from "./external-checker.ts";
 import {
   CAPS,
@@ -22,15 +23,7 @@ const whole = (key: Tunable, front: FrontEnd, what: string) => {
   const remote = DEFAULTS[front].remote[key];
   const own = DEFAULTS[front]["own-machine"][key];
   const defaults = remote === own ? `default ${remote}` : `default ${remote}, ${own} on your own machine`;
-  return v.optional(
-    v.pipe(
-      v.number(),
-      v.integer(),
-      v.minValue(MINIMUM[key]),
-      v.maxValue(CAPS[front][key]),
-      v.description(`${what} (${defaults}; ${MINIMUM[key]}–${CAPS[front][key]})`),
-    ),
-  );
+  return v.optional(wholeNumber(MINIMUM[key], CAPS[front][key], `${what} (${defaults}; ${MINIMUM[key]}–${CAPS[front][key]})`));
 };
 
 const PRODUCTION_URL = v.optional(
@@ -56,13 +49,7 @@ function externalInput(front: FrontEnd) {
       ),
     ),
     max_external_links: v.optional(
-      v.pipe(
-        v.number(),
-        v.integer(),
-        v.minValue(1),
-        v.maxValue(EXTERNAL_LINKS.cap),
-        v.description(`with check_external_links: distinct external URLs checked, most-linked first (default ${EXTERNAL_LINKS.max}; 1–${EXTERNAL_LINKS.cap})`),
-      ),
+      wholeNumber(1, EXTERNAL_LINKS.cap, `with check_external_links: distinct external URLs checked, most-linked first (default ${EXTERNAL_LINKS.max}; 1–${EXTERNAL_LINKS.cap})`),
     ),
   };
 }
@@ -122,13 +109,7 @@ const RENDER_INPUT = {
     ),
   ),
   lab_sample: v.optional(
-    v.pipe(
-      v.number(),
-      v.integer(),
-      v.minValue(0),
-      v.maxValue(100),
-      v.description("with render: pages given lab metrics (LCP, CLS, TBT, bytes, requests), one per URL pattern first (default 20; 0 for none)"),
-    ),
+    wholeNumber(0, 100, "with render: pages given lab metrics (LCP, CLS, TBT, bytes, requests), one per URL pattern first (default 20; 0 for none)"),
   ),
 };
 

@@ -15,7 +15,7 @@ import { SOURCES_SCHEMA, show } from "../providers/labels.ts";
 import type { ProviderDeps } from "../providers/types.ts";
 import { REST_ROUTES } from "../http/paths.ts";
 import { definedEntries, REST_DOC } from "../http/rest-doc.ts";
-import { responseFormat } from "../tool-input.ts";
+import { responseFormat, wholeNumber } from "../tool-input.ts";
 
 const MAX_IDEAS = 200;
 const CONCISE_IDEAS = 25;
@@ -36,16 +36,7 @@ const KeywordIdeasInput = v.object({
     v.pipe(v.string(), v.regex(/^[a-zA-Z]{2}$/), v.description("ISO 639-1 language, e.g. en, de")),
     "en",
   ),
-  limit: v.optional(
-    v.pipe(
-      v.number(),
-      v.integer(),
-      v.minValue(1),
-      v.maxValue(MAX_IDEAS),
-      v.description(`Most ideas to return (1-${MAX_IDEAS})`),
-    ),
-    50,
-  ),
+  limit: v.optional(wholeNumber(1, MAX_IDEAS, `Most ideas to return (1-${MAX_IDEAS})`), 50),
   expand: v.optional(
     v.pipe(
       v.boolean(),
