@@ -17,6 +17,9 @@ export const responseFormat = v.optional(
 
 export type ResponseFormat = "concise" | "detailed";
 
+/** A yes/no input, with its description for agents. */
+export const yesNo = (description: string) => v.pipe(v.boolean(), v.description(description));
+
 /** A whole number from `min` to `max`, with its description for agents. */
 export const wholeNumber = (min: number, max: number, description: string) =>
   v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max), v.description(description));

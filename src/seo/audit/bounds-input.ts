@@ -5,7 +5,7 @@
  * @module
  */
 import { v } from "../../../deps.ts";
-import { wholeNumber } from "../tool-input.ts";
+import { wholeNumber, yesNo } from "../tool-input.ts";
 import { EXTERNAL_LINKS } from "./external-checker.ts";
 import {
   CAPS,
@@ -41,11 +41,8 @@ const PRODUCTION_URL = v.optional(
 function externalInput(front: FrontEnd) {
   return {
     check_external_links: v.optional(
-      v.pipe(
-        v.boolean(),
-        v.description(
-          `after the crawl, check links to other sites (HEAD, then GET; robots.txt and a gap per host honoured; at most ${EXTERNAL_LINKS.seconds} s) and report broken ones with the pages linking to them (default ${front === "cli" ? "true" : "false"})`,
-        ),
+      yesNo(
+        `after the crawl, check links to other sites (HEAD, then GET; robots.txt and a gap per host honoured; at most ${EXTERNAL_LINKS.seconds} s) and report broken ones with the pages linking to them (default ${front === "cli" ? "true" : "false"})`,
       ),
     ),
     max_external_links: v.optional(
@@ -84,15 +81,10 @@ function limitsInput(front: FrontEnd) {
 
 /** What the crawl covers beyond linked pages, and where the production copy of a staging site is. */
 const COVERAGE_INPUT = {
-  check_resources: v.optional(
-    v.pipe(v.boolean(), v.description("check images, scripts and stylesheets for breakage (default true)")),
-  ),
+  check_resources: v.optional(yesNo("check images, scripts and stylesheets for breakage (default true)")),
   use_sitemaps: v.optional(
-    v.pipe(
-      v.boolean(),
-      v.description(
-        "discover URLs from sitemaps: robots.txt Sitemap: lines, /sitemap.xml, /sitemap_index.xml, the start directory's sitemap.xml, <link rel=sitemap> (default true)",
-      ),
+    yesNo(
+      "discover URLs from sitemaps: robots.txt Sitemap: lines, /sitemap.xml, /sitemap_index.xml, the start directory's sitemap.xml, <link rel=sitemap> (default true)",
     ),
   ),
   production_url: PRODUCTION_URL,
@@ -101,11 +93,8 @@ const COVERAGE_INPUT = {
 /** The rendering mode's switch and its lab sample. */
 const RENDER_INPUT = {
   render: v.optional(
-    v.pipe(
-      v.boolean(),
-      v.description(
-        "also load every HTML page in a local headless Chromium (CHROME_PATH or the usual install paths), audit the rendered HTML, compare it with the raw HTML, follow links found after rendering, and measure lab metrics on a sample of pages (default false; needs a browser on this machine)",
-      ),
+    yesNo(
+      "also load every HTML page in a local headless Chromium (CHROME_PATH or the usual install paths), audit the rendered HTML, compare it with the raw HTML, follow links found after rendering, and measure lab metrics on a sample of pages (default false; needs a browser on this machine)",
     ),
   ),
   lab_sample: v.optional(

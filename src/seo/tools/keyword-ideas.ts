@@ -15,7 +15,7 @@ import { SOURCES_SCHEMA, show } from "../providers/labels.ts";
 import type { ProviderDeps } from "../providers/types.ts";
 import { REST_ROUTES } from "../http/paths.ts";
 import { definedEntries, REST_DOC } from "../http/rest-doc.ts";
-import { responseFormat, wholeNumber } from "../tool-input.ts";
+import { responseFormat, wholeNumber, yesNo } from "../tool-input.ts";
 
 const MAX_IDEAS = 200;
 const CONCISE_IDEAS = 25;
@@ -37,15 +37,7 @@ const KeywordIdeasInput = v.object({
     "en",
   ),
   limit: v.optional(wholeNumber(1, MAX_IDEAS, `Most ideas to return (1-${MAX_IDEAS})`), 50),
-  expand: v.optional(
-    v.pipe(
-      v.boolean(),
-      v.description(
-        "Also query question forms and seed + a..z (about 37 queries per source); false = the seed only",
-      ),
-    ),
-    true,
-  ),
+  expand: v.optional(yesNo("Also query question forms and seed + a..z (about 37 queries per source); false = the seed only"), true),
   site: v.optional(
     v.pipe(
       v.string(),
