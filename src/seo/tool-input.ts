@@ -17,6 +17,10 @@ export const responseFormat = v.optional(
 
 export type ResponseFormat = "concise" | "detailed";
 
+/** A text of `min` to `max` characters, with its description for agents. */
+export const boundedText = (min: number, max: number, description: string) =>
+  v.pipe(v.string(), v.minLength(min), v.maxLength(max), v.description(description));
+
 /** A yes/no input, with its description for agents. */
 export const yesNo = (description: string) => v.pipe(v.boolean(), v.description(description));
 

@@ -19,7 +19,7 @@ import { REPORT_OUTPUT_SCHEMA } from "../audit/report-output-schema.ts";
 import { reportText } from "../audit/report-text.ts";
 import type { ReportStore } from "../audit/report-store.ts";
 import { boundsInput, describeToolBounds } from "../audit/bounds-input.ts";
-import { responseFormat } from "../tool-input.ts";
+import { boundedText, responseFormat } from "../tool-input.ts";
 import { reportLink } from "./report-resources.ts";
 
 /** The crawl, the clock and the server's log (the audit's one line per report). */
@@ -27,28 +27,20 @@ type AuditSiteDeps = CrawlCapability & { now(): Date; log(line: string): void };
 
 const Input = v.object({
   url: v.optional(
-    v.pipe(
-      v.string(),
-      v.minLength(1),
-      v.maxLength(2000),
-      v.description(
-        "Start URL of the site to crawl, e.g. https://example.com/ or http://localhost:3000/; with report_id, a page of that report (URL or path) to show every problem found on it",
-      ),
+    boundedText(
+      1,
+      2000,
+      "Start URL of the site to crawl, e.g. https://example.com/ or http://localhost:3000/; with report_id, a page of that report (URL or path) to show every problem found on it",
     ),
   ),
   report_id: v.optional(
-    v.pipe(
-      v.string(),
-      v.minLength(1),
-      v.maxLength(100),
-      v.description(
-        "A stored audit's report_id: answer from it without crawling. With check: every URL of that check, paged; with url: one page's problems; alone: the report again",
-      ),
+    boundedText(
+      1,
+      100,
+      "A stored audit's report_id: answer from it without crawling. With check: every URL of that check, paged; with url: one page's problems; alone: the report again",
     ),
   ),
-  check: v.optional(
-    v.pipe(v.string(), v.minLength(1), v.maxLength(100), v.description("With report_id: a check id from the report's findings, e.g. broken-internal-link")),
-  ),
+  check: v.optional(boundedText(1, 100, "With report_id: a check id from the report's findings, e.g. broken-internal-link")),
   cursor: v.optional(
     v.pipe(v.string(), v.maxLength(20), v.description("With report_id and check: the next_cursor of the previous answer")),
   ),

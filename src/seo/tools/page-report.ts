@@ -18,18 +18,13 @@ import type { PageSpeedRun, Strategy } from "../providers/pagespeed.ts";
 import type { ProviderDeps } from "../providers/types.ts";
 import { REST_ROUTES } from "../http/paths.ts";
 import { definedEntries, REST_DOC } from "../http/rest-doc.ts";
-import { responseFormat } from "../tool-input.ts";
+import { boundedText, responseFormat } from "../tool-input.ts";
 
 const CONCISE_FINDINGS = 10;
 
 /** The tool's input; its REST face's query reuses the entries. */
 const PageReportInput = v.object({
-  url: v.pipe(
-    v.string(),
-    v.minLength(1),
-    v.maxLength(2000),
-    v.description("The page, e.g. https://example.com/pricing or http://localhost:3000/"),
-  ),
+  url: boundedText(1, 2000, "The page, e.g. https://example.com/pricing or http://localhost:3000/"),
   strategy: v.optional(
     v.pipe(
       v.picklist(["both", "mobile", "desktop"]),

@@ -13,7 +13,7 @@ import { SOURCES_SCHEMA, show } from "../providers/labels.ts";
 import type { ProviderDeps } from "../providers/types.ts";
 import { checkRank } from "../rank/check.ts";
 import type { EngineRank } from "../rank/google.ts";
-import { responseFormat } from "../tool-input.ts";
+import { boundedText, responseFormat } from "../tool-input.ts";
 
 const Input = v.object({
   keyword: v.pipe(
@@ -23,14 +23,7 @@ const Input = v.object({
     v.regex(/\S/, "must not be blank"),
     v.description("The exact search query"),
   ),
-  domain: v.pipe(
-    v.string(),
-    v.minLength(3),
-    v.maxLength(300),
-    v.description(
-      "Your domain or site URL, e.g. example.com (must be a property the configured keys can see)",
-    ),
-  ),
+  domain: boundedText(3, 300, "Your domain or site URL, e.g. example.com (must be a property the configured keys can see)"),
   response_format: responseFormat,
 });
 
