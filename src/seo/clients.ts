@@ -118,19 +118,13 @@ export function mcpServersConfig(): { mcpServers: Servers<ServerEntry> } {
   return { mcpServers: servers(mcpServersEntry()) };
 }
 
-interface VsCodeInput {
-  type: "promptString";
-  id: string;
-  description: string;
-  password: true;
-}
-
-function vscodeInputs(): VsCodeInput[] {
+/** VS Code's prompts for the keys: each asked once, stored as a secret. */
+function vscodeInputs() {
   return ASKED.map((k) => ({
-    type: "promptString",
+    type: "promptString" as const,
     id: inputId(k),
     description: `${k.title} (optional: leave empty to skip)`,
-    password: true,
+    password: true as const,
   }));
 }
 
