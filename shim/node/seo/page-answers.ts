@@ -20,28 +20,19 @@ function feed(extractor: HtmlExtractor, text: string, last: boolean): HtmlExtrac
   }
 }
 
-class PageAnswers {
+/** Answers every page that arrives on `port` (the page worker's parent port, or the CLI's channel), once complete. */
+export function answerPagesOn(port: MessagePort): void {
   /** Pages being read: their extractor, or the message of the error that ended their parse. */
-  readonly #open = new Map<number, HtmlExtractor | string>();
-
-  /** Takes one piece of a page; the answer once the page is complete. */
-  take([id, text, last]: PageMessage): FactsMessage | undefined {
-    const current = this.#open.get(id) ?? new HtmlExtractor();
+  const open = new Map<number, HtmlExtractor | string>();
+  port.on("message", ([id, text, last]: PageMessage) => {
+    const current = open.get(id) ?? new HtmlExtractor();
     const state = typeof current === "string" ? current : feed(current, text, last);
     if (!last) {
-      this.#open.set(id, state);
-      return undefined;
+      open.set(id, state);
+      return;
     }
-    this.#open.delete(id);
-    return typeof state === "string" ? [id, undefined, state] : [id, state.facts];
-  }
-}
-
-/** Answers every page that arrives on `port` (the page worker's parent port, or the CLI's channel). */
-export function answerPagesOn(port: MessagePort): void {
-  const answers = new PageAnswers();
-  port.on("message", (message: PageMessage) => {
-    const answer = answers.take(message);
-    if (answer) port.postMessage(answer);
+    open.delete(id);
+    const answer: FactsMessage = typeof state === "string" ? [id, undefined, state] : [id, state.facts];
+    port.postMessage(answer);
   });
 }
