@@ -16,18 +16,12 @@ export const GATEWAY_USAGE = `gateway [--port N] [--host H] [--allow-audit]
   --allow-audit   let seo_audit_site crawl (only with a loopback --host)
   Environment: GATEWAY_AUTH_TOKEN, GATEWAY_ALLOWED_ORIGINS, GATEWAY_RATE_LIMIT, GATEWAY_TRUST_PROXY`;
 
-export interface GatewayArgs {
-  port: number;
-  host: string;
-  allowAudit: boolean;
-}
-
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
 const GATEWAY_OPTIONS = optionTable(["port", "host"], ["allow-audit"]);
 
-/** Reads the gateway's flags; throws INVALID_USAGE naming the flag at fault. */
-export function parseGatewayArgs(args: string[]): GatewayArgs {
+/** Reads the gateway's flags (port, host, allowAudit); throws INVALID_USAGE naming the flag at fault. */
+export function parseGatewayArgs(args: string[]) {
   const parsed = parseArgs(args, GATEWAY_OPTIONS);
   if (parsed.positionals.length > 0)
     throw new ApiError("INVALID_USAGE", `gateway takes no arguments (got "${parsed.positionals[0]}")`);
