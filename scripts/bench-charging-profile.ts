@@ -7,11 +7,16 @@
  * (Node's HTTP, URL and stream code) and idle, and our server's hottest functions are listed.
  * The profiler samples wall-clock time on the main thread: a sample inside `writev` counts the
  * time the thread sat in that system call, including time the 2 cores were busy elsewhere (the
- * load generator), so it is not all work of ours.
+ * load generator), so it is not all work of ours. Beside each split, the main thread's own
+ * figures from /proc (Linux only) tell the two apart: CPU a request (user and kernel), the time
+ * it was ready to run but waited for a core, and how often it was preempted. A thread
+ * preempted inside `writev` (the answer wakes the load generator, which takes the core at the
+ * call's return) shows as `writev` in the profile and as waiting here.
  *
  * Usage: node scripts/bench-charging-profile.ts [--duration 8] [--entry dist/charging.js] [--top 15]
  * @module
  */
+import { spawnSync } from "node:child_process";
 import { readdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { get } from "node:http";
 import { createRequire } from "node:module";
@@ -41,18 +46,45 @@ function sample(url: string): Promise<{ body: Buffer; headers: Record<string, st
   }).on("error", fail));
 }
 
-/** Load `entry` under the profiler for the run; the profile and the requests answered. */
-async function profiled(entry: string, env: Record<string, string>, dir: string): Promise<{ profile: Profile; requests: number; rate: number }> {
+/** A thread's scheduler counters: CPU (user, kernel) and time ready but not running, in µs; preemptions. */
+interface Sched { user: number; kernel: number; waiting: number; preempted: number }
+const TICK_US = 1e6 / (Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100);
+
+/** The main thread's counters (its task id is the pid), or undefined without Linux's /proc. */
+function schedOf(pid: number | undefined): Sched | undefined {
+  try {
+    const task = `/proc/${pid}/task/${pid}`;
+    const stat = readFileSync(`${task}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const waitingNs = Number(readFileSync(`${task}/schedstat`, "utf8").split(" ")[1]);
+    const preempted = Number(/nonvoluntary_ctxt_switches:\s+(\d+)/.exec(readFileSync(`${task}/status`, "utf8"))?.[1]);
+    return { user: Number(fields[11]) * TICK_US, kernel: Number(fields[12]) * TICK_US, waiting: waitingNs / 1000, preempted };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The counters' growth over `requests`, a request: µs, and preemptions as a share. */
+function schedLine(before: Sched | undefined, after: Sched | undefined, requests: number): string {
+  if (!before || !after) return "";
+  const per = (key: keyof Sched) => (after[key] - before[key]) / requests;
+  return `main thread a request: CPU ${(per("user") + per("kernel")).toFixed(1)} µs (user ${per("user").toFixed(1)}, kernel ${per("kernel").toFixed(1)}), ready but waiting for a core ${per("waiting").toFixed(1)} µs, preempted ${per("preempted").toFixed(2)} times`;
+}
+
+/** Load `entry` under the profiler for the run; the profile, the requests answered and the main thread's scheduler line. */
+async function profiled(entry: string, env: Record<string, string>, dir: string): Promise<{ profile: Profile; requests: number; rate: number; sched: string }> {
   const profDir = mkdtempSync(join(dir, "prof-"));
   const server = await startBuilt({ ...env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir}` }, entry);
   let shift = 1;
+  const before = schedOf(server.child.pid);
   const result = await autocannon({ url: server.url, connections: 50, duration: Number(values.duration), requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, path: path(shift++) }) }] });
+  const sched = schedLine(before, schedOf(server.child.pid), result.requests.total);
   if (result.non2xx > 0) throw new Error(`${entry}: ${result.non2xx} non-2xx answers`);
   server.child.kill("SIGINT");
   await new Promise((done) => server.child.once("exit", done));
   const file = readdirSync(profDir)[0];
   if (!file) throw new Error(`${entry} wrote no profile`);
-  return { profile: JSON.parse(readFileSync(join(profDir, file), "utf8")) as Profile, requests: result.requests.total, rate: result.requests.average };
+  return { profile: JSON.parse(readFileSync(join(profDir, file), "utf8")) as Profile, requests: result.requests.total, rate: result.requests.average, sched };
 }
 
 /** µs per request by kind, and the hottest functions of the bundle (µs per request each). */
@@ -90,7 +122,9 @@ async function main(): Promise<void> {
     const mine = split(ours.profile, ours.requests, entry.split("/").pop() as string);
     console.log(`distinct boxes (${body.length} bytes a body), autocannon 50 connections, ${values.duration} s each, µs of profiled main-thread time a request:`);
     console.log(`  ours ${ours.rate.toFixed(0)} req/s: ${line(mine.kinds)}`);
+    if (ours.sched) console.log(`    ${ours.sched}`);
     console.log(`  bare ${bare.rate.toFixed(0)} req/s: ${line(split(bare.profile, bare.requests, "bare.mjs").kinds)}`);
+    if (bare.sched) console.log(`    ${bare.sched}`);
     console.log("  our hottest functions in the bundle (self time, µs a request):");
     for (const [name, us] of mine.hot) console.log(`    ${us.toFixed(2)} ${name}`);
   } finally {
