@@ -13,7 +13,9 @@ time of the measuring thread unless marked wall. Progress goes to stderr, result
 3. Hooks inside a real proxy (LiteLLM from .venvs/): the CPU time of every guardrail hook of
    one chat request (pre-call, post-call, the async and the sync logging hook), through a
    timing subclass of the shipped class, for a 20 KB prompt answered with 200 characters and
-   with a full 20 KB echo. Goal: <= 0.5 ms per request at p50.
+   with a full 20 KB echo. Goal: <= 0.5 ms per request at p50. `--against REV` also times the
+   guardrail of a git revision in a second proxy, the two proxies' requests interleaved, and
+   prints the ratio: an A/B that sees one machine at one time.
 4. Proxy round trip, shipped example config with the guardrail vs the same config without it,
    requests interleaved in shuffled order, against a zero-latency and a 50 ms upstream.
    Goal: <= 3 % at 50 ms.
@@ -25,12 +27,15 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import io
 import json
 import random
 import re
 import socket
 import statistics
+import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from collections.abc import Callable
@@ -64,8 +69,14 @@ SCRIPTS = {
     "emoji": "great job on the launch 🎉🎉 see you at the offsite ❤️ tomorrow! the whole team "
     "👨‍👩‍👧‍👦 says thanks 🙏🏽 lunch is on me 🍕🥳 ok 👍 let's ship it 🚀🔥 congrats 👏🏼✨",
 }
-TIMED_GUARDRAIL = """import json, os, time
+TIMED_GUARDRAIL = """import json, os, sys, time
+AGAINST = os.environ.get("BENCH_GUARDRAIL_PATH")  # --against: another revision's package
+if AGAINST:
+    sys.path.insert(0, AGAINST)
+import reversible_mask
 from reversible_mask.guardrail import ReversibleMaskGuardrail
+if AGAINST and not reversible_mask.__file__.startswith(AGAINST):
+    raise RuntimeError(f"bench: reversible_mask came from {reversible_mask.__file__}")
 
 
 
@@ -301,7 +312,9 @@ def bench_config(upstreams: dict[str, str], guardrail: str | None) -> dict:
     return config
 
 
-def proxy_runs(version: str, requests: int, delay_ms: float, parts: set[int]) -> None:
+def proxy_runs(
+    version: str, requests: int, delay_ms: float, parts: set[int], against: str | None = None
+) -> None:
     rng = random.Random(11)
     terms = make_terms(1000, rng)
     prompts = {shape: make_prompt(terms, rng, "ASCII", every) for shape, every in SHAPES.items()}
@@ -318,10 +331,17 @@ def proxy_runs(version: str, requests: int, delay_ms: float, parts: set[int]) ->
             "short": ("short-model", fast.url),
             "slow": ("echo-model", slow.url),
         }
-        hook_times = Path(tmp) / "hook-times.jsonl"
+        timed = bench_config(upstreams, "timed_guardrail.TimedGuardrail")
+        # What each timed proxy runs: this checkout's guardrail, and with --against a revision's
+        # too, started A B B A: a proxy started earlier runs the same hooks a few % cheaper (seen
+        # in A/B runs of one revision against itself), so each side gets both start positions.
+        paths = {"this checkout": None}
+        if against:
+            paths[against] = str(revision_package(against, Path(tmp) / "against"))
+        sides = ["this checkout", against, against, "this checkout"] if against else list(paths)
         configs = {}
         if 3 in parts:
-            configs["timed"] = bench_config(upstreams, "timed_guardrail.TimedGuardrail")
+            configs.update({f"timed {index}": timed for index in range(len(sides))})
         if 4 in parts:
             configs["with"] = bench_config(
                 upstreams, "reversible_mask_guardrail.ReversibleMaskGuardrail"
@@ -329,17 +349,19 @@ def proxy_runs(version: str, requests: int, delay_ms: float, parts: set[int]) ->
             configs["without"] = bench_config(upstreams, None)
         proxies: dict[str, Proxy] = {}
         try:
-            for name, config in configs.items():
+            for index, (name, config) in enumerate(configs.items()):
                 log(f"starting proxy '{name}' (litellm {version})")
-                workdir = Path(tmp) / name
+                workdir = Path(tmp) / f"proxy-{index}"
                 workdir.mkdir()
                 (workdir / "timed_guardrail.py").write_text(TIMED_GUARDRAIL, "utf-8")
-                env = {"HOOK_TIMES": str(hook_times)}
+                env = {"HOOK_TIMES": str(workdir / "hook-times.jsonl")}
+                if name.startswith("timed "):
+                    env["BENCH_GUARDRAIL_PATH"] = paths[sides[int(name.removeprefix("timed "))]]
                 proxy = Proxy(version, config, workdir, fast.url, dictionary=dictionary, env=env)
                 proxies[name] = proxy.start()
-            if 3 in parts:
-                for shape, text in prompts.items():
-                    hooks(proxies["timed"], (shape, text), requests, hook_times)
+            timed_proxies = [(side, proxies[f"timed {i}"]) for i, side in enumerate(sides)]
+            for shape, text in prompts.items() if 3 in parts else ():
+                hooks(timed_proxies, (shape, text), requests)
             for model in ("echo", "slow") if 4 in parts else ():
                 latency = 0 if model == "echo" else delay_ms
                 pair = {name: proxies[name] for name in ("with", "without")}
@@ -351,33 +373,73 @@ def proxy_runs(version: str, requests: int, delay_ms: float, parts: set[int]) ->
                 proxy.stop()
 
 
-def hooks(proxy: Proxy, shaped: tuple[str, str], requests: int, hook_times: Path) -> None:
+def revision_package(revision: str, into: Path) -> Path:
+    """The guardrail package of a git revision, as source to put first on the proxy's path (it is
+    pure Python; its dependencies come from the proxy's venv)."""
+    archive = subprocess.run(
+        ["git", "-C", str(REPO), "archive", revision, "src/guardrail/src"],
+        check=True,
+        capture_output=True,
+    ).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(into, filter="data")
+    return into / "src" / "guardrail" / "src"
+
+
+def hooks(proxies: list[tuple[str, Proxy]], shaped: tuple[str, str], requests: int) -> None:
+    """Hook CPU per request of each side's timed proxies (a side: this checkout, or the
+    --against revision); all proxies' requests are interleaved in shuffled order, so every
+    side sees the same machine at the same time."""
     shape, prompt = shaped
-    connection = _connect(proxy.port)
+    connections = [(side, _connect(proxy.port)) for side, proxy in proxies]
+    times = [(side, proxy.workdir / "hook-times.jsonl") for side, proxy in proxies]
+    rng = random.Random(3)
     for model in ("short", "echo"):
         log(f"hook CPU: {requests} requests, {shape}, reply '{model}'")
-        hook_times.unlink(missing_ok=True)
+        for _, path in times:
+            path.unlink(missing_ok=True)
         for index in range(requests + 20):
-            _post(connection, model, f"request {index}: {prompt}")
-        _settle(hook_times, requests + 20)
-        per_call: dict[str, dict[str, float]] = {}
-        for line in hook_times.read_text().splitlines():
-            stage, call_id, spent = json.loads(line)
-            per_call.setdefault(call_id, {}).setdefault(stage, 0.0)
-            per_call[call_id][stage] += spent
-        rows = [r for r in per_call.values() if "pre_call" in r][20:]
+            rng.shuffle(connections)
+            for _, connection in connections:
+                _post(connection, model, f"request {index}: {prompt}")
+        rows: dict[str, list[dict[str, float]]] = {}
+        for side, path in times:
+            _settle(path, requests + 20)
+            rows.setdefault(side, []).extend(_per_request(path)[20:])
         reply = "200 characters" if model == "short" else "the full 20 KB echo"
-        print(f"\n3. guardrail hooks inside the proxy, CPU per request: 20 KB prompt ({shape}), "
-              f"reply {reply}, 1,000 terms ({len(rows)} requests)\n   measured in the proxy "
-              "process: thread CPU time of each hook, recorded by a timing subclass of the "
-              "shipped class in the shipped example config, summed per request")  # fmt: skip
-        print(f"{'hook':>16} {'p50 ms':>8} {'p99 ms':>8}")
-        stages = ["pre_call", "post_call", "logging (async)", "logging (sync)"]
-        for stage in [s for s in stages if any(s in r for r in rows)]:  # the sync hook may not run
-            values = [r.get(stage, 0.0) for r in rows]
-            print(f"{stage:>16} {pct(values, 0.5) * 1e3:>8.3f} {pct(values, 0.99) * 1e3:>8.3f}")
-        totals = [sum(r.values()) for r in rows]
-        print(f"{'all hooks':>16} {pct(totals, 0.5) * 1e3:>8.3f} {pct(totals, 0.99) * 1e3:>8.3f}")
+        totals = {}
+        for side, side_rows in rows.items():
+            print(f"\n3. guardrail hooks inside the proxy, CPU per request: 20 KB prompt ({shape}), "
+                  f"reply {reply}, 1,000 terms ({len(side_rows)} requests)"
+                  + (f", guardrail of {side}" if len(rows) > 1 else "")
+                  + "\n   measured in the proxy process: thread CPU time of each hook, recorded by a "
+                  "timing subclass of the shipped class in the shipped example config, summed per "
+                  "request")  # fmt: skip
+            totals[side] = _report_hooks(side_rows)
+        if len(totals) == 2:
+            (mine, mine_p50), (other, other_p50) = totals.items()
+            print(f"   all hooks p50, {mine} / {other}: {mine_p50 / other_p50:.3f}")
+
+
+def _per_request(path: Path) -> list[dict[str, float]]:
+    per_call: dict[str, dict[str, float]] = {}
+    for line in path.read_text().splitlines():
+        stage, call_id, spent = json.loads(line)
+        per_call.setdefault(call_id, {}).setdefault(stage, 0.0)
+        per_call[call_id][stage] += spent
+    return [r for r in per_call.values() if "pre_call" in r]
+
+
+def _report_hooks(rows: list[dict[str, float]]) -> float:
+    """Prints the table; answers the p50 of all hooks."""
+    print(f"{'hook':>16} {'p50 ms':>8} {'p99 ms':>8}")
+    stages = ["pre_call", "post_call", "logging (async)", "logging (sync)"]
+    for stage in [s for s in stages if any(s in r for r in rows)]:  # the sync hook may not run
+        values = [r.get(stage, 0.0) for r in rows]
+        print(f"{stage:>16} {pct(values, 0.5) * 1e3:>8.3f} {pct(values, 0.99) * 1e3:>8.3f}")
+    totals = [sum(r.values()) for r in rows]
+    print(f"{'all hooks':>16} {pct(totals, 0.5) * 1e3:>8.3f} {pct(totals, 0.99) * 1e3:>8.3f}")
+    return pct(totals, 0.5)
 
 
 def _settle(path: Path, count: int) -> None:
@@ -448,6 +510,11 @@ def main() -> None:
     parser.add_argument("--litellm-version", default="1.104.5")
     parser.add_argument("--delay-ms", type=float, default=50.0, help="the slow upstream")
     parser.add_argument("--parts", default="1,2,3,4", help="which parts to run, e.g. 3")
+    parser.add_argument(
+        "--against",
+        metavar="REV",
+        help="part 3: also time the guardrail of this git revision, requests interleaved",
+    )
     args = parser.parse_args()
     parts = {int(part) for part in args.parts.split(",")}
     if 1 in parts:
@@ -455,7 +522,7 @@ def main() -> None:
     if 2 in parts:
         by_size([int(size) for size in args.terms.split(",")], args.runs)
     if parts & {3, 4}:
-        proxy_runs(args.litellm_version, args.requests, args.delay_ms, parts)
+        proxy_runs(args.litellm_version, args.requests, args.delay_ms, parts, args.against)
 
 
 if __name__ == "__main__":
