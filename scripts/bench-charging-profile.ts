@@ -12,6 +12,9 @@
  * it was ready to run but waited for a core, and how often it was preempted. A thread
  * preempted inside `writev` (the answer wakes the load generator, which takes the core at the
  * call's return) shows as `writev` in the profile and as waiting here.
+ * A third server runs our Node adapter (shim/node/serve.ts, from the sources) with a handler
+ * that answers the same prepared bytes and header lines and does nothing else: what the
+ * adapter's path costs without the search, its "bundle" being the adapter's own sources.
  *
  * Usage: node scripts/bench-charging-profile.ts [--duration 8] [--entry dist/charging.js] [--top 15]
  * @module
@@ -22,6 +25,7 @@ import { get } from "node:http";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { startBuilt } from "./smoke.ts";
 import { BARE_SERVER } from "./bench-bare-server.ts";
@@ -87,8 +91,23 @@ async function profiled(entry: string, env: Record<string, string>, dir: string)
   return { profile: JSON.parse(readFileSync(join(profDir, file), "utf8")) as Profile, requests: result.requests.total, rate: result.requests.average, sched };
 }
 
-/** µs per request by kind, and the hottest functions of the bundle (µs per request each). */
-function split(profile: Profile, requests: number, bundle: string): { kinds: Map<string, number>; hot: [string, number][] } {
+/**
+ * Our Node adapter answering the sampled bytes and header lines from a handler that does no
+ * other work: the adapter's cost (request conversion, prepared answer, header lines) alone.
+ */
+const ADAPTER_SERVER = `
+import { readFileSync } from "node:fs";
+const { serve } = await import(process.env.SERVE_URL);
+const { preparedJson } = await import(process.env.RESPOND_URL);
+const bytes = new Uint8Array(readFileSync(process.env.BODY_FILE));
+const headers = JSON.parse(process.env.BODY_HEADERS);
+const serving = await serve(async () => preparedJson({ bytes }, { headers }), { port: 0 });
+process.stderr.write("listening on " + serving.url + "\\n");
+for (const signal of ["SIGINT", "SIGTERM"]) process.once(signal, () => serving.close().then(() => process.exit(0)));
+`;
+
+/** µs per request by kind, and the hottest functions of our code (µs per request each); `ours` tells our code's scripts by URL. */
+function split(profile: Profile, requests: number, ours: (url: string) => boolean): { kinds: Map<string, number>; hot: [string, number][] } {
   const byId = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
   const kinds = new Map<string, number>();
   const own = new Map<string, number>();
@@ -97,7 +116,7 @@ function split(profile: Profile, requests: number, bundle: string): { kinds: Map
     const us = (profile.timeDeltas[i] ?? 0) / requests;
     if (!frame) return;
     const name = frame.functionName;
-    const kind = frame.url.endsWith(bundle) ? "bundle" : name === "writev" ? "writev" : name === "(idle)" ? "idle" : name === "(garbage collector)" ? "gc" : "rest";
+    const kind = ours(frame.url) ? "bundle" : name === "writev" ? "writev" : name === "(idle)" ? "idle" : name === "(garbage collector)" ? "gc" : "rest";
     kinds.set(kind, (kinds.get(kind) ?? 0) + us);
     if (kind === "bundle") own.set(`${name || "(anonymous)"}:${frame.lineNumber + 1}`, (own.get(`${name || "(anonymous)"}:${frame.lineNumber + 1}`) ?? 0) + us);
   });
@@ -118,13 +137,19 @@ async function main(): Promise<void> {
     writeFileSync(join(dir, "bare.mjs"), BARE_SERVER);
     writeFileSync(join(dir, "body"), body);
     const ours = await profiled(entry, env, dir);
-    const bare = await profiled(join(dir, "bare.mjs"), { BODY_FILE: join(dir, "body"), BODY_HEADERS: JSON.stringify(headers) }, dir);
-    const mine = split(ours.profile, ours.requests, entry.split("/").pop() as string);
+    const sent = { BODY_FILE: join(dir, "body"), BODY_HEADERS: JSON.stringify(headers) };
+    const bare = await profiled(join(dir, "bare.mjs"), sent, dir);
+    writeFileSync(join(dir, "adapter.mjs"), ADAPTER_SERVER);
+    const sources = pathToFileURL(resolve(import.meta.dirname, "..")).href;
+    const adapter = await profiled(join(dir, "adapter.mjs"), { ...sent, SERVE_URL: `${sources}/shim/node/serve.ts`, RESPOND_URL: `${sources}/src/shared/http/respond.ts` }, dir);
+    const mine = split(ours.profile, ours.requests, (url) => url.endsWith(entry.split("/").pop() as string));
     console.log(`distinct boxes (${body.length} bytes a body), autocannon 50 connections, ${values.duration} s each, µs of profiled main-thread time a request:`);
     console.log(`  ours ${ours.rate.toFixed(0)} req/s: ${line(mine.kinds)}`);
     if (ours.sched) console.log(`    ${ours.sched}`);
-    console.log(`  bare ${bare.rate.toFixed(0)} req/s: ${line(split(bare.profile, bare.requests, "bare.mjs").kinds)}`);
+    console.log(`  bare ${bare.rate.toFixed(0)} req/s: ${line(split(bare.profile, bare.requests, (url) => url.endsWith("bare.mjs")).kinds)}`);
     if (bare.sched) console.log(`    ${bare.sched}`);
+    console.log(`  our adapter alone, the same bytes from a handler doing nothing else, ${adapter.rate.toFixed(0)} req/s: ${line(split(adapter.profile, adapter.requests, (url) => url.startsWith(sources)).kinds)}`);
+    if (adapter.sched) console.log(`    ${adapter.sched}`);
     console.log("  our hottest functions in the bundle (self time, µs a request):");
     for (const [name, us] of mine.hot) console.log(`    ${us.toFixed(2)} ${name}`);
   } finally {
