@@ -62,25 +62,20 @@ export const DEFAULTS: Record<FrontEnd, Record<HostClass, Record<Tunable, number
   cli: { remote: REMOTE, "own-machine": { ...OWN_MACHINE, maxPages: 10_000, maxSeconds: 600 } },
 };
 
-/** Hard caps per front end. */
+const TOOL_CAPS: Record<Tunable, number> = {
+  maxPages: 5000,
+  maxDepth: 10,
+  maxSeconds: 300,
+  concurrency: 32,
+  minIntervalMs: 10_000,
+  timeoutMs: 30_000,
+};
+
+/** Hard caps per front end: the CLI's page, depth and time caps are wider, its politeness caps the same. */
 export const CAPS: Record<FrontEnd, Record<Tunable, number>> = {
-  tool: {
-    maxPages: 5000,
-    maxDepth: 10,
-    maxSeconds: 300,
-    concurrency: 32,
-    minIntervalMs: 10_000,
-    timeoutMs: 30_000,
-  },
-  cli: {
-    // Beyond 100,000 pages the page summaries go to disk (audit/page-facts.ts, IN_MEMORY_PAGES).
-    maxPages: 1_000_000,
-    maxDepth: 100,
-    maxSeconds: 86_400,
-    concurrency: 32,
-    minIntervalMs: 10_000,
-    timeoutMs: 30_000,
-  },
+  tool: TOOL_CAPS,
+  // Beyond 100,000 pages the page summaries go to disk (audit/page-facts.ts, IN_MEMORY_PAGES).
+  cli: { ...TOOL_CAPS, maxPages: 1_000_000, maxDepth: 100, maxSeconds: 86_400 },
 };
 
 /** Politeness a remote site always gets, whatever the input asks. */
@@ -121,12 +116,7 @@ export const POLICY = {
 
 export function defaultBounds(overrides: Partial<CrawlBounds> = {}): CrawlBounds {
   return {
-    maxPages: REMOTE.maxPages,
-    maxDepth: REMOTE.maxDepth,
-    maxSeconds: REMOTE.maxSeconds,
-    concurrency: REMOTE.concurrency,
-    minIntervalMs: REMOTE.minIntervalMs,
-    timeoutMs: REMOTE.timeoutMs,
+    ...REMOTE,
     maxRedirects: POLICY.maxRedirects,
     maxBytes: POLICY.maxBytes,
     retries: POLICY.retries,
