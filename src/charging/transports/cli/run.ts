@@ -12,6 +12,7 @@ import { VERSION } from "../../../shared/build-info.ts";
 import { ApiError, isApiError } from "../../../shared/errors.ts";
 import type { FetchHandler } from "../../../shared/http/respond.ts";
 import type { Site } from "../../data/model.ts";
+import type { StatusRecord } from "../../status/service.ts";
 import { answerError, type Asked, PARAM } from "./answer-error.ts";
 import { ROUTE_OPTIONS, routeRequest } from "./route.ts";
 import { renderFields, renderSite, renderSites } from "./table.ts";
@@ -102,6 +103,8 @@ async function ask(deps: CliDeps, target: Target): Promise<Response> {
   }
 }
 
+const STATUS_FIELDS = ["id", "status", "kind", "retrievedAt", "source", "stale", "staleReason"] as const;
+
 function render(target: Target, body: Record<string, unknown>): string {
   if (target.command === "search" || target.command === "route") {
     const { data, page, attribution } = body as {
@@ -115,16 +118,10 @@ function render(target: Target, body: Record<string, unknown>): string {
     const { data, attribution } = body as { data: Site; attribution?: { text: string; url: string } };
     return renderSite(data, attribution);
   }
-  const record = (body as { data: Record<string, unknown> }).data;
-  const credit = record.attribution as { text: string; url: string } | undefined;
+  const record = (body as { data: StatusRecord }).data;
+  const credit = record.attribution as StatusRecord["attribution"] | undefined;
   return renderFields([
-    ["id", record.id as string],
-    ["status", record.status as string],
-    ["kind", record.kind as string],
-    ["retrievedAt", record.retrievedAt as string],
-    ["source", record.source as string],
-    ["stale", record.stale as boolean],
-    ["staleReason", record.staleReason as string | undefined],
+    ...STATUS_FIELDS.map((key) => [key, record[key]] as const),
     ["attribution", credit ? `${credit.text} (${credit.url})` : undefined],
   ]);
 }
