@@ -136,13 +136,8 @@ function converter(format: FileFormat, ref: OcmReference | undefined) {
   return { convert, meta };
 }
 
-interface Source {
-  file: string;
-  format: FileFormat;
-  gzip: boolean;
-  size: number;
-  stream: ReadableStream<Uint8Array>;
-}
+/** A file opened: its format, whether it was gzip, its size and its content. */
+type Source = Awaited<ReturnType<typeof open>> & { file: string };
 
 /** A progress line at every tenth of a plain file, and every 8 MB unpacked of a gzip one (its size is unknown). */
 function progressOf(source: Source, rows: () => number, io: ImportIo): (bytes: number) => void {
