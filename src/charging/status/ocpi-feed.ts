@@ -88,25 +88,22 @@ export function createOcpiFeed(config: OcpiFeedConfig): LiveFeed {
     const headers: Record<string, string> = { accept: "application/json" };
     if (config.token) headers.authorization = `Token ${config.token}`;
     const init = { headers, signal: signal ? AbortSignal.any([signal, timeout]) : timeout };
+    // A failure of ours (the egress guard, the size cap) says what it is; any other one, what failed or the timeout.
+    const failed = (err: unknown, what: string) =>
+      err instanceof ApiError ? err : unavailable(timeout.aborted ? `no answer within ${timeoutMs} ms` : what);
     let response: Response;
     try {
       response = await guardedFetch(`${base}/${encodeURIComponent(id)}`, init, config.policy, config.fetchImpl);
     } catch (err) {
-      if (err instanceof ApiError) throw err;
-      throw unavailable(timeout.aborted ? `no answer within ${timeoutMs} ms` : "request failed");
-    }
-    if (response.status === 404) {
-      await response.body?.cancel();
-      return undefined;
+      throw failed(err, "request failed");
     }
     if (!response.ok) {
       await response.body?.cancel();
+      if (response.status === 404) return undefined;
       throw unavailable(`HTTP ${response.status}`);
     }
     const body = await readCappedText(response, MAX_BYTES).catch((err: unknown) => {
-      throw err instanceof ApiError
-        ? err
-        : unavailable(timeout.aborted ? `no answer within ${timeoutMs} ms` : "body read failed");
+      throw failed(err, "body read failed");
     });
     return observationOf(body, () => config.now());
   }
