@@ -132,18 +132,13 @@ function charts(report: AuditReport): Html {
   ]}</div></section>`;
 }
 
+const PAGE_COLUMNS = ["Path", "Status", "Depth", "Inlinks", "Problems", "Words", "Sitemap", "Type", "Title"];
+const NUMERIC_COLUMNS = new Set(["Status", "Depth", "Inlinks", "Words"]);
+
 function pageTable(report: AuditReport): Html {
-  const head = [
-    ["Path", ""],
-    ["Status", "num"],
-    ["Depth", "num"],
-    ["Inlinks", "num"],
-    ["Problems", ""],
-    ["Words", "num"],
-    ["Sitemap", ""],
-    ["Type", ""],
-    ["Title", ""],
-  ].map(([label, cls]) => html`<th${cls ? html` class="${cls}"` : ""}><button type="button">${label}</button></th>`);
+  const head = PAGE_COLUMNS.map(
+    (label) => html`<th${NUMERIC_COLUMNS.has(label) ? html` class="num"` : ""}><button type="button">${label}</button></th>`,
+  );
   const checks = report.findings.map((f) => html`<option value="${f.id}">${f.id} (${n(f.count)})</option>`);
   const statuses = Object.keys(report.charts.status).map((s) => html`<option value="${s}">${s === "0" ? "no response" : s}</option>`);
   const shown = report.pages.length < report.stats.pages_crawled ? ` (the first ${n(report.pages.length)} of ${n(report.stats.pages_crawled)}, in crawl order)` : "";
