@@ -38,26 +38,20 @@ export class ContentRegions {
       else this.#boiler++;
       return;
     }
-    for (let i = this.#regions.length - 1; i >= 0; i--) {
-      const region = this.#regions[i] as Region;
-      if (region.tag !== name) continue;
-      region.nested++;
-      return;
-    }
+    const open = this.#regions.findLast((region) => region.tag === name);
+    if (open) open.nested++;
   }
 
   /** A closing tag: it closes the innermost region of its name unless a same-named element inside is open. */
   leave(name: string): void {
-    for (let i = this.#regions.length - 1; i >= 0; i--) {
-      const region = this.#regions[i] as Region;
-      if (region.tag !== name) continue;
-      if (region.nested > 0) region.nested--;
-      else {
-        this.#regions.splice(i, 1);
-        if (region.main) this.#main--;
-        else this.#boiler--;
-      }
-      return;
+    const i = this.#regions.findLastIndex((region) => region.tag === name);
+    const region = this.#regions[i];
+    if (!region) return;
+    if (region.nested > 0) region.nested--;
+    else {
+      this.#regions.splice(i, 1);
+      if (region.main) this.#main--;
+      else this.#boiler--;
     }
   }
 }
