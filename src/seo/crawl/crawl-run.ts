@@ -135,8 +135,7 @@ export class CrawlRun {
   }
 
   #inScope(url: string): boolean {
-    for (const prefix of this.#prefixes) if (url.startsWith(prefix)) return true;
-    return false;
+    return this.#prefixes.some((prefix) => url.startsWith(prefix));
   }
 
   #notify(): void {
@@ -241,13 +240,11 @@ export class CrawlRun {
   /** Room for one more queued record of this kind while the budget could still reach it. */
   #hasRoom(kind: UrlEntry["kind"]): boolean {
     const { frontier } = this;
-    if (kind === "resource")
-      return (
-        frontier.pending("resources") <
-        (this.#bounds.maxResources - this.#resourcesStarted) * ROOM_FACTOR + ROOM_SLACK
-      );
-    const pending = frontier.pending("links") + frontier.pending("targets");
-    return pending < (this.#bounds.maxPages - this.#pagesStarted) * ROOM_FACTOR + ROOM_SLACK;
+    const [pending, budgetLeft] =
+      kind === "resource"
+        ? [frontier.pending("resources"), this.#bounds.maxResources - this.#resourcesStarted]
+        : [frontier.pending("links") + frontier.pending("targets"), this.#bounds.maxPages - this.#pagesStarted];
+    return pending < budgetLeft * ROOM_FACTOR + ROOM_SLACK;
   }
 
   #add(
