@@ -187,6 +187,9 @@ export class ApiError extends Error {
   }
 }
 
+/** What `err` says: its message, or the thrown value itself as text. */
+export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
 /** Whether `err` is an `ApiError` (with one of `codes`, when given). */
 export function isApiError(err: unknown, ...codes: ErrorCode[]): err is ApiError {
   return err instanceof ApiError && (codes.length === 0 || codes.includes(err.code));

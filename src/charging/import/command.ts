@@ -10,7 +10,7 @@
  */
 import { metaFlagOf, optionTable, parseArgs, usage, valueOf } from "../../shared/cli/args.ts";
 import { failureLine, reportFailure } from "../../shared/cli/failure.ts";
-import { ApiError, isApiError } from "../../shared/errors.ts";
+import { ApiError, isApiError, messageOf } from "../../shared/errors.ts";
 import { datasetChunks, datasetPartitions, datasetRow } from "../data/dataset.ts";
 import type { Site } from "../data/model.ts";
 import type { Crc32 } from "../snapshot/crc32.ts";
@@ -49,7 +49,7 @@ const IMPORT_USAGE = `usage: charging import <files...> --out <path> [--imported
 
 /** `err` as a failure of `file`: its message prefixed with the file; INVALID_DATA unless typed otherwise. */
 function inFile(file: string, err: unknown): ApiError {
-  const message = `${file}: ${err instanceof Error ? err.message : String(err)}`;
+  const message = `${file}: ${messageOf(err)}`;
   return new ApiError(isApiError(err) ? err.code : "INVALID_DATA", message, { cause: err });
 }
 
@@ -92,9 +92,7 @@ const megabytes = (bytes: number) => {
 
 async function open(file: string, io: ImportIo) {
   const opened = await io.openFile(file).catch((err: unknown) => {
-    throw new ApiError("INVALID_USAGE", `cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`, {
-      cause: err,
-    });
+    throw new ApiError("INVALID_USAGE", `cannot read ${file}: ${messageOf(err)}`, { cause: err });
   });
   const source = await openSource(opened.stream).catch((err: unknown) => {
     throw isApiError(err, "INVALID_DATA") ? inFile(file, err) : err;
@@ -232,8 +230,7 @@ async function run(opts: Options, io: ImportIo): Promise<number> {
   try {
     counts = await write(opts, builder, summaries, io);
   } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    io.stderr(failureLine(new ApiError("WRITE_FAILED", `cannot write ${opts.out}: ${why}`), "charging import --help"));
+    io.stderr(failureLine(new ApiError("WRITE_FAILED", `cannot write ${opts.out}: ${messageOf(err)}`), "charging import --help"));
     return 1;
   }
   io.stderr(`import: wrote ${counts.sites} sites (ocm ${counts.ocm}, osm ${counts.osm}) to ${opts.out}`);

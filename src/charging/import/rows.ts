@@ -7,7 +7,7 @@
  * @module
  */
 import { JSONParser } from "../../../deps.ts";
-import { type ApiError, isApiError } from "../../shared/errors.ts";
+import { type ApiError, isApiError, messageOf } from "../../shared/errors.ts";
 import { type FileFormat, formatError } from "./source.ts";
 
 interface RowHandler {
@@ -33,7 +33,7 @@ const LAYOUT: Record<Exclude<FileFormat, "ocm-jsonl">, { paths: string[]; depth:
 };
 
 function explain(err: unknown, tokenAt: number): ApiError {
-  const message = err instanceof Error ? err.message : String(err);
+  const message = messageOf(err);
   if (/ended in (the )?mid/i.test(message) || /middle of a token/i.test(message))
     return formatError("the JSON ends before it is complete (is the file truncated?)");
   // Tokenizer errors carry their position; token-parser errors get the last token's.

@@ -4,7 +4,7 @@
  * all the same.
  * @module
  */
-import { ApiError } from "../../shared/errors.ts";
+import { ApiError, messageOf } from "../../shared/errors.ts";
 import { failureLine } from "../../shared/cli/failure.ts";
 import type { AuditReport } from "../audit/report.ts";
 import type { CliIo } from "./audit.ts";
@@ -24,8 +24,6 @@ function writeFailed(io: CliIo, message: string): void {
   io.stderr(`${failureLine(new ApiError("WRITE_FAILED", message), "seo-audit-mcp audit --help")}\n`);
 }
 
-const reason = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
 /** Writes one file; false, after one stderr line, when it could not be written. */
 async function written(path: string, text: string, io: CliIo, unavailable: string): Promise<boolean> {
   if (!io.writeText) {
@@ -36,7 +34,7 @@ async function written(path: string, text: string, io: CliIo, unavailable: strin
     await io.writeText(path, text);
     return true;
   } catch (err) {
-    writeFailed(io, `cannot write ${path}: ${reason(err)}`);
+    writeFailed(io, `cannot write ${path}: ${messageOf(err)}`);
     return false;
   }
 }
@@ -64,7 +62,7 @@ async function writeCsv(dir: string, report: AuditReport, io: CliIo): Promise<nu
   try {
     await io.makeDir?.(dir);
   } catch (err) {
-    writeFailed(io, `cannot make ${dir}: ${reason(err)}`);
+    writeFailed(io, `cannot make ${dir}: ${messageOf(err)}`);
     return 1;
   }
   const files = csvFiles(report);

@@ -5,7 +5,7 @@
  * act on. Usage, configuration and data-file problems exit 2; every other failure exits 1.
  * @module
  */
-import { ERRORS, type ErrorCode, isApiError } from "../errors.ts";
+import { ERRORS, type ErrorCode, isApiError, messageOf } from "../errors.ts";
 
 /** The codes that mean the command line, a setting or an input file is at fault: exit 2. */
 export const USAGE_CODES: readonly ErrorCode[] = ["INVALID_USAGE", "INVALID_CONFIG", "INVALID_DATA"];
@@ -30,8 +30,7 @@ const hasNextStep = (message: string) => message.includes("; ");
  */
 export function failureLine(err: unknown, help: string): string {
   if (!isApiError(err)) {
-    const what = err instanceof Error ? err.message : String(err);
-    return `INTERNAL: ${oneLine(what)}; ${UNEXPECTED_NEXT_STEP}`;
+    return `INTERNAL: ${oneLine(messageOf(err))}; ${UNEXPECTED_NEXT_STEP}`;
   }
   const message = oneLine(err.message);
   if (hasNextStep(message)) return `${err.code}: ${message}`;

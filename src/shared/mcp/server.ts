@@ -18,7 +18,7 @@ import {
   McpServer,
   ReadResourceRequestSchema,
 } from "../../../deps-mcp-server.ts";
-import { ApiError, ERRORS, type ErrorCode } from "../errors.ts";
+import { ApiError, ERRORS, type ErrorCode, messageOf } from "../errors.ts";
 import { invokeTool } from "./invoke.ts";
 import { listingOf, type ServerInfo } from "./listing.ts";
 import { capabilitiesOf, type ReadResource, RESOURCE_NOT_FOUND } from "./resource.ts";
@@ -63,7 +63,7 @@ function errorResult(code: ErrorCode, message: string): CallToolResult {
  */
 export function toolErrorResult(err: unknown, tool: string, log: (line: string) => void): CallToolResult {
   if (err instanceof ApiError) return errorResult(err.code, err.message);
-  log(`tool ${tool} failed: ${err instanceof Error ? err.message : String(err)}`);
+  log(`tool ${tool} failed: ${messageOf(err)}`);
   return errorResult("INTERNAL", `${tool} failed unexpectedly; ${ERRORS.INTERNAL.hint}`);
 }
 
@@ -111,7 +111,7 @@ function serveResources(server: McpServer, info: ServerInfo, log: (line: string)
       // A URI the server reads but whose parts are wrong (a cursor it never gave): the typed error's next step.
       if (err instanceof ApiError) throw new McpError(McpErrorCode.InvalidParams, `${err.code}: ${err.message}`);
       // Anything else is logged here, as a tool's failure is: no detail of it reaches the client.
-      log(`resource ${request.params.uri.slice(0, 200)} failed: ${err instanceof Error ? err.message : String(err)}`);
+      log(`resource ${request.params.uri.slice(0, 200)} failed: ${messageOf(err)}`);
       throw new McpError(McpErrorCode.InternalError, `reading the resource failed unexpectedly; ${ERRORS.INTERNAL.hint}`);
     });
     if (!contents) {

@@ -5,7 +5,7 @@
  * the request is always the POST form, so a route of any length (up to the body cap) fits.
  * @module
  */
-import { isApiError } from "../../../shared/errors.ts";
+import { isApiError, messageOf } from "../../../shared/errors.ts";
 import { type OptionSpec, usage } from "../../../shared/cli/args.ts";
 import { parseQuery } from "../../../shared/http/query.ts";
 import { RouteQuery, routeOfQuery } from "../../operations/route-search.ts";
@@ -43,7 +43,7 @@ export async function routeRequest(
     try {
       options.geojson = await readText(options.geojson);
     } catch (err) {
-      throw usage(`cannot read --geojson ${options.geojson}: ${err instanceof Error ? err.message : String(err)}`);
+      throw usage(`cannot read --geojson ${options.geojson}: ${messageOf(err)}`);
     }
   }
   const params = new URLSearchParams();

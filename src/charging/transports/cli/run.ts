@@ -9,7 +9,7 @@
 import { metaFlagOf, type OptionSpec, optionTable, parseArgs, usage } from "../../../shared/cli/args.ts";
 import { exitCodeOf, failureLine } from "../../../shared/cli/failure.ts";
 import { VERSION } from "../../../shared/build-info.ts";
-import { ApiError, isApiError } from "../../../shared/errors.ts";
+import { ApiError, isApiError, messageOf } from "../../../shared/errors.ts";
 import type { FetchHandler } from "../../../shared/http/respond.ts";
 import type { Site } from "../../data/model.ts";
 import type { StatusRecord } from "../../status/service.ts";
@@ -85,8 +85,7 @@ function baseUrl(url: string): URL {
 /** fetch's own text is "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND, ...) is its cause. */
 function networkReason(err: unknown): string {
   const cause = (err as { cause?: { code?: string; message?: string } } | undefined)?.cause;
-  const why = err instanceof Error ? err.message : String(err);
-  return cause?.code ?? cause?.message ?? why;
+  return cause?.code ?? cause?.message ?? messageOf(err);
 }
 
 async function ask(deps: CliDeps, target: Target): Promise<Response> {
