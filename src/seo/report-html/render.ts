@@ -173,15 +173,11 @@ ${byCheck.length > 0 ? html`<table><thead><tr><th>check</th><th class="num">befo
  * of pages).
  */
 function reportData(report: AuditReport, rel: Rel) {
-  const evidence: string[] = [];
+  // A text's index is its place in insertion order; `evidence`, read after `findings` interned them all, lists them so.
   const index = new Map<string, number>();
   const intern = (text: string) => {
-    let i = index.get(text);
-    if (i === undefined) {
-      i = evidence.push(text) - 1;
-      index.set(text, i);
-    }
-    return i;
+    if (!index.has(text)) index.set(text, index.size);
+    return index.get(text) as number;
   };
   return {
     origin: originOf(report.target),
@@ -197,7 +193,7 @@ function reportData(report: AuditReport, rel: Rel) {
       p.title ?? "",
     ]),
     findings: Object.fromEntries(report.findings.map((f) => [f.id, f.examples.map((e) => [rel(e.url), intern(rel(e.evidence))])])),
-    evidence,
+    evidence: [...index.keys()],
   };
 }
 
