@@ -5,6 +5,7 @@
  * @module
  */
 import { redact } from "../config.ts";
+import { retryAfterMs } from "../crawl/host-gate.ts";
 import type { ProviderId } from "../provenance.ts";
 import { fail, ok, type ProviderDeps, type ProviderResult } from "./types.ts";
 
@@ -26,15 +27,6 @@ interface ProviderRequest {
   /** Statuses that mean "the provider has nothing for this input" (e.g. CrUX 404). */
   noDataStatuses?: readonly number[];
   signal?: AbortSignal;
-}
-
-/** Parses Retry-After (delta seconds or an HTTP date) into milliseconds from `now`. */
-export function retryAfterMs(header: string | null, now: Date): number | undefined {
-  if (!header) return undefined;
-  const trimmed = header.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const at = Date.parse(trimmed);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now.getTime());
 }
 
 // The provider's own explanation, short and scrubbed of secrets.
@@ -112,7 +104,7 @@ export async function requestJson(
   if (retryable(outcome)) {
     const wait =
       outcome instanceof Response
-        ? (retryAfterMs(outcome.headers.get("retry-after"), deps.now()) ?? DEFAULT_RETRY_WAIT_MS)
+        ? retryAfterMs(outcome.headers.get("retry-after"), deps.now().getTime(), DEFAULT_RETRY_WAIT_MS, Number.POSITIVE_INFINITY)
         : DEFAULT_RETRY_WAIT_MS;
     // A wait longer than we can afford is not retried: the caller hears "quota, retry later".
     if (wait <= MAX_RETRY_WAIT_MS) {

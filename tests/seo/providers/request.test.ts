@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, test } from "node:test";
-import { MAX_RETRY_WAIT_MS, requestJson, retryAfterMs } from "../../../src/seo/providers/request.ts";
+import { MAX_RETRY_WAIT_MS, requestJson } from "../../../src/seo/providers/request.ts";
 import { type Fakes, startFakes } from "../fakes/providers.ts";
 import { recordingDeps } from "../fakes/setup.ts";
 
@@ -21,14 +21,6 @@ const req = (path: string, extra = {}) => ({
   keyVar: "SEO_X_KEY",
   secrets: [SECRET],
   ...extra,
-});
-
-test("retryAfterMs() reads delta seconds and HTTP dates", () => {
-  const now = new Date("2026-11-21T00:00:00Z");
-  assert.equal(retryAfterMs("3", now), 3000);
-  assert.equal(retryAfterMs("Sat, 21 Nov 2026 00:00:05 GMT", now), 5000);
-  assert.equal(retryAfterMs("soon", now), undefined);
-  assert.equal(retryAfterMs(null, now), undefined);
 });
 
 test("requestJson() answers the parsed JSON on success, once", async () => {
