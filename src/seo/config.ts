@@ -68,12 +68,8 @@ function keyValue(name: string, sources: ConfigSources): string | undefined {
 function endpoint(name: EndpointVar, env: ConfigSources["env"]): string {
   const raw = env[name]?.trim();
   if (!raw) return DEFAULT_ENDPOINTS[name];
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ApiError("INVALID_CONFIG", `${name} must be an absolute http(s) URL; got "${raw}"`);
-  }
+  const url = URL.parse(raw);
+  if (!url) throw new ApiError("INVALID_CONFIG", `${name} must be an absolute http(s) URL; got "${raw}"`);
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new ApiError("INVALID_CONFIG", `${name} must be an http(s) URL; got "${raw}"`);
   }
