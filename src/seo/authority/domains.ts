@@ -10,13 +10,9 @@ const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 export function normaliseDomain(input: string): string | undefined {
   const raw = input.trim();
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`;
-  let host: string;
-  try {
-    host = new URL(withScheme).hostname;
-  } catch {
-    return undefined;
-  }
-  host = host.replace(/\.$/, "").replace(/^www\./, "");
+  const parsed = URL.parse(withScheme);
+  if (!parsed) return undefined;
+  const host = parsed.hostname.replace(/\.$/, "").replace(/^www\./, "");
   const labels = host.split(".");
   if (labels.length < 2 || host.length > 253) return undefined;
   if (!labels.every((l) => LABEL.test(l))) return undefined;

@@ -90,13 +90,8 @@ export function normaliseUrl(href: string, base?: string | URL): string | undefi
     const plain = plainPath(href, base);
     if (plain !== undefined) return plain;
   }
-  let url: URL;
-  try {
-    url = new URL(href, base);
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
+  const url = URL.parse(href, base);
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) return undefined;
   // Setting the hash re-serialises the URL: only when there is one.
   if (url.hash !== "") url.hash = "";
   let text = url.href;

@@ -79,13 +79,9 @@ export function guardNetwork(policy: EgressPolicy, egress: GatewayEgress, base: 
 /** An absolute http(s) URL without credentials: the only kind a tool fetches (others it refuses itself). */
 function fetchable(raw: unknown): string | undefined {
   if (typeof raw !== "string") return undefined;
-  try {
-    const url = new URL(raw.trim());
-    const web = url.protocol === "http:" || url.protocol === "https:";
-    return web && !url.username && !url.password ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
+  const url = URL.parse(raw.trim());
+  const web = url?.protocol === "http:" || url?.protocol === "https:";
+  return url && web && !url.username && !url.password ? url.href : undefined;
 }
 
 /**

@@ -27,12 +27,7 @@ function origins(raw: string | undefined): GatewaySettings["allowedOrigins"] {
   if (!text || text === "*") return "*";
   return text.split(",").map((entry) => {
     const origin = entry.trim();
-    let url: URL | undefined;
-    try {
-      url = new URL(origin);
-    } catch {
-      url = undefined;
-    }
+    const url = URL.parse(origin);
     if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.origin !== origin) {
       throw new ApiError(
         "INVALID_CONFIG",

@@ -174,12 +174,7 @@ const REST: RestFace = {
 
 /** The page's URL; refused unless it is an absolute http(s) URL without credentials. */
 function pageUrl(raw: string): URL {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    url = new URL("invalid:");
-  }
+  const url = URL.parse(raw.trim()) ?? new URL("invalid:");
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new ApiError(
       "INVALID_ARGUMENTS",

@@ -73,12 +73,9 @@ function targetOf(command: string, positionals: string[], options: Record<string
 }
 
 function baseUrl(url: string): URL {
-  try {
-    const base = new URL(url);
-    if (base.protocol === "http:" || base.protocol === "https:") return base;
-  } catch {
-    // Not a URL at all: the same answer as a URL of another scheme.
-  }
+  // Not a URL at all (null) gets the same answer as a URL of another scheme.
+  const base = URL.parse(url);
+  if (base?.protocol === "http:" || base?.protocol === "https:") return base;
   throw usage(`--url must be an http(s) URL, e.g. http://127.0.0.1:8787`);
 }
 
