@@ -11,13 +11,7 @@ import type { HtmlFacts } from "./html-facts.ts";
 
 type HitFn = (id: CheckId, evidence: string) => void;
 
-const hostOf = (href: string, base: string) => {
-  try {
-    return new URL(href, base).host;
-  } catch {
-    return undefined;
-  }
-};
+const hostOf = (href: string, base: string) => URL.parse(href, base)?.host;
 
 /** Page-level security findings of an HTML page at `pageUrl` (links resolved against `base`). */
 export function securityHits(html: HtmlFacts, pageUrl: string, base: string, hit: HitFn): void {

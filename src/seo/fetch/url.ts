@@ -56,7 +56,7 @@ const SPELLED_PATH = /^\/[A-Za-z0-9\-_~!$&'()*+,;=:@/%]*$/;
 /** The path of an absolute URL as `URL.pathname` gives it (read off a canonical spelling), or undefined when it does not parse. */
 export function pathOfUrl(url: string): string | undefined {
   const origin = spelledOrigin(url);
-  if (origin === undefined) return URL.canParse(url) ? new URL(url).pathname : undefined;
+  if (origin === undefined) return URL.parse(url)?.pathname;
   const rest = url.slice(origin.length);
   const end = rest.search(/[?#]/);
   const path = (end < 0 ? rest : rest.slice(0, end)) || "/";

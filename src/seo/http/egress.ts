@@ -29,13 +29,7 @@ interface GuardedNetwork {
   refusal(): ApiError | undefined;
 }
 
-const originOf = (url: string) => {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
-  }
-};
+const originOf = (url: string) => URL.parse(url)?.origin;
 
 /** The egress policy of a gateway over `config`'s provider endpoints. */
 export function gatewayPolicy(config: SeoConfig, egress: GatewayEgress): EgressPolicy {

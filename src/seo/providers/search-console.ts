@@ -83,11 +83,8 @@ export async function listSites(
 /** Hostname of a property: `sc-domain:example.com` or `https://www.example.com/`. */
 function propertyHost(site: string): { host: string; domainProperty: boolean } | undefined {
   if (site.startsWith("sc-domain:")) return { host: site.slice(10).toLowerCase(), domainProperty: true };
-  try {
-    return { host: new URL(site).hostname.toLowerCase(), domainProperty: false };
-  } catch {
-    return undefined;
-  }
+  const url = URL.parse(site);
+  return url ? { host: url.hostname.toLowerCase(), domainProperty: false } : undefined;
 }
 
 /** Properties covering `domain` (a bare host such as example.com), domain properties first. */

@@ -10,13 +10,7 @@ import { type SourceStatus, statusOf } from "../providers/labels.ts";
 import { fail, type ProviderDeps } from "../providers/types.ts";
 import { type EngineRank, noRank } from "./google.ts";
 
-const hostOf = (url: string) => {
-  try {
-    return new URL(url).hostname.toLowerCase().replace(/^www\./, "");
-  } catch {
-    return "";
-  }
-};
+const hostOf = (url: string) => URL.parse(url)?.hostname.toLowerCase().replace(/^www\./, "") ?? "";
 
 export async function bingRank(
   deps: { provider: ProviderDeps; config: SeoConfig },

@@ -198,7 +198,7 @@ function reportData(report: AuditReport, rel: Rel) {
 }
 
 function originOf(url: string): string {
-  return URL.canParse(url) ? new URL(url).origin : "";
+  return URL.parse(url)?.origin ?? "";
 }
 
 /** The whole report as one HTML document. */
