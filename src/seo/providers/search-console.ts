@@ -109,14 +109,12 @@ export async function searchAnalytics(
   query: GscQuery,
   signal?: AbortSignal,
 ): Promise<ProviderResult<GscRow[]>> {
+  const { filters, ...asked } = query;
   const body = {
-    startDate: query.startDate,
-    endDate: query.endDate,
-    dimensions: query.dimensions,
+    ...asked,
     type: "web",
     dataState: "all",
-    rowLimit: query.rowLimit,
-    ...(query.filters ? { dimensionFilterGroups: [{ groupType: "and", filters: query.filters }] } : {}),
+    ...(filters ? { dimensionFilterGroups: [{ groupType: "and", filters }] } : {}),
   };
   const answer = await call(
     deps,
