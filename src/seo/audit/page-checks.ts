@@ -29,7 +29,6 @@ export interface PageSignals {
   pageType?: PageType;
 }
 
-
 function statusHits(s: PageSignals, hit: (id: CheckId, evidence: string) => void): void {
   const { page } = s;
   if (page.status === 0) hit("fetch-failed", page.error ?? "no response");
