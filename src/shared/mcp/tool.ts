@@ -5,7 +5,7 @@
  * to do next; it becomes an `isError` result.
  * @module
  */
-import type { McpTool, v } from "../../../deps.ts";
+import type { v } from "../../../deps.ts";
 import type { ErrorCode } from "../errors.ts";
 import type { RestFace } from "../http/rest-face.ts";
 import type { ResourceLink } from "./resource.ts";
@@ -28,8 +28,16 @@ export interface ToolOutput {
   links?: ResourceLink[];
 }
 
-/** The hints MCP defines for agents (read-only, destructive, idempotent, open world). */
-export type ToolAnnotations = NonNullable<McpTool["annotations"]>;
+/**
+ * Written out rather than taken from the SDK's Tool type: the published packages bundle the SDK,
+ * so their declarations may not name it (scripts/pack-package.ts refuses a library entry that does).
+ */
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
 
 export interface ToolDef<S extends AnyObjectSchema = AnyObjectSchema> {
   name: string;
