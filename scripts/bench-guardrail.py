@@ -14,8 +14,8 @@ time of the measuring thread unless marked wall. Progress goes to stderr, result
    one chat request (pre-call, post-call, the async and the sync logging hook), through a
    timing subclass of the shipped class, for a 20 KB prompt answered with 200 characters and
    with a full 20 KB echo. Goal: <= 0.5 ms per request at p50. `--against REV` also times the
-   guardrail of a git revision in a second proxy, the two proxies' requests interleaved, and
-   prints the ratio: an A/B that sees one machine at one time.
+   guardrail of a git revision: four proxies (this, REV, REV, this), all their requests
+   interleaved, and the ratio of all-hooks p50: an A/B that sees one machine at one time.
 4. Proxy round trip, shipped example config with the guardrail vs the same config without it,
    requests interleaved in shuffled order, against a zero-latency and a 50 ms upstream.
    Goal: <= 3 % at 50 ms.
@@ -339,9 +339,11 @@ def proxy_runs(
         if against:
             paths[against] = str(revision_package(against, Path(tmp) / "against"))
         sides = ["this checkout", against, against, "this checkout"] if against else list(paths)
-        configs = {}
-        if 3 in parts:
-            configs.update({f"timed {index}": timed for index in range(len(sides))})
+        # the timed proxies by name, each with the package it loads (None: the installed one)
+        timed_paths = (
+            {f"timed {i}": paths[side] for i, side in enumerate(sides)} if 3 in parts else {}
+        )
+        configs = dict.fromkeys(timed_paths, timed)
         if 4 in parts:
             configs["with"] = bench_config(
                 upstreams, "reversible_mask_guardrail.ReversibleMaskGuardrail"
@@ -355,12 +357,12 @@ def proxy_runs(
                 workdir.mkdir()
                 (workdir / "timed_guardrail.py").write_text(TIMED_GUARDRAIL, "utf-8")
                 env = {"HOOK_TIMES": str(workdir / "hook-times.jsonl")}
-                if name.startswith("timed "):
-                    env["BENCH_GUARDRAIL_PATH"] = paths[sides[int(name.removeprefix("timed "))]]
+                if name in timed_paths:
+                    env["BENCH_GUARDRAIL_PATH"] = timed_paths[name]
                 proxy = Proxy(version, config, workdir, fast.url, dictionary=dictionary, env=env)
                 proxies[name] = proxy.start()
-            timed_proxies = [(side, proxies[f"timed {i}"]) for i, side in enumerate(sides)]
-            for shape, text in prompts.items() if 3 in parts else ():
+            timed_proxies = [(sides[i], proxies[name]) for i, name in enumerate(timed_paths)]
+            for shape, text in prompts.items() if timed_proxies else ():
                 hooks(timed_proxies, (shape, text), requests)
             for model in ("echo", "slow") if 4 in parts else ():
                 latency = 0 if model == "echo" else delay_ms
