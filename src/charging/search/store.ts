@@ -177,7 +177,6 @@ function byCountryOf(index: FilterIndex, q: SiteQuery, countries: readonly numbe
 interface SearchParts {
   snapshot: Snapshot;
   siteAt: (row: number) => Site;
-  attributionOf: (data: readonly Site[]) => Attribution[];
   syncSearch: ReturnType<typeof createSyncSearch>;
   pace: PaceOptions;
 }
@@ -235,7 +234,7 @@ export function createStore(snapshot: Snapshot, pace: PaceOptions = {}): Store {
   // A sync reads each site once: its pages decode past the cache of decoded sites, which they would only churn.
   const syncSearch = createSyncSearch({ snapshot, countries: async () => (await loadIndex()).country, siteAt: (row) => decodeSite(snapshot, row), attributionOf, text, pace });
 
-  const parts: SearchParts = { snapshot, siteAt, attributionOf, syncSearch, pace };
+  const parts: SearchParts = { snapshot, siteAt, syncSearch, pace };
   const search = async (q: SiteQuery): Promise<SearchResult> => {
     const { filter, counting, byCountry } = await filterOf(q);
     if (q.route) return searchAlongRoute({ sites: snapshot, siteAt, attributionOf, pacer: createPacer(pace) }, q, q.route, filter);
