@@ -15,6 +15,11 @@
  * A third server runs our Node adapter (shim/node/serve.ts, from the sources) with a handler
  * that answers the same prepared bytes and header lines and does nothing else: what the
  * adapter's path costs without the search, its "bundle" being the adapter's own sources.
+ * A fourth adds the search to that: the same adapter and store, each box read with
+ * URLSearchParams, the page found by the store's search and assembled by the REST answers'
+ * own code (answers.ts), sent with the same header lines, without the request pipeline (route
+ * table, validation, rate limit, entity tag, CORS). Its first answer is checked against
+ * ours byte for byte. Ours minus this one is what the pipeline costs a request.
  *
  * Usage: node scripts/bench-charging-profile.ts [--duration 8] [--entry dist/charging.js] [--top 15]
  * @module
@@ -75,6 +80,18 @@ function schedLine(before: Sched | undefined, after: Sched | undefined, requests
   return `main thread a request: CPU ${(per("user") + per("kernel")).toFixed(1)} µs (user ${per("user").toFixed(1)}, kernel ${per("kernel").toFixed(1)}), ready but waiting for a core ${per("waiting").toFixed(1)} µs, preempted ${per("preempted").toFixed(2)} times`;
 }
 
+/** Throws unless `entry`'s answer to the first box is `body`, byte for byte. */
+async function sameFirstAnswer(entry: string, env: Record<string, string>, body: Buffer): Promise<void> {
+  const server = await startBuilt(env, entry);
+  try {
+    const answer = await sample(server.url);
+    if (!answer.body.equals(body)) throw new Error(`${entry} answers the first box otherwise than our server`);
+  } finally {
+    server.child.kill("SIGINT");
+    await new Promise((done) => server.child.once("exit", done));
+  }
+}
+
 /** Load `entry` under the profiler for the run; the profile, the requests answered and the main thread's scheduler line. */
 async function profiled(entry: string, env: Record<string, string>, dir: string): Promise<{ profile: Profile; requests: number; rate: number; sched: string }> {
   const profDir = mkdtempSync(join(dir, "prof-"));
@@ -102,6 +119,30 @@ const { preparedJson } = await import(process.env.RESPOND_URL);
 const bytes = new Uint8Array(readFileSync(process.env.BODY_FILE));
 const headers = JSON.parse(process.env.BODY_HEADERS);
 const serving = await serve(async () => preparedJson({ bytes }, { headers }), { port: 0 });
+process.stderr.write("listening on " + serving.url + "\\n");
+for (const signal of ["SIGINT", "SIGTERM"]) process.once(signal, () => serving.close().then(() => process.exit(0)));
+`;
+
+/**
+ * Our adapter and store answering each box with the REST answers' assembly and the sampled
+ * header lines, and nothing of the pipeline: the search's own cost behind the adapter.
+ */
+const SEARCH_SERVER = `
+const { serve } = await import(process.env.SERVE_URL);
+const { preparedJson } = await import(process.env.RESPOND_URL);
+const { loadStore } = await import(process.env.APP_URL);
+const { createAnswers } = await import(process.env.ANSWERS_URL);
+const headers = JSON.parse(process.env.BODY_HEADERS);
+const store = await loadStore();
+await store.prepare();
+const answers = createAnswers(store);
+const LIMIT = 20;
+const serving = await serve(async (request) => {
+  const bbox = new URL(request.url).searchParams.get("bbox").split(",").map(Number);
+  const found = await store.search({ bbox, limit: LIMIT, offset: 0 });
+  const page = { limit: LIMIT, offset: 0, total: found.total };
+  return preparedJson(answers.sites(found.data, page, found.attribution), { headers });
+}, { port: 0 });
 process.stderr.write("listening on " + serving.url + "\\n");
 for (const signal of ["SIGINT", "SIGTERM"]) process.once(signal, () => serving.close().then(() => process.exit(0)));
 `;
@@ -141,7 +182,12 @@ async function main(): Promise<void> {
     const bare = await profiled(join(dir, "bare.mjs"), sent, dir);
     writeFileSync(join(dir, "adapter.mjs"), ADAPTER_SERVER);
     const sources = pathToFileURL(resolve(import.meta.dirname, "..")).href;
-    const adapter = await profiled(join(dir, "adapter.mjs"), { ...sent, SERVE_URL: `${sources}/shim/node/serve.ts`, RESPOND_URL: `${sources}/src/shared/http/respond.ts` }, dir);
+    const adapterUrls = { SERVE_URL: `${sources}/shim/node/serve.ts`, RESPOND_URL: `${sources}/src/shared/http/respond.ts` };
+    const adapter = await profiled(join(dir, "adapter.mjs"), { ...sent, ...adapterUrls }, dir);
+    writeFileSync(join(dir, "search.mjs"), SEARCH_SERVER);
+    const searchEnv = { ...sent, ...adapterUrls, APP_URL: `${sources}/shim/node/charging/app.ts`, ANSWERS_URL: `${sources}/src/charging/transports/http/answers.ts` };
+    await sameFirstAnswer(join(dir, "search.mjs"), searchEnv, body);
+    const search = await profiled(join(dir, "search.mjs"), searchEnv, dir);
     const mine = split(ours.profile, ours.requests, (url) => url.endsWith(entry.split("/").pop() as string));
     console.log(`distinct boxes (${body.length} bytes a body), autocannon 50 connections, ${values.duration} s each, µs of profiled main-thread time a request:`);
     console.log(`  ours ${ours.rate.toFixed(0)} req/s: ${line(mine.kinds)}`);
@@ -150,6 +196,8 @@ async function main(): Promise<void> {
     if (bare.sched) console.log(`    ${bare.sched}`);
     console.log(`  our adapter alone, the same bytes from a handler doing nothing else, ${adapter.rate.toFixed(0)} req/s: ${line(split(adapter.profile, adapter.requests, (url) => url.startsWith(sources)).kinds)}`);
     if (adapter.sched) console.log(`    ${adapter.sched}`);
+    console.log(`  our adapter and search, no pipeline, ${search.rate.toFixed(0)} req/s: ${line(split(search.profile, search.requests, (url) => url.startsWith(sources)).kinds)}`);
+    if (search.sched) console.log(`    ${search.sched}`);
     console.log("  our hottest functions in the bundle (self time, µs a request):");
     for (const [name, us] of mine.hot) console.log(`    ${us.toFixed(2)} ${name}`);
   } finally {
