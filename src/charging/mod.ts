@@ -7,7 +7,7 @@
  * @module
  */
 export { exitCodeOf, failureLine } from "../shared/cli/failure.ts";
-export { ApiError, errorResponse, isApiError } from "../shared/errors.ts";
+export { ApiError, errorResponse, isApiError, messageOf } from "../shared/errors.ts";
 export { createRateLimiter, createSharedRateLimiter, type RateLimiter, type RateLimitStore } from "../shared/http/rate-limit.ts";
 export { bodyOf, type FetchHandler, type RequestContext } from "../shared/http/respond.ts";
 export { createGuardedLookup, type GuardedLookup } from "../shared/net/lookup.ts";

@@ -13,6 +13,7 @@ import { createRateLimiter, type RateLimiter } from "./http/rate-limit.ts";
 import { type FetchHandler, json } from "./http/respond.ts";
 import { describeRoutes, type Route } from "./http/route-table.ts";
 import { toJsonRpcError } from "./mcp/http.ts";
+import { messageOf } from "./errors.ts";
 
 /** The per-client rate limit; none when `perMinute` is 0. */
 export interface ServiceRate {
@@ -87,6 +88,6 @@ export function createService(options: ServiceOptions): FetchHandler {
     maxBodyBytes: options.maxBodyBytes,
     noRoute: `No such route; ${options.noun} has ${describeRoutes(routes)}`,
     unexpected: (err, request) =>
-      options.log(`${options.name}: unexpected ${scrub(err instanceof Error ? err.message : String(err), request)}`),
+      options.log(`${options.name}: unexpected ${scrub(messageOf(err), request)}`),
   });
 }

@@ -10,7 +10,7 @@
 import { type FSWatcher, watch } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
-import type { Store } from "../../../src/charging/mod.ts";
+import { messageOf, type Store } from "../../../src/charging/mod.ts";
 
 /** Events closer together than this are one replacement (a copy, then a rename). */
 export const RELOAD_DEBOUNCE_MS = 250;
@@ -54,7 +54,7 @@ async function reloadOnce(options: DataReloadOptions, why: string): Promise<bool
   try {
     store = await options.load(path);
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
+    const reason = messageOf(err);
     log(`charging: refused new data (${why}): ${reason}; still serving ${describe(options.current())}`);
     return false;
   }

@@ -7,7 +7,7 @@
  */
 import { access, constants } from "node:fs/promises";
 import type { Browser, BrowserContext, HTTPRequest, Page } from "../../../deps-browser.ts";
-import { ApiError, ERRORS } from "../../../src/shared/errors.ts";
+import { ApiError, ERRORS, messageOf } from "../../../src/shared/errors.ts";
 import type {
   LabMetrics,
   RenderedPage,
@@ -107,7 +107,7 @@ class RequestWatch {
   }
 }
 
-const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).split("\n")[0] ?? "";
+const firstLineOf = (err: unknown) => messageOf(err).split("\n")[0] ?? "";
 
 /** Loads `url` within `timeoutMs`: load, then a quiet network, whichever the time allows. */
 async function load(page: Page, url: string, timeoutMs: number): Promise<string | undefined> {
@@ -116,7 +116,7 @@ async function load(page: Page, url: string, timeoutMs: number): Promise<string 
     const response = await page.goto(url, { waitUntil: "load", timeout: timeoutMs });
     if (!response) return "no response";
   } catch (err) {
-    return /timeout/i.test(messageOf(err)) ? `not loaded within ${timeoutMs} ms` : messageOf(err);
+    return /timeout/i.test(firstLineOf(err)) ? `not loaded within ${timeoutMs} ms` : firstLineOf(err);
   }
   const left = deadline - performance.now();
   if (left > IDLE_MS) await page.waitForNetworkIdle({ idleTime: IDLE_MS, timeout: left }).catch(() => {});
@@ -181,7 +181,7 @@ class BrowserRenderer implements Renderer {
       error = await load(page, url, options.timeoutMs);
       if (error === undefined) html = await page.content();
     } catch (err) {
-      error = messageOf(err);
+      error = firstLineOf(err);
     } finally {
       page.off("request", watch.onRequest);
       this.#release(page, error === undefined);
@@ -208,7 +208,7 @@ class BrowserRenderer implements Renderer {
       const reading = error === undefined ? ((await page.evaluate("window.__seoLab()")) as LabReading) : undefined;
       return labMetricsOf(url, reading, watch.requests, error);
     } catch (err) {
-      return labMetricsOf(url, undefined, 0, messageOf(err));
+      return labMetricsOf(url, undefined, 0, firstLineOf(err));
     } finally {
       await context.close().catch(() => {});
     }
@@ -237,7 +237,7 @@ export function browserRenderer(options: { tabs?: number; env?: Record<string, s
     try {
       browser = await puppeteer.launch({ executablePath, headless: true, args: [...LAUNCH_ARGS, ...sandboxArgs()] });
     } catch (err) {
-      throw new ApiError("BROWSER_UNAVAILABLE", `${executablePath} did not start: ${messageOf(err)}; ${ERRORS.BROWSER_UNAVAILABLE.hint}`);
+      throw new ApiError("BROWSER_UNAVAILABLE", `${executablePath} did not start: ${firstLineOf(err)}; ${ERRORS.BROWSER_UNAVAILABLE.hint}`);
     }
     const userAgent = `${await browser.userAgent()} ${USER_AGENT}`;
     return new BrowserRenderer(browser, userAgent, options.tabs ?? DEFAULT_TABS);

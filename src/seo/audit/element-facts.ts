@@ -4,6 +4,7 @@
  */
 import { type HtmlFacts, type JsonLdItem, LIMIT } from "./html-facts.ts";
 import { richResultGaps } from "./structured-data.ts";
+import { messageOf } from "../../shared/errors.ts";
 
 /** The page line of a syntax error `JSON.parse` places "at position N" of a block starting on `line`. */
 function errorLine(message: string, text: string, line: number): number {
@@ -20,7 +21,7 @@ export function jsonLdItem(text: string, line = 1): JsonLdItem {
   try {
     data = JSON.parse(text);
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = messageOf(err);
     // The position is within the block; the line says where in the page.
     const error = message.replace(/\s*at position \d+.*$/s, "");
     return { types: [], error, line: errorLine(message, text, line) };

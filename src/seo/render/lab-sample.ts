@@ -7,6 +7,7 @@
  */
 import { urlPattern } from "../crawl/frontier.ts";
 import { LAB_THROTTLING, type LabMetrics, type Renderer, type SubRequestGate, type Throttling } from "./renderer.ts";
+import { messageOf } from "../../shared/errors.ts";
 
 /** Pages measured by default. */
 export const LAB_SAMPLE = 20;
@@ -32,7 +33,7 @@ export function templateOf(url: string): string {
 
 /** A page the browser could not measure: no figures, and why. */
 function failed(url: string, err: unknown): LabMetrics {
-  const error = `the browser failed: ${err instanceof Error ? err.message : String(err)}`;
+  const error = `the browser failed: ${messageOf(err)}`;
   return { url, lcpMs: null, cls: 0, tbtMs: 0, transferBytes: 0, requests: 0, renderBlocking: [], error };
 }
 

@@ -14,6 +14,7 @@ import type { FetchedPage } from "../fetch/fetch-page.ts";
 import { normaliseUrl } from "../fetch/url.ts";
 import { renderedHits } from "./compare.ts";
 import type { RenderedPage, Renderer } from "./renderer.ts";
+import { messageOf } from "../../shared/errors.ts";
 
 /** What the rendering did over a crawl, for the report. */
 export interface RenderStats {
@@ -44,7 +45,7 @@ export function renderingVisitor(collector: Collector, renderer: Renderer, timeo
     // A browser that died fails its pages, not the crawl: they are audited from their raw HTML.
     const rendered = await renderer
       .render(page.finalUrl, { gate, timeoutMs })
-      .catch((err: unknown): RenderedPage => ({ html: "", error: `the browser failed: ${err instanceof Error ? err.message : String(err)}`, requests: 0, blocked: [], blockedCount: 0 }));
+      .catch((err: unknown): RenderedPage => ({ html: "", error: `the browser failed: ${messageOf(err)}`, requests: 0, blocked: [], blockedCount: 0 }));
     stats.requests += rendered.requests;
     stats.blocked += rendered.blockedCount;
     for (const blocked of rendered.blocked) if (stats.blockedExamples.length < 10) stats.blockedExamples.push(blocked);

@@ -5,6 +5,7 @@
  */
 import { XMLParser } from "../../../deps.ts";
 import { gunzip, isGzip } from "../../shared/stream/bytes.ts";
+import { messageOf } from "../../shared/errors.ts";
 
 const SITEMAP_URL_LIMIT = 50_000;
 const SITEMAP_BYTE_LIMIT = 50 * 1024 * 1024;
@@ -100,7 +101,7 @@ export async function parseSitemap(
       if (out === "too-large") return { kind: "invalid", error: "more than 50 MB uncompressed", gzip };
       plain = out;
     } catch (err) {
-      return { kind: "invalid", error: `gzip: ${err instanceof Error ? err.message : String(err)}`, gzip };
+      return { kind: "invalid", error: `gzip: ${messageOf(err)}`, gzip };
     }
   }
   if (plain.byteLength > SITEMAP_BYTE_LIMIT) return { kind: "invalid", error: "more than 50 MB", gzip };

@@ -13,6 +13,7 @@
  *   it says so and counts shared again. A store failure is never a failed request.
  * @module
  */
+import { messageOf } from "../errors.ts";
 
 interface RateLimitOptions {
   /** Requests allowed per window and client. */
@@ -124,7 +125,7 @@ export function createSharedRateLimiter(options: SharedRateLimitOptions): RateLi
       probeAt = now() + probeEveryMs;
       if (!falling) {
         falling = true;
-        const why = err instanceof Error ? err.message : String(err);
+        const why = messageOf(err);
         log(`rate limit: ${store.label} unreachable (${why}); counting per instance until it answers`);
       }
       return local.hit(client);

@@ -10,6 +10,7 @@
  * @module
  */
 import type { CallToolResult, McpTask, McpTaskStore } from "../../../deps.ts";
+import { messageOf } from "../errors.ts";
 
 interface TaskLimits {
   /** Tasks working at once. */
@@ -94,7 +95,7 @@ function tasksOf(limits: TaskLimits, now: () => number) {
         if (!isEnded(entry.task)) end(entry, result.isError ? "failed" : "completed", result.isError ? "the tool answered an error" : "done");
       },
       (err: unknown) => {
-        const text = `INTERNAL: the task failed unexpectedly (${err instanceof Error ? err.message : String(err)})`;
+        const text = `INTERNAL: the task failed unexpectedly (${messageOf(err)})`;
         entry.result = { isError: true, content: [{ type: "text", text }] };
         if (!isEnded(entry.task)) end(entry, "failed", "failed unexpectedly");
       },
