@@ -80,12 +80,11 @@ function schedLine(before: Sched | undefined, after: Sched | undefined, requests
   return `main thread a request: CPU ${(per("user") + per("kernel")).toFixed(1)} µs (user ${per("user").toFixed(1)}, kernel ${per("kernel").toFixed(1)}), ready but waiting for a core ${per("waiting").toFixed(1)} µs, preempted ${per("preempted").toFixed(2)} times`;
 }
 
-/** Throws unless `entry`'s answer to the first box is `body`, byte for byte. */
-async function sameFirstAnswer(entry: string, env: Record<string, string>, body: Buffer): Promise<void> {
+/** `entry`'s answer to the first box (started for it alone, stopped after). */
+async function firstAnswer(entry: string, env: Record<string, string>): Promise<{ body: Buffer; headers: Record<string, string> }> {
   const server = await startBuilt(env, entry);
   try {
-    const answer = await sample(server.url);
-    if (!answer.body.equals(body)) throw new Error(`${entry} answers the first box otherwise than our server`);
+    return await sample(server.url);
   } finally {
     server.child.kill("SIGINT");
     await new Promise((done) => server.child.once("exit", done));
@@ -171,10 +170,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "bench-charging-profile-"));
   try {
     const env = { CHARGING_RATE_LIMIT: "1000000000" };
-    const first = await startBuilt(env, entry);
-    const { body, headers } = await sample(first.url);
-    first.child.kill("SIGINT");
-    await new Promise((done) => first.child.once("exit", done));
+    const { body, headers } = await firstAnswer(entry, env);
     writeFileSync(join(dir, "bare.mjs"), BARE_SERVER);
     writeFileSync(join(dir, "body"), body);
     const ours = await profiled(entry, env, dir);
@@ -186,7 +182,7 @@ async function main(): Promise<void> {
     const adapter = await profiled(join(dir, "adapter.mjs"), { ...sent, ...adapterUrls }, dir);
     writeFileSync(join(dir, "search.mjs"), SEARCH_SERVER);
     const searchEnv = { ...sent, ...adapterUrls, APP_URL: `${sources}/shim/node/charging/app.ts`, ANSWERS_URL: `${sources}/src/charging/transports/http/answers.ts` };
-    await sameFirstAnswer(join(dir, "search.mjs"), searchEnv, body);
+    if (!(await firstAnswer(join(dir, "search.mjs"), searchEnv)).body.equals(body)) throw new Error("the search server answers the first box otherwise than ours");
     const search = await profiled(join(dir, "search.mjs"), searchEnv, dir);
     const mine = split(ours.profile, ours.requests, (url) => url.endsWith(entry.split("/").pop() as string));
     console.log(`distinct boxes (${body.length} bytes a body), autocannon 50 connections, ${values.duration} s each, µs of profiled main-thread time a request:`);
